@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/** Licence behaviour: `valid` (default), `none` (community install), `expiring` (valid, expiring in 3 days). */
+export type LicenseMode = 'valid' | 'none' | 'expiring' | 'expired'
+
+export interface ServerConfig {
+  port: number
+  host: string
+  dataDir: string
+  /** PostgreSQL connection string; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl?: string
+  secretKey: string
+  adminPassword?: string
+  license: LicenseMode
+  /** Proxy mode: forward /api, /ws, /core, /static, /media to this JumpServer. */
+  jumpserverUrl?: string
+  sessionCookiePrefix: string
+  sessionAge: number
+  /** SESSION_EXPIRE_AT_BROWSER_CLOSE: the session mark is `close` instead of `age`. */
+  sessionExpireAtBrowserClose: boolean
+  /** Where the built console lives (vite build output). */
+  distDir: string
+  /** Largest JSON body accepted, in bytes. */
+  bodyLimit: number
+  logLevel: string
+  /** RSA modulus for the per-session key pair of contract §6. */
+  rsaBits: number
+}
+
+function bool(v: string | undefined, dflt: boolean): boolean {
+  if (v === undefined || v === '') return dflt
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())
+}
+
+/** Reads the environment; generates SECRET_KEY into the data folder when absent. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data')
+  const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined)
+  let secretKey = overrides.secretKey ?? env.SECRET_KEY
+  if (!secretKey) {
+    mkdirSync(dataDir, { recursive: true })
+    const file = join(dataDir, 'secret_key')
+    if (existsSync(file)) secretKey = readFileSync(file, 'utf8').trim()
+    else {
+      secretKey = randomBytes(32).toString('base64url')
+      writeFileSync(file, secretKey + '\n', { mode: 0o600 })
+    }
+  }
+  const licenseRaw = (env.LICENSE ?? 'valid').toLowerCase()
+  const license: LicenseMode = (['valid', 'none', 'expiring', 'expired'] as const).find((m) => m === licenseRaw) ?? 'valid'
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    secretKey,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    license,
+    jumpserverUrl: env.JUMPSERVER_URL || undefined,
+    sessionCookiePrefix: env.SESSION_COOKIE_NAME_PREFIX || 'jms_',
+    sessionAge: Number(env.SESSION_COOKIE_AGE ?? 86_400),
+    sessionExpireAtBrowserClose: bool(env.SESSION_EXPIRE_AT_BROWSER_CLOSE, false),
+    distDir: resolve(env.DIST_DIR ?? 'dist'),
+    bodyLimit: Number(env.BODY_LIMIT ?? 1024 * 1024),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    rsaBits: Number(env.RSA_BITS ?? 2048),
+    ...overrides,
+  }
+}

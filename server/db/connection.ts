@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import {
+  CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql,
+  type DatabaseConnection, type Dialect, type Driver, type QueryResult,
+} from 'kysely'
+import pg from 'pg'
+
+/** The database every server module uses: Kysely over PGlite (embedded) or node-postgres. */
+export type DB = Kysely<any>
+
+export interface Database {
+  db: DB
+  kind: 'pglite' | 'postgres'
+  /** LISTEN/NOTIFY fan-out (in-process on PGlite). */
+  notify(channel: string, payload: string): Promise<void>
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+/** A promise mutex: PGlite has one connection, so transactions must not interleave. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve()
+  lock(): Promise<() => void> {
+    let release!: () => void
+    const next = new Promise<void>((r) => (release = r))
+    const prev = this.tail
+    this.tail = prev.then(() => next)
+    return prev.then(() => release)
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pg: PGlite) {}
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    const r = await this.pg.query<R>(q.sql, q.parameters as unknown[])
+    const kind = q.query.kind
+    if (kind === 'InsertQueryNode' || kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode') {
+      return { rows: r.rows, numAffectedRows: BigInt(r.affectedRows ?? 0) }
+    }
+    return { rows: r.rows, numAffectedRows: r.affectedRows === undefined ? undefined : BigInt(r.affectedRows) }
+  }
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported on PGlite')
+  }
+}
+
+class PGliteDriver implements Driver {
+  private readonly mutex = new Mutex()
+  private readonly releases = new WeakMap<DatabaseConnection, () => void>()
+  private readonly conn: PGliteConnection
+  constructor(pglite: PGlite) { this.conn = new PGliteConnection(pglite) }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.mutex.lock()
+    this.releases.set(this.conn, release)
+    return this.conn
+  }
+  async beginTransaction(c: DatabaseConnection): Promise<void> { await c.executeQuery(CompiledQuery.raw('begin')) }
+  async commitTransaction(c: DatabaseConnection): Promise<void> { await c.executeQuery(CompiledQuery.raw('commit')) }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> { await c.executeQuery(CompiledQuery.raw('rollback')) }
+  async releaseConnection(c: DatabaseConnection): Promise<void> { this.releases.get(c)?.() }
+  async destroy(): Promise<void> {}
+}
+
+function pgliteDialect(pglite: PGlite): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new PGliteDriver(pglite),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  }
+}
+
+// Timestamps come back as JS Dates, bigint counts as numbers (they stay far below 2^53 here).
+pg.types.setTypeParser(20, (v) => Number(v))
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; memory?: boolean; loadDataDir?: Blob | File }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+    const listeners = new Map<string, Set<(p: string) => void>>()
+    let listenClient: pg.PoolClient | undefined
+    return {
+      db,
+      kind: 'postgres',
+      async notify(channel, payload) { await sql`select pg_notify(${channel}, ${payload})`.execute(db) },
+      async listen(channel, handler) {
+        if (!listenClient) {
+          listenClient = await pool.connect()
+          listenClient.on('notification', (m) => listeners.get(m.channel)?.forEach((h) => h(m.payload ?? '')))
+        }
+        let set = listeners.get(channel)
+        if (!set) {
+          set = new Set()
+          listeners.set(channel, set)
+          await listenClient.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+        }
+        set.add(handler)
+        return async () => { set!.delete(handler) }
+      },
+      async close() {
+        listenClient?.release()
+        await db.destroy()
+      },
+    }
+  }
+  let pglite: PGlite
+  if (opts.memory || !opts.dataDir) {
+    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {})
+  } else {
+    mkdirSync(opts.dataDir, { recursive: true })
+    pglite = await PGlite.create({ dataDir: opts.dataDir })
+  }
+  const db = new Kysely<any>({ dialect: pgliteDialect(pglite) })
+  const listeners = new Map<string, Set<(p: string) => void>>()
+  return {
+    db,
+    kind: 'pglite',
+    async notify(channel, payload) {
+      // Single process: deliver in-process, after the current tick like a real NOTIFY.
+      queueMicrotask(() => listeners.get(channel)?.forEach((h) => h(payload)))
+    },
+    async listen(channel, handler) {
+      let set = listeners.get(channel)
+      if (!set) listeners.set(channel, (set = new Set()))
+      set.add(handler)
+      return async () => { set!.delete(handler) }
+    },
+    async close() {
+      await db.destroy()
+      await pglite.close()
+    },
+  }
+}
