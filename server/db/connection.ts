@@ -16,6 +16,8 @@ export interface Database {
   notify(channel: string, payload: string): Promise<void>
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
+  /** PGlite only: a dump of the data directory (tests start new databases from it). */
+  dump?: () => Promise<Blob>
 }
 
 /** A promise mutex: PGlite has one connection, so transactions must not interleave. */
@@ -33,6 +35,12 @@ class Mutex {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite) {}
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    if (q.parameters.length === 0 && q.query.kind === 'RawNode') {
+      // Raw scripts (migrations) may hold several statements: the simple protocol runs them all.
+      const results = await this.pg.exec(q.sql)
+      const last = results[results.length - 1]
+      return { rows: (last?.rows ?? []) as R[], numAffectedRows: last?.affectedRows === undefined ? undefined : BigInt(last.affectedRows) }
+    }
     const r = await this.pg.query<R>(q.sql, q.parameters as unknown[])
     const kind = q.query.kind
     if (kind === 'InsertQueryNode' || kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode') {
@@ -132,5 +140,6 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       await db.destroy()
       await pglite.close()
     },
+    dump: () => pglite.dumpDataDir('none') as Promise<Blob>,
   }
 }

@@ -1,0 +1,116 @@
+/**
+ * `npm test`: every check and every test, in order, with one summary line at the end.
+ *   i18n catalogues → types → lint → unit, machine and server tests (PGlite) → server tests on PostgreSQL
+ *   → production build + bundle budgets → end-to-end tests in Chromium against the real server.
+ * PostgreSQL: TEST_DATABASE_URL if set (`.ci/run` sets it); otherwise a throw-away cluster is started here when
+ * the PostgreSQL server binaries are installed; otherwise the PostgreSQL pass is reported as not run, with why.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, chownSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+interface Step { name: string; ok: boolean; ms: number; note?: string }
+const steps: Step[] = []
+let passed = 0
+let failed = 0
+const only = new Set((process.env.TEST_STEPS ?? '').split(',').filter(Boolean))
+const want = (name: string) => only.size === 0 || only.has(name)
+
+function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  if (!want(name)) return true
+  const t0 = Date.now()
+  console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`)
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  const ok = r.status === 0
+  steps.push({ name, ok, ms: Date.now() - t0 })
+  return ok
+}
+
+function countVitest(file: string): void {
+  if (!existsSync(file)) return
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number }
+  passed += j.numPassedTests
+  failed += j.numFailedTests
+}
+
+function countPlaywright(file: string): void {
+  if (!existsSync(file)) return
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { stats?: { expected: number; unexpected: number; flaky: number } }
+  passed += (j.stats?.expected ?? 0) + (j.stats?.flaky ?? 0)
+  failed += j.stats?.unexpected ?? 0
+}
+
+async function startPostgres(): Promise<{ url: string; stop: () => void } | { reason: string }> {
+  const base = '/usr/lib/postgresql'
+  const version = existsSync(base) ? readdirSync(base).sort().pop() : undefined
+  const bin = version ? join(base, version, 'bin') : undefined
+  if (!bin || !existsSync(join(bin, 'initdb'))) return { reason: 'PostgreSQL server binaries not installed (apt-get install postgresql)' }
+  const dir = mkdtempSync(join(tmpdir(), 'bastion-pg-'))
+  const asRoot = process.getuid?.() === 0
+  const wrap = (c: string) => (asRoot ? ['su', ['postgres', '-c', c]] as const : ['sh', ['-c', c]] as const)
+  if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()))
+  const port = 55000 + Math.floor(Math.random() * 400)
+  const [c1, a1] = wrap(`${bin}/initdb -D ${dir}/data -U postgres --auth=trust >/dev/null`)
+  if (spawnSync(c1, a1, { stdio: 'inherit' }).status !== 0) return { reason: 'initdb failed' }
+  const [c2, a2] = wrap(`${bin}/pg_ctl -D ${dir}/data -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200" -l ${dir}/log -w start >/dev/null`)
+  if (spawnSync(c2, a2, { stdio: 'inherit' }).status !== 0) return { reason: 'pg_ctl start failed' }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      const [c3, a3] = wrap(`${bin}/pg_ctl -D ${dir}/data -m fast -w stop >/dev/null`)
+      spawnSync(c3, a3, { stdio: 'inherit' })
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function main() {
+  const t0 = Date.now()
+  mkdirSync('test-results', { recursive: true })
+  const npx = 'npx'
+  run('i18n', 'node', ['--import', 'tsx', 'scripts/i18n-check.ts'])
+  run('types', npx, ['tsc', '--noEmit', '-p', '.'])
+  run('lint', npx, ['eslint', '--max-warnings', '0', '.'])
+  if (want('unit')) {
+    rmSync('test-results/vitest.json', { force: true })
+    run('unit', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'])
+    countVitest('test-results/vitest.json')
+  }
+  if (want('postgres')) {
+    let url = process.env.TEST_DATABASE_URL
+    let stop: (() => void) | undefined
+    if (!url) {
+      const pg = await startPostgres()
+      if ('reason' in pg) steps.push({ name: 'postgres', ok: true, ms: 0, note: `not run: ${pg.reason}` })
+      else ({ url, stop } = pg)
+    }
+    if (url) {
+      rmSync('test-results/vitest-pg.json', { force: true })
+      run('postgres', npx, ['vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-pg.json'], { TEST_DATABASE_URL: url })
+      countVitest('test-results/vitest-pg.json')
+      stop?.()
+    }
+  }
+  if (run('build', npx, ['vite', 'build']) && existsSync('scripts/bundle-size.ts')) {
+    run('budgets', 'node', ['--import', 'tsx', 'scripts/bundle-size.ts', '--check'])
+  }
+  if (want('e2e')) {
+    rmSync('test-results/e2e.json', { force: true })
+    run('e2e', npx, ['playwright', 'test'])
+    countPlaywright('test-results/e2e.json')
+  }
+  console.log('\n━━ summary')
+  for (const s of steps) console.log(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.name.padEnd(9)} ${(s.ms / 1000).toFixed(1).padStart(6)} s${s.note ? `  (${s.note})` : ''}`)
+  console.log(`  total ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+  const stepFailures = steps.filter((s) => !s.ok).length
+  if (stepFailures && failed === 0) failed = stepFailures
+  console.log(`\ntests: ${passed} passed, ${failed} failed`)
+  process.exit(steps.every((s) => s.ok) ? 0 : 1)
+}
+
+void spawn
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

@@ -1,0 +1,35 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { hashPassword } from '../auth/password.ts'
+import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
+import type { DB } from './connection.ts'
+
+export interface SeedResult {
+  /** Set only when the administrator was created by this call and its password was generated. */
+  generatedAdminPassword?: string
+  adminCreated: boolean
+}
+
+/** First start: organizations, built-in roles, the administrator. Idempotent. */
+export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promise<SeedResult> {
+  await sql`insert into organizations (id, name, builtin, comment) values
+    (${ORG_IDS.DEFAULT}, 'DEFAULT', true, ''), (${ORG_IDS.SYSTEM}, 'SYSTEM', true, '')
+    on conflict (id) do nothing`.execute(db)
+  for (const role of BUILTIN_ROLES) {
+    await sql`insert into roles (id, name, scope, builtin, created_by) values (${role.id}, ${role.name}, ${role.scope}, true, 'System')
+      on conflict (id) do nothing`.execute(db)
+  }
+  const existing = await sql<{ id: string }>`select id from users where username = 'admin'`.execute(db)
+  if (existing.rows.length) return { adminCreated: false }
+  const generated = opts.adminPassword ? undefined : randomBytes(12).toString('base64url')
+  const password = opts.adminPassword ?? generated!
+  const id = randomUUID()
+  await db.transaction().execute(async (tx) => {
+    await sql`insert into users (id, name, username, email, password_hash, is_first_login, need_update_password, created_by, source, date_expired, date_password_last_updated)
+      values (${id}, 'Administrator', 'admin', 'admin@example.com', ${await hashPassword(password)}, true, ${generated !== undefined}, 'System', 'local',
+              now() + interval '70 years', now())`.execute(tx)
+    await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
+      values (${randomUUID()}, ${id}, ${ROLE_IDS.SystemAdmin}, 'system', null, 'System')`.execute(tx)
+  })
+  return { adminCreated: true, generatedAdminPassword: generated }
+}

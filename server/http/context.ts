@@ -1,0 +1,138 @@
+import { timingSafeEqual } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import type { ServerConfig } from '../config.ts'
+import type { DB } from '../db/connection.ts'
+import { parseLang } from '../i18n.ts'
+import { ORG_IDS } from '../rbac/catalog.ts'
+import { effectivePerms } from '../rbac/perms.ts'
+import { notAuthenticated, permissionDenied } from './errors.ts'
+import type { AuthUser, RequestContext, Session } from './request-context.ts'
+import { loadSession } from './session.ts'
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export const cookieNames = (cfg: ServerConfig) => ({
+  session: `${cfg.sessionCookiePrefix}sessionid`,
+  csrf: `${cfg.sessionCookiePrefix}csrftoken`,
+  publicKey: 'jms_public_key',
+  sessionExpire: 'jms_session_expire',
+  prefix: 'SESSION_COOKIE_NAME_PREFIX',
+  org: 'X-JMS-ORG',
+  lang: 'django_language',
+})
+
+function validTz(tz: string | undefined): string | undefined {
+  if (!tz || tz === 'undefined' || tz.length > 64) return undefined
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz })
+    return tz
+  } catch {
+    return undefined
+  }
+}
+
+export async function loadUser(db: DB, id: string): Promise<AuthUser | null> {
+  const r = await sql<AuthUser>`select id, username, name, email, is_active, source, is_first_login, date_expired
+    from users where id = ${id}`.execute(db)
+  const u = r.rows[0]
+  if (!u || !u.is_active) return null
+  if (u.date_expired && u.date_expired.getTime() < Date.now()) return null
+  return u
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/** Resolves an organization value (id, name, ROOT/DEFAULT/GLOBAL keywords) to an id; undefined if unknown. */
+export async function resolveOrgValue(db: DB, raw: string | undefined): Promise<string | undefined> {
+  if (!raw) return undefined
+  const v = raw.trim().replace(/^"|"$/g, '')
+  if (!v) return undefined
+  const upper = v.toUpperCase()
+  if (upper === 'ROOT' || upper === 'GLOBAL' || v === ORG_IDS.ROOT) return ORG_IDS.ROOT
+  if (upper === 'DEFAULT') return ORG_IDS.DEFAULT
+  const r = UUID_RE.test(v)
+    ? await sql<{ id: string }>`select id from organizations where id = ${v}`.execute(db)
+    : await sql<{ id: string }>`select id from organizations where name = ${v}`.execute(db)
+  return r.rows[0]?.id
+}
+
+/** Builds `req.ctx`: session, authenticated user (bearer token, then session + CSRF), org, time zone, language. */
+export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfig): Promise<RequestContext> {
+  const names = cookieNames(cfg)
+  const cookies = req.cookies ?? {}
+  const session: Session | null = await loadSession(db, cookies[names.session])
+  let user: AuthUser | null = null
+  let authBy: RequestContext['authBy'] = null
+
+  const authz = req.headers.authorization
+  if (authz) {
+    const [kw, token] = authz.split(/\s+/, 2)
+    if (kw && token && /^bearer$/i.test(kw)) {
+      const r = await sql<{ user_id: string }>`select user_id from auth_tokens where key = ${token} and date_expired > now()`.execute(db)
+      const uid = r.rows[0]?.user_id
+      user = uid ? await loadUser(db, uid) : null
+      if (!user) throw notAuthenticated('Invalid token.', 'authentication_failed')
+      authBy = 'bearer'
+    }
+  }
+  if (!user && session?.data.userId) {
+    const candidate = await loadUser(db, session.data.userId)
+    let csrfOk = true
+    if (candidate && UNSAFE.has(req.method) && req.url.startsWith('/api/')) {
+      const header = req.headers['x-csrftoken']
+      const cookie = cookies[names.csrf]
+      csrfOk = typeof header === 'string' && !!cookie && header.length > 0 && safeEqual(header, cookie)
+    }
+    // A CSRF failure makes the request anonymous (contract §1.8): the answer is then 401.
+    if (candidate && csrfOk) {
+      user = candidate
+      authBy = 'session'
+    }
+  }
+
+  const query = req.query as Record<string, unknown> | undefined
+  const oidRaw = typeof query?.oid === 'string' ? query.oid : undefined
+  const headerOrg = typeof req.headers['x-jms-org'] === 'string' ? req.headers['x-jms-org'] : undefined
+  const orgId =
+    (await resolveOrgValue(db, oidRaw)) ??
+    (await resolveOrgValue(db, headerOrg)) ??
+    (await resolveOrgValue(db, cookies[names.org])) ??
+    (await resolveOrgValue(db, session?.data.oid)) ??
+    ORG_IDS.DEFAULT
+  const tz = validTz(typeof req.headers['x-tz'] === 'string' ? req.headers['x-tz'] : undefined) ?? 'Asia/Shanghai'
+  const lang = parseLang(cookies[names.lang], req.headers['accept-language'])
+  const permCache = new Map<string, Promise<Set<string>>>()
+  const permsIn = (org: string) => {
+    if (!user) return Promise.resolve(new Set<string>())
+    let p = permCache.get(org)
+    if (!p) permCache.set(org, (p = effectivePerms(db, user.id, org)))
+    return p
+  }
+  return { db, session, user, authBy, orgId, tz, lang, ip: req.ip, perms: () => permsIn(orgId), permsIn }
+}
+
+/** Throws 401 unless a user is authenticated. */
+export function requireUser(req: FastifyRequest): AuthUser {
+  if (!req.ctx.user) throw notAuthenticated()
+  return req.ctx.user
+}
+
+/** Throws 401/403 unless the user holds the requirement (`a|b` alternatives; all entries of a list). */
+export async function requirePerm(req: FastifyRequest, required: string | readonly string[], orgId?: string): Promise<void> {
+  requireUser(req)
+  const held = orgId ? await req.ctx.permsIn(orgId) : await req.ctx.perms()
+  const list = typeof required === 'string' ? [required] : required
+  if (!list.every((r) => r.split('|').some((alt) => held.has(alt.trim())))) throw permissionDenied()
+}
+
+export function isApiPath(url: string): boolean {
+  return url.startsWith('/api/')
+}
+
+export type Reply = FastifyReply

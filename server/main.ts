@@ -1,0 +1,47 @@
+import { performance } from 'node:perf_hooks'
+import { buildApp } from './app.ts'
+import { loadConfig } from './config.ts'
+import { openDatabase } from './db/connection.ts'
+import { migrate } from './db/migrate.ts'
+import { seed } from './db/seed.ts'
+
+/** `npm start`: the console and its server on the embedded database (or DATABASE_URL, or in front of JUMPSERVER_URL). */
+async function main() {
+  const t0 = performance.now()
+  const config = loadConfig()
+  const database = await openDatabase(config.jumpserverUrl ? { memory: true } : { databaseUrl: config.databaseUrl, dataDir: config.dataDir + '/pg' })
+  const applied = await migrate(database.db)
+  const seeded = await seed(database.db, { adminPassword: config.adminPassword })
+  const app = await buildApp({ config, database, logger: process.env.LOG_REQUESTS === '1' })
+  await app.listen({ port: config.port, host: config.host })
+  const ms = Math.round(performance.now() - t0)
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}/ui/`
+  const where = config.jumpserverUrl ? `proxy to ${config.jumpserverUrl}` : config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`
+  const lines = [
+    '',
+    `  Console ready in ${ms} ms — ${where}${applied.length ? ` (applied ${applied.length} migrations)` : ''}`,
+    `  Open:     ${url}`,
+  ]
+  if (!config.jumpserverUrl) {
+    if (seeded.generatedAdminPassword) {
+      lines.push(`  Log in:   admin / ${seeded.generatedAdminPassword}   (generated now and shown once; you will be asked to change it)`)
+    } else if (seeded.adminCreated) {
+      lines.push('  Log in:   admin / the ADMIN_PASSWORD you set')
+    } else {
+      lines.push('  Log in:   admin / the password set on first start (ADMIN_PASSWORD, or the one printed then)')
+    }
+  }
+  console.log(lines.join('\n') + '\n')
+  const stop = async () => {
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

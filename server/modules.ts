@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify'
+import { registerAuth } from './auth/routes.ts'
+import { registerStartup } from './startup/routes.ts'
+import { registerResources } from './resources/index.ts'
+import { registerRealtime } from './realtime/routes.ts'
+import { registerProxy } from './http/proxy.ts'
+
+/** Every HTTP module of the server, in registration order. */
+export async function registerModules(app: FastifyInstance): Promise<void> {
+  if (app.services.config.jumpserverUrl) {
+    await registerProxy(app)
+    return
+  }
+  await registerAuth(app)
+  await registerStartup(app)
+  await registerResources(app)
+  await registerRealtime(app)
+}

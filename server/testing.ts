@@ -1,0 +1,148 @@
+/**
+ * Test harness for server tests: a real app on a fresh database — PGlite in memory by default, or a fresh
+ * PostgreSQL database when TEST_DATABASE_URL is set (`.ci/run` and `npm test` start one on loopback).
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { buildApp } from './app.ts'
+import { loadConfig, type ServerConfig } from './config.ts'
+import { openDatabase, type Database } from './db/connection.ts'
+import { migrate } from './db/migrate.ts'
+import { seed } from './db/seed.ts'
+import { ORG_IDS } from './rbac/catalog.ts'
+
+export const ADMIN_PASSWORD = 'Admin-Passw0rd!'
+
+let template: Promise<Blob> | undefined
+
+async function pgliteFromTemplate(): Promise<Database> {
+  template ??= (async () => {
+    const d = await openDatabase({ memory: true })
+    await migrate(d.db)
+    await seed(d.db, { adminPassword: ADMIN_PASSWORD })
+    const blob = await d.dump!()
+    await d.close()
+    return blob
+  })()
+  return openDatabase({ memory: true, loadDataDir: await template })
+}
+
+async function freshPostgres(baseUrl: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const name = `t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ databaseUrl: url.toString() })
+  await migrate(database.db)
+  await seed(database.db, { adminPassword: ADMIN_PASSWORD })
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl })
+      await c.connect()
+      await c.query(`drop database if exists ${name} with (force)`)
+      await c.end()
+    },
+  }
+}
+
+export const dbKind = () => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite')
+
+export interface TestServer {
+  app: FastifyInstance
+  database: Database
+  config: ServerConfig
+  /** A client with its own cookie jar, not logged in. */
+  client(): TestClient
+  /** A client logged in as `username` (session created directly, no login round-trip). */
+  as(username: string): Promise<TestClient>
+  adminId: string
+  /** Creates a user with the given system role and org roles (in DEFAULT unless an org id is given). */
+  createUser(opts: { username: string; systemRoles?: string[]; orgRoles?: string[]; orgId?: string; password?: string }): Promise<string>
+  close(): Promise<void>
+}
+
+export async function createTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  let database: Database
+  let drop: (() => Promise<void>) | undefined
+  if (process.env.TEST_DATABASE_URL) ({ database, drop } = await freshPostgres(process.env.TEST_DATABASE_URL))
+  else database = await pgliteFromTemplate()
+  const config = loadConfig({ ...process.env, DATA_DIR: '/tmp/bastion-test-unused', SECRET_KEY: 'test-secret-key', LICENSE: process.env.LICENSE ?? 'valid' }, {
+    distDir: '/nonexistent-dist',
+    rsaBits: 1024,
+    ...overrides,
+  })
+  const app = await buildApp({ config, database })
+  await app.ready()
+  const adminId = (await sql<{ id: string }>`select id from users where username = 'admin'`.execute(database.db)).rows[0]!.id
+  const server: TestServer = {
+    app, database, config, adminId,
+    client: () => new TestClient(app, config),
+    async as(username) {
+      const u = (await sql<{ id: string }>`select id from users where username = ${username}`.execute(database.db)).rows[0]
+      if (!u) throw new Error(`no user ${username}`)
+      const sid = randomBytes(24).toString('base64url')
+      await sql`insert into sessions (id, user_id, data, expires_at)
+        values (${sid}, ${u.id}, ${JSON.stringify({ userId: u.id, loginAt: Date.now() })}::jsonb, now() + interval '1 day')`.execute(database.db)
+      const c = new TestClient(app, config)
+      c.jar.set(`${config.sessionCookiePrefix}sessionid`, sid)
+      c.jar.set(`${config.sessionCookiePrefix}csrftoken`, 'test-csrf-token')
+      return c
+    },
+    async createUser({ username, systemRoles = ['00000000-0000-0000-0000-000000000003'], orgRoles = ['00000000-0000-0000-0000-000000000007'], orgId = ORG_IDS.DEFAULT, password }) {
+      const id = randomUUID()
+      const { hashPassword } = await import('./auth/password.ts')
+      await sql`insert into users (id, name, username, email, password_hash, is_first_login, date_expired)
+        values (${id}, ${username}, ${username}, ${`${username}@example.com`}, ${password ? await hashPassword(password) : ''}, false, now() + interval '10 years')`.execute(database.db)
+      for (const r of systemRoles) {
+        await sql`insert into role_bindings (id, user_id, role_id, scope) values (${randomUUID()}, ${id}, ${r}, 'system')`.execute(database.db)
+      }
+      for (const r of orgRoles) {
+        await sql`insert into role_bindings (id, user_id, role_id, scope, org_id) values (${randomUUID()}, ${id}, ${r}, 'org', ${orgId})`.execute(database.db)
+      }
+      return id
+    },
+    async close() {
+      await app.close()
+      await database.close()
+      await drop?.()
+    },
+  }
+  return server
+}
+
+/** A cookie-keeping wrapper over `app.inject` that sends the CSRF header like the console does. */
+export class TestClient {
+  readonly jar = new Map<string, string>()
+  headers: Record<string, string> = {}
+  constructor(private readonly app: FastifyInstance, private readonly config: ServerConfig) {}
+
+  async request(opts: InjectOptions & { json?: unknown }): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...this.headers, ...(opts.headers as Record<string, string> | undefined) }
+    const csrf = this.jar.get(`${this.config.sessionCookiePrefix}csrftoken`)
+    if (csrf && !('x-csrftoken' in headers) && !('X-CSRFToken' in headers)) headers['x-csrftoken'] = csrf
+    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ')
+    let payload = opts.payload
+    if (opts.json !== undefined) {
+      payload = JSON.stringify(opts.json)
+      headers['content-type'] = 'application/json'
+    }
+    const res = await this.app.inject({ ...opts, headers, payload })
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      if (c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0) || (c.expires && c.expires.getTime() < Date.now())) this.jar.delete(c.name)
+      else this.jar.set(c.name, c.value)
+    }
+    return res
+  }
+  get(url: string, headers?: Record<string, string>) { return this.request({ method: 'GET', url, headers }) }
+  options(url: string, headers?: Record<string, string>) { return this.request({ method: 'OPTIONS', url, headers }) }
+  delete(url: string, headers?: Record<string, string>) { return this.request({ method: 'DELETE', url, headers }) }
+  post(url: string, json?: unknown, headers?: Record<string, string>) { return this.request({ method: 'POST', url, json, headers }) }
+  put(url: string, json?: unknown, headers?: Record<string, string>) { return this.request({ method: 'PUT', url, json, headers }) }
+  patch(url: string, json?: unknown, headers?: Record<string, string>) { return this.request({ method: 'PATCH', url, json, headers }) }
+}

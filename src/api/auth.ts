@@ -1,0 +1,161 @@
+/**
+ * Login-page endpoints (docs/login.md): public settings before login, the password step and the MFA step.
+ * Everything the page needs comes back parsed; every failure becomes an `AuthError` with a stable `code`.
+ */
+import Cookies from 'js-cookie'
+import { HTTPError, TimeoutError } from 'ky'
+import { http } from './client.ts'
+import { encryptSecret, InvalidPublicKeyError, MissingPublicKeyError } from './crypto.ts'
+
+export const OPEN_SETTINGS_URL = '/api/v1/settings/public/open/'
+export const LOGIN_URL = '/api/v1/authentication/login/'
+export const LOGIN_MFA_URL = '/api/v1/authentication/login/mfa/'
+export const PUBLIC_KEY_COOKIE = 'jms_public_key'
+
+/** Codes produced on this side; the server's own codes (invalid_credentials, blocked, …) pass through. */
+export type ClientErrorCode = 'network_error' | 'timeout' | 'missing_public_key' | 'invalid_public_key' | 'bad_response'
+
+/** A normalised failure: HTTP status (0 when no answer), a code, and the server's message ('' when none). */
+export class AuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'AuthError'
+  }
+}
+
+export interface LoginBranding {
+  title: string
+  logo: string
+  favicon: string
+  loginImage: string
+}
+
+export interface OpenSettings {
+  xpackEnabled: boolean
+  branding: LoginBranding
+}
+
+export type LoginOutcome = { kind: 'done'; next: string } | { kind: 'mfa'; methods: string[] }
+
+type Json = Record<string, unknown>
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+
+/** First human-readable message of a DRF error body: `error`, `detail`, `msg`, then field or bare-list errors. */
+export function errorMessage(body: unknown): string {
+  if (typeof body === 'string') return body.trim().startsWith('<') ? '' : body.trim()
+  if (Array.isArray(body)) return body.map(errorMessage).find(Boolean) ?? ''
+  if (!isObject(body)) return ''
+  for (const key of ['error', 'detail', 'msg']) {
+    const m = str(body[key])
+    if (m) return m
+  }
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'code') continue
+    const m = errorMessage(value)
+    if (m) return m
+  }
+  return ''
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '')
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+/** Turns anything thrown while calling the server into an `AuthError`. */
+export async function toAuthError(error: unknown): Promise<AuthError> {
+  if (error instanceof AuthError) return error
+  if (error instanceof HTTPError) {
+    const body = await readBody(error.response)
+    const code = isObject(body) && typeof body.code === 'string' && body.code ? body.code : `http_${error.response.status}`
+    return new AuthError(error.response.status, code, errorMessage(body))
+  }
+  if (error instanceof MissingPublicKeyError) return new AuthError(0, 'missing_public_key', '')
+  if (error instanceof InvalidPublicKeyError) return new AuthError(0, 'invalid_public_key', '')
+  if (error instanceof TimeoutError) return new AuthError(0, 'timeout', '')
+  return new AuthError(0, 'network_error', '')
+}
+
+async function call<T>(run: () => Promise<unknown>, parse: (body: unknown) => T | undefined): Promise<T> {
+  let body: unknown
+  try {
+    body = await run()
+  } catch (e) {
+    throw await toAuthError(e)
+  }
+  const parsed = parse(body)
+  if (parsed === undefined) throw new AuthError(200, 'bad_response', '')
+  return parsed
+}
+
+/** Parses `GET /api/v1/settings/public/open/`; missing keys become ''. */
+export function parseOpenSettings(body: unknown): OpenSettings | undefined {
+  if (!isObject(body)) return undefined
+  const face = isObject(body.INTERFACE) ? body.INTERFACE : {}
+  return {
+    xpackEnabled: body.XPACK_ENABLED === true,
+    branding: {
+      title: str(face.login_title),
+      logo: str(face.logo_logout),
+      favicon: str(face.favicon),
+      loginImage: str(face.login_image),
+    },
+  }
+}
+
+/** Parses the answer of the password or the MFA step. */
+export function parseLoginAnswer(body: unknown): LoginOutcome | undefined {
+  if (!isObject(body)) return undefined
+  if (body.mfa_required === true) {
+    const methods = Array.isArray(body.methods) ? body.methods.filter((m): m is string => typeof m === 'string') : []
+    return { kind: 'mfa', methods: methods.length ? methods : ['otp'] }
+  }
+  if (body.ok === true) return { kind: 'done', next: str(body.next) || '/ui/' }
+  return undefined
+}
+
+export function fetchOpenSettings(): Promise<OpenSettings> {
+  return call(() => http.get(OPEN_SETTINGS_URL).json(), parseOpenSettings)
+}
+
+export interface Credentials {
+  username: string
+  password: string
+  /** the login page's `?next=`, passed through; the server keeps only same-site paths */
+  next?: string
+}
+
+/**
+ * Step one. The password is encrypted with the session's public key (contract §6); without the key cookie
+ * nothing is sent and the call fails with `missing_public_key`.
+ */
+export function login({ username, password, next }: Credentials): Promise<LoginOutcome> {
+  return call(() => {
+    const encrypted = encryptSecret(password, Cookies.get(PUBLIC_KEY_COOKIE))
+    const json: Json = { username, password: encrypted }
+    if (next) json.next = next
+    return http.post(LOGIN_URL, { json }).json()
+  }, parseLoginAnswer)
+}
+
+/** Step two: the one-time code. Only a final answer counts as success. */
+export function loginMfa(code: string): Promise<{ kind: 'done'; next: string }> {
+  return call(
+    () => http.post(LOGIN_MFA_URL, { json: { code } }).json(),
+    (body) => {
+      const outcome = parseLoginAnswer(body)
+      return outcome?.kind === 'done' ? outcome : undefined
+    },
+  )
+}

@@ -1,0 +1,13 @@
+/**
+ * The server Playwright starts: the real server on a fresh embedded database in a temporary folder,
+ * serving the built console from dist/ (`npm test` builds it first).
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+process.env.DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'bastion-e2e-'))
+process.env.PORT = process.env.E2E_PORT ?? '18080'
+process.env.ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'Admin-Passw0rd!'
+process.env.SECRET_KEY = 'e2e-secret-key'
+await import('../../server/main.ts')
