@@ -85,7 +85,7 @@ export function reduceViewOrg(context: ViewOrgContext, event: ViewOrgEvent): Vie
       return selection && selection.currentOrg?.id !== context.currentOrg?.id ? { ...context, ...selection } : null
     }
     case 'PROFILE_UPDATED':
-      return inView(context, chooseView(context.view, event.profile, context.view, context.options), event.profile)
+      return inView(context, chooseView(context.view, event.profile, context.lastView, context.options), event.profile)
     default:
       return event satisfies never
   }

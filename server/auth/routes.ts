@@ -1,4 +1,18 @@
 import type { FastifyInstance } from 'fastify'
+import { installLoginAclHook } from './acl.ts'
+import { registerConfirm } from './confirm-routes.ts'
+import { registerLogin } from './login.ts'
+import { registerLogout } from './logout.ts'
+import './messages.ts'
+import { installSmsBackend } from './sms.ts'
+import { registerTokens } from './tokens.ts'
 
 /** login, logout, tokens, MFA, confirm. */
-export async function registerAuth(_app: FastifyInstance): Promise<void> {}
+export async function registerAuth(app: FastifyInstance): Promise<void> {
+  installLoginAclHook(app)
+  installSmsBackend(app)
+  registerLogin(app)
+  registerLogout(app)
+  registerTokens(app)
+  registerConfirm(app)
+}

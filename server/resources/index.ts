@@ -1,4 +1,25 @@
 import type { FastifyInstance } from 'fastify'
+import { registerResource, registerSpmRoute } from '../engine/index.ts'
+import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
+import { operateLogs, registerActivities } from './audits/operate-logs.ts'
+import { organizations } from './orgs/orgs.ts'
+import { orgRoleBindings, roleBindings, systemRoleBindings } from './rbac/bindings.ts'
+import { registerPermissionRoutes } from './rbac/permissions.ts'
+import { orgRoles, roles, systemRoles } from './rbac/roles.ts'
+import { userGroupRelations, userGroups } from './users/groups.ts'
+import { users } from './users/users.ts'
 
-/** resources declared through the engine. */
-export async function registerResources(_app: FastifyInstance): Promise<void> {}
+/** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
+export const RESOURCES = [
+  users, userGroups, userGroupRelations,
+  roles, systemRoles, orgRoles, roleBindings, systemRoleBindings, orgRoleBindings,
+  organizations, loginAcls, operateLogs,
+]
+
+export async function registerResources(app: FastifyInstance): Promise<void> {
+  await registerSpmRoute(app)
+  for (const def of RESOURCES) await registerResource(app, def)
+  await registerPermissionRoutes(app)
+  await registerActivities(app)
+  installLoginAcl(app)
+}

@@ -3,8 +3,7 @@
  * Everything the page needs comes back parsed; every failure becomes an `AuthError` with a stable `code`.
  */
 import Cookies from 'js-cookie'
-import { HTTPError, TimeoutError } from 'ky'
-import { http } from './client.ts'
+import { http, toApiError } from './client.ts'
 import { encryptSecret, InvalidPublicKeyError, MissingPublicKeyError } from './crypto.ts'
 
 export const OPEN_SETTINGS_URL = '/api/v1/settings/public/open/'
@@ -12,10 +11,11 @@ export const LOGIN_URL = '/api/v1/authentication/login/'
 export const LOGIN_MFA_URL = '/api/v1/authentication/login/mfa/'
 export const PUBLIC_KEY_COOKIE = 'jms_public_key'
 
-/** Codes produced on this side; the server's own codes (invalid_credentials, blocked, …) pass through. */
-export type ClientErrorCode = 'network_error' | 'timeout' | 'missing_public_key' | 'invalid_public_key' | 'bad_response'
-
-/** A normalised failure: HTTP status (0 when no answer), a code, and the server's message ('' when none). */
+/**
+ * A normalised failure: HTTP status (0 when there was no answer), a code, and the text to show ('' only for
+ * the key errors found before sending). Codes: the server's own (invalid_credentials, blocked, csrf_failed, …),
+ * else network_error, timeout, missing_public_key, invalid_public_key, bad_response or http_<status>.
+ */
 export class AuthError extends Error {
   constructor(
     readonly status: number,
@@ -46,45 +46,18 @@ type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
-/** First human-readable message of a DRF error body: `error`, `detail`, `msg`, then field or bare-list errors. */
-export function errorMessage(body: unknown): string {
-  if (typeof body === 'string') return body.trim().startsWith('<') ? '' : body.trim()
-  if (Array.isArray(body)) return body.map(errorMessage).find(Boolean) ?? ''
-  if (!isObject(body)) return ''
-  for (const key of ['error', 'detail', 'msg']) {
-    const m = str(body[key])
-    if (m) return m
-  }
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'code') continue
-    const m = errorMessage(value)
-    if (m) return m
-  }
-  return ''
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '')
-  if (!text) return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
-}
-
-/** Turns anything thrown while calling the server into an `AuthError`. */
+/**
+ * Turns anything thrown while calling the server into an `AuthError`: the client's `toApiError` does the
+ * reading (server text, else the generic translated message); the code is the body's `code`, else
+ * `network_error` / `timeout` / `http_<status>`. A missing or broken public key never reaches the network.
+ */
 export async function toAuthError(error: unknown): Promise<AuthError> {
   if (error instanceof AuthError) return error
-  if (error instanceof HTTPError) {
-    const body = await readBody(error.response)
-    const code = isObject(body) && typeof body.code === 'string' && body.code ? body.code : `http_${error.response.status}`
-    return new AuthError(error.response.status, code, errorMessage(body))
-  }
   if (error instanceof MissingPublicKeyError) return new AuthError(0, 'missing_public_key', '')
   if (error instanceof InvalidPublicKeyError) return new AuthError(0, 'invalid_public_key', '')
-  if (error instanceof TimeoutError) return new AuthError(0, 'timeout', '')
-  return new AuthError(0, 'network_error', '')
+  const api = await toApiError(error)
+  const fallback = api.kind === 'network' ? 'network_error' : api.kind === 'timeout' ? 'timeout' : `http_${api.status}`
+  return new AuthError(api.status, api.code || fallback, api.message)
 }
 
 async function call<T>(run: () => Promise<unknown>, parse: (body: unknown) => T | undefined): Promise<T> {

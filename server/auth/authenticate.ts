@@ -1,0 +1,106 @@
+/**
+ * The credential pipeline shared by the web login and the token endpoint, in JumpServer's order:
+ * IP black list → username / IP blocks → user + password → active / not expired → login ACL hook.
+ * Every failure is a `LoginFailure`; `loggedAttempt` writes the login log and turns it into a 400
+ * `{error, code}` in the request language.
+ */
+import type { FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { ApiError } from '../http/errors.ts'
+import { tr } from '../i18n.ts'
+import { ipMatches } from './ip-match.ts'
+import { activeBlock, type LimitSettings, recordFailure, shownMinutes } from './limits.ts'
+import { type MfaFlag, writeLoginLog } from './login-log.ts'
+import { M } from './messages.ts'
+import { hashPassword, needsRehash, verifyPassword } from './password.ts'
+
+export interface LoginUser {
+  id: string
+  username: string
+  name: string
+  password_hash: string
+  is_active: boolean
+  date_expired: Date | null
+  otp_secret: string
+  source: string
+  phone: string | null
+  mfa_level: number
+}
+
+export class LoginFailure extends Error {
+  constructor(
+    readonly code: string,
+    readonly text: string,
+    readonly vars: Record<string, string | number> | undefined,
+    readonly reason: string,
+    readonly mfa: MfaFlag,
+  ) {
+    super(text)
+  }
+}
+
+export interface Attempt {
+  username: string
+  type: 'W' | 'T'
+}
+
+const USER_COLUMNS = sql`id, username, name, password_hash, is_active, date_expired, otp_secret, source, phone, mfa_level`
+
+export async function findLoginUser(req: FastifyRequest, by: { username: string } | { id: string }): Promise<LoginUser | undefined> {
+  const where = 'id' in by ? sql`id = ${by.id}` : sql`username = ${by.username}`
+  return (await sql<LoginUser>`select ${USER_COLUMNS} from users where ${where}`.execute(req.ctx.db)).rows[0]
+}
+
+export const mfaFlag = (u: { otp_secret: string } | undefined): MfaFlag => (u ? (u.otp_secret ? 1 : 0) : 2)
+
+/** Runs one attempt; a LoginFailure is logged and answered as 400 `{error, code}`. */
+export async function loggedAttempt<T>(req: FastifyRequest, attempt: Attempt, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    if (!(e instanceof LoginFailure)) throw e
+    await writeLoginLog(req, { username: attempt.username, type: attempt.type, mfa: e.mfa, status: false, reason: e.reason })
+    throw new ApiError(400, { error: tr(req.ctx.lang, e.text, e.vars), code: e.code })
+  }
+}
+
+/** IP black list and active blocks (nothing is counted here). */
+export async function precheck(req: FastifyRequest, username: string, s: LimitSettings): Promise<void> {
+  if (ipMatches(req.ip, s.blackList)) throw new LoginFailure('ip_not_allowed', M.ipNotAllowed, undefined, M.reasonIp, 2)
+  const block = await activeBlock(req.ctx.db, username, req.ip, s)
+  if (block === 'user') throw new LoginFailure('blocked', M.blocked, { m: shownMinutes(s.userMinutes) }, M.reasonBlocked, 2)
+  if (block === 'ip') throw new LoginFailure('ip_blocked', M.ipBlocked, { m: shownMinutes(s.ipMinutes) }, M.reasonBlocked, 2)
+}
+
+/** Counts a failed credential (or second factor) and builds the matching failure. */
+export async function countedFailure(
+  req: FastifyRequest, username: string, s: LimitSettings, kind: { text: string; code: string; reason: string; mfa: MfaFlag },
+): Promise<LoginFailure> {
+  const r = await recordFailure(req.ctx.db, username, req.ip, s)
+  const m = shownMinutes(s.userMinutes)
+  if (r.blocked || r.remaining <= 0) return new LoginFailure('blocked', M.blocked, { m }, kind.reason, kind.mfa)
+  return new LoginFailure(kind.code, kind.text, { n: r.remaining, m }, kind.reason, kind.mfa)
+}
+
+let dummyHash: Promise<string> | undefined
+
+/** Username + password (plain) → the user, or a counted LoginFailure. Unknown users cost the same work. */
+export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, password: string, s: LimitSettings): Promise<LoginUser> {
+  const user = await findLoginUser(req, { username: attempt.username })
+  const real = user?.password_hash?.startsWith('$argon2') ? user.password_hash : undefined
+  dummyHash ??= hashPassword(`dummy-${Math.random()}`)
+  const good = (await verifyPassword(password, real ?? (await dummyHash))) && real !== undefined
+  if (!user || !good) {
+    throw await countedFailure(req, attempt.username, s, { text: M.invalidLogin, code: 'invalid_credentials', reason: M.reasonPassword, mfa: mfaFlag(user) })
+  }
+  if (!user.is_active) throw new LoginFailure('inactive', M.inactive, undefined, M.reasonInvalid, mfaFlag(user))
+  if (user.date_expired && user.date_expired.getTime() < Date.now()) {
+    throw new LoginFailure('expired', M.expired, undefined, M.reasonInvalid, mfaFlag(user))
+  }
+  if (needsRehash(user.password_hash)) {
+    await sql`update users set password_hash = ${await hashPassword(password)} where id = ${user.id}`.execute(req.ctx.db)
+  }
+  const acl = await req.server.loginAclCheck(req, { userId: user.id, username: user.username, ip: req.ip, type: attempt.type })
+  if (acl.action === 'reject') throw new LoginFailure('acl_rejected', acl.message ?? M.aclRejected, undefined, M.reasonAcl, mfaFlag(user))
+  return user
+}

@@ -1,0 +1,244 @@
+/**
+ * The resource declaration: one object per resource, from which the engine serves OPTIONS metadata,
+ * list/retrieve/create/update/delete (single and bulk), export/import and operate logs.
+ * See docs/engine.md for the shapes and the decisions behind them.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { RawBuilder } from 'kysely'
+import type { DB } from '../db/connection.ts'
+import type { RequestContext } from '../http/request-context.ts'
+
+export type Row = Record<string, any>
+export type Ctx = RequestContext
+export type Cond = RawBuilder<unknown>
+
+/** Field kinds. Each maps to one OPTIONS `type` (contract §2.3) and one value shape (contract §3). */
+export type FieldType =
+  | 'string' // CharField (also uuid-like strings)
+  | 'text' // CharField without max length (comment)
+  | 'email'
+  | 'url'
+  | 'uuid'
+  | 'integer'
+  | 'float'
+  | 'boolean'
+  | 'datetime'
+  | 'date'
+  | 'choice' // plain ChoiceField: bare value
+  | 'labeled_choice' // {value, label}
+  | 'multiple_choice' // labeled multiple choice: [{value, label}]
+  | 'fk' // {id, name, …}
+  | 'm2m' // [{id, name, …}]
+  | 'pk' // bare id of a related object (plain serializers)
+  | 'json'
+  | 'list' // ListField (+ child)
+  | 'nested' // single nested object (+ children)
+  | 'nested_many' // many nested objects: type `field` with child `nested object`
+  | 'field' // generic read-only value (method fields)
+
+export interface Choice { value: string | number | boolean; label: string }
+
+export type Action =
+  | 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'destroy'
+  | 'bulk_create' | 'bulk_update' | 'partial_bulk_update' | 'bulk_destroy' | 'metadata' | 'export' | 'import'
+
+export type PermAction = 'view' | 'add' | 'change' | 'delete' | 'import_add' | 'import_change'
+
+/** Which generic verbs a resource serves; the rest answer 405. */
+export type Verb = 'list' | 'retrieve' | 'create' | 'update' | 'destroy' | 'bulk_update' | 'bulk_destroy' | 'import' | 'export'
+
+/** A many-to-many link table: rows (from = this object's id, to = target id) plus optional fixed columns. */
+export interface Through {
+  table: string
+  from: string
+  to: string
+  /** Extra condition on the link rows (alias `th`), e.g. `th.scope = 'system'`. */
+  where?: (ctx: Ctx) => Cond | undefined
+  /** Extra column values of a new link row (id, scope, org_id, …). */
+  values?: (ctx: Ctx) => Row
+}
+
+export interface Relation {
+  /** Target resource name (registry key, e.g. `users.user`). */
+  resource: string
+  /** Attributes shown for a related object; default id + name. May name computed fields of the target. */
+  attrs?: string[]
+  /** m2m only. */
+  through?: Through
+  /** Restricts which targets may be referenced (alias `t` = target), on top of the target's own scope. */
+  limit?: (ctx: Ctx) => Cond | undefined
+  /** Ignore the target's org/base scope for display and validation. */
+  unscoped?: boolean
+}
+
+export interface LoadArgs { db: DB; ctx: Ctx; rows: Row[] }
+
+export interface FieldDef {
+  name: string
+  type: FieldType
+  /** English label; translated through server/i18n.ts by the request language. */
+  label?: string
+  help_text?: string
+  /** Database column (default: the name; fk: `<name>_id`); false for computed fields. */
+  column?: string | false
+  /** Read-only SQL expression selected as this field (alias `t`); sortable. */
+  expr?: string
+  required?: boolean
+  read_only?: boolean
+  write_only?: boolean
+  allow_null?: boolean
+  allow_blank?: boolean
+  max_length?: number
+  min_length?: number
+  min_value?: number
+  max_value?: number
+  choices?: Choice[]
+  /** Plain default (shown in OPTIONS when simple) or a function evaluated per request. */
+  default?: unknown
+  relation?: Relation
+  /** list: element info; nested_many: the element's children. */
+  child?: FieldDef
+  children?: FieldDef[]
+  /** Never written to operate logs in clear, never exported. */
+  secret?: boolean
+  /** Hybrid-encrypted on the wire (contract §6): decrypted with the session key, plain text accepted. */
+  encrypted?: boolean
+  /** Unique across the table (`true`) or per organization (`org`). */
+  unique?: boolean | 'org'
+  /** Computed output from the selected row (after `load`). */
+  get?: (row: Row, ctx: Ctx, loaded: unknown) => unknown
+  /** Batch loader for computed output: value per row id. */
+  load?: (ids: unknown[], args: LoadArgs) => Promise<Map<unknown, unknown>>
+  /** Extra validation of a parsed value: an error message (or messages / nested errors). */
+  validate?: (value: any, ctx: Ctx) => string | string[] | Record<string, unknown> | undefined
+  /** Whether the field is part of the serializer for this request and action. */
+  visible?: (ctx: Ctx, action: Action) => boolean | Promise<boolean>
+  /** Custom write for computed fields (called inside the transaction after the row is saved). */
+  write?: (tx: DB, id: unknown, value: any, ctx: Ctx, op: 'create' | 'update') => Promise<void>
+  /** Input transform after validation (e.g. a plain password becoming a hash column). */
+  toColumns?: (value: any, ctx: Ctx) => Promise<Row> | Row
+}
+
+export interface FilterDef {
+  name: string
+  /** Builds the condition (alias `t`); throw a field error for a bad value; return undefined to ignore. */
+  apply: (value: string, ctx: Ctx) => Cond | undefined | Promise<Cond | undefined>
+}
+
+export type BulkDeleteGuard = 'org' | 'filtered' | 'ids' | 'never'
+
+export interface Hooks {
+  /** Cross-field validation and defaults: return field errors (or nothing). Runs before the transaction. */
+  validate?: (values: Row, ctx: Ctx, info: WriteInfo) => Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
+  /** Extra column values for the row (inside the transaction, before the insert/update). */
+  columns?: (values: Row, ctx: Ctx, info: WriteInfo & { tx: DB }) => Promise<Row> | Row
+  /** After the row and its links are saved (inside the transaction). */
+  afterSave?: (tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo) => Promise<void>
+  /** Before a delete (inside the transaction): throw an ApiError to refuse. */
+  beforeDelete?: (tx: DB, row: Row, ctx: Ctx) => Promise<void>
+  /** A custom answer for a retrieve (return undefined for the normal one). */
+  retrieve?: (req: FastifyRequest, row: Row) => Promise<unknown>
+  /** Replaces the row deletion (e.g. soft delete); default `delete from table`. */
+  destroy?: (tx: DB, row: Row, ctx: Ctx) => Promise<void>
+}
+
+export interface WriteInfo {
+  op: 'create' | 'update'
+  partial: boolean
+  /** The stored row before an update. */
+  existing?: Row
+  /** The request (for logging), when the write comes from one. */
+  req?: FastifyRequest
+}
+
+export interface ListOptions {
+  /** Keep only these fields. */
+  only?: string[]
+  /** Row cap of a bare answer. */
+  limit?: number
+  /** Always a bare array (no pagination). */
+  bare?: boolean
+  /** An extra condition (alias `t`). */
+  extra?: Cond
+  /** Another context (e.g. the root organization for suggestions). */
+  ctx?: Ctx
+}
+
+/** Helpers handed to special actions. */
+export interface ResourceApi {
+  def: ResourceDef
+  /** The object by id within the request's scope, or a 404. */
+  getObject(req: FastifyRequest, id: string, db?: DB): Promise<Row>
+  /** Rows of the filtered list (search, filters, spm, ids, order), no pagination. */
+  filteredRows(req: FastifyRequest, db?: DB): Promise<Row[]>
+  /** Serializes rows with this resource's fields for an action (optionally limited to some fields). */
+  serialize(req: FastifyRequest, rows: Row[], opts?: { action?: Action; only?: string[]; db?: DB }): Promise<Row[]>
+  /** A paginated (or bare) list answer, honouring every list parameter. */
+  listResponse(req: FastifyRequest, opts?: ListOptions): Promise<unknown>
+  /** Runs an update of one object with the engine's validation, transaction and operate log. */
+  update(req: FastifyRequest, id: string, body: Row, opts?: { partial?: boolean }): Promise<Row>
+  /** Records an operate log entry. */
+  audit(tx: DB, req: FastifyRequest, action: 'create' | 'update' | 'delete', row: Row, diff?: DiffEntry[]): Promise<void>
+}
+
+export interface ActionDef {
+  /** URL segment(s) after the list URL or the detail URL, e.g. `suggestions` or `password/reset`. */
+  path: string
+  detail: boolean
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Permission requirement (`a|b` alternatives, list = all); `null` = any authenticated user. */
+  perm: string | string[] | null
+  /** Check the permission at system scope (ROOT) instead of the current org. */
+  systemPerm?: boolean
+  handler: (req: FastifyRequest, reply: FastifyReply, api: ResourceApi, id?: string) => Promise<unknown>
+}
+
+export interface DiffEntry { field: string; before: string; after: string }
+
+export interface ResourceDef {
+  /** Registry key `<app>.<model>`; also the default permission codename base. */
+  name: string
+  app: string
+  model: string
+  /** English verbose name (operate-log resource type, 404 "X object does not exist."). */
+  verboseName: string
+  /** OPTIONS `name`; default `<verboseName> List`. */
+  title?: string
+  description?: string
+  /** List URL with its trailing slash, e.g. `/api/v1/users/groups/`. */
+  path: string
+  table: string
+  /** Id kind: uuid (generated) or serial (database) — serial ids are integers on the wire. */
+  idKind?: 'uuid' | 'serial'
+  fields: FieldDef[]
+  /** Rows carry `org_id`; lists are limited to the current org (ROOT sees all). */
+  orgScoped?: boolean
+  /** Base restriction of every query (alias `t`), e.g. users limited to the current org's members. */
+  scope?: (ctx: Ctx) => Cond | undefined
+  /** Text columns searched by `search` (each term must match one of them). */
+  search?: string[]
+  filters?: Array<string | FilterDef>
+  /** Column used by `date_from` / `date_to`. */
+  dateRange?: string
+  /** Orderable fields (default: every column field except uuid/fk/m2m/json) and the default order. */
+  ordering?: { fields?: string[]; default: string[] }
+  sizes?: { mini?: string[]; small?: string[] }
+  unexport?: string[]
+  bulkDelete?: BulkDeleteGuard
+  /** Verbs served (default: all). */
+  verbs?: Verb[]
+  /** Permission codename per action kind (default `<app>.<action>_<model>`). */
+  perms?: Partial<Record<PermAction, string | string[]>>
+  /** Permissions are checked at system scope (ROOT): organizations, roles. */
+  systemPerms?: boolean
+  /** Only these action kinds are checked at system scope (e.g. users: delete). */
+  systemPermFor?: PermAction[]
+  /** The text of an object in operate logs (Django `str(obj)`); default its name. */
+  display?: (row: Row) => string
+  /** Organization an operate log belongs to when the resource is not org-scoped (default: current org). */
+  auditOrg?: 'current' | 'system'
+  /** No operate logs (e.g. the operate logs themselves). */
+  noAudit?: boolean
+  hooks?: Hooks
+  actions?: ActionDef[]
+}

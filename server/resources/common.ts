@@ -1,0 +1,25 @@
+/** Field declarations shared by many resources (JumpServer's common serializer trailer). */
+import { sql } from 'kysely'
+import type { Cond, Ctx, FieldDef } from '../engine/types.ts'
+import { ORG_IDS } from '../rbac/catalog.ts'
+
+export const idField = (serial = false): FieldDef => ({ name: 'id', type: serial ? 'integer' : 'uuid', label: 'ID', read_only: true })
+export const nameField = (extra: Partial<FieldDef> = {}): FieldDef => ({ name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, ...extra })
+export const commentField: FieldDef = { name: 'comment', type: 'text', label: 'Comment', allow_blank: true, default: '' }
+export const createdBy: FieldDef = { name: 'created_by', type: 'string', label: 'Created by', read_only: true }
+export const updatedBy: FieldDef = { name: 'updated_by', type: 'string', label: 'Updated by', read_only: true }
+export const dateCreated: FieldDef = { name: 'date_created', type: 'datetime', label: 'Date created', read_only: true }
+export const dateUpdated: FieldDef = { name: 'date_updated', type: 'datetime', label: 'Date updated', read_only: true }
+export const isActive: FieldDef = { name: 'is_active', type: 'boolean', label: 'Active', default: true }
+
+/** Users visible in the request's organization: its members (an org role binding there); ROOT: everyone. */
+export function memberCond(ctx: Ctx, alias = 't'): Cond | undefined {
+  if (ctx.orgId === ORG_IDS.ROOT) return undefined
+  return sql`exists (select 1 from role_bindings mb where mb.user_id = ${sql.ref(`${alias}.id`)} and mb.scope = 'org' and mb.org_id = ${ctx.orgId})`
+}
+
+/** Does the request's user hold a permission in the request's organization? */
+export async function holds(ctx: Ctx, perm: string): Promise<boolean> {
+  const held = await ctx.perms()
+  return perm.split('|').some((p) => held.has(p.trim()))
+}

@@ -1,0 +1,77 @@
+/**
+ * `GET /api/v1/settings/public/open/` (anyone) and `GET /api/v1/settings/public/` (logged-in users): the keys
+ * of contract §4.1, from the settings table, the server config and the licence state.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { requireUser } from '../http/context.ts'
+import { tr } from '../i18n.ts'
+import { allSettings } from '../settings/store.ts'
+import { type LicenseState, requestLicense } from './license.ts'
+import { S } from './messages.ts'
+
+/** Colours of the default theme (key names from the reference console's theme). */
+const THEME_COLORS: Record<string, Record<string, string>> = {
+  classic_green: {
+    '--color-primary': '#1ab394', '--color-success': '#2793d7', '--color-info': '#1c84c6', '--color-warning': '#f8ac59',
+    '--color-danger': '#ed5565', '--banner-bg': '#148f76', '--submenu-bg': '#ffffff', '--menu-bg': '#ffffff',
+    '--menu-text': '#646A73', '--menu-text-active': '#1ab394', '--menu-hover': '#ffffff',
+  },
+}
+
+function interfaceOf(settings: Map<string, unknown>, license: LicenseState) {
+  const theme = String(settings.get('INTERFACE_THEME') || 'classic_green')
+  return {
+    login_title: settings.get('INTERFACE_LOGIN_TITLE'),
+    logo_index: settings.get('INTERFACE_LOGO_INDEX'),
+    logo_logout: settings.get('INTERFACE_LOGO_LOGOUT'),
+    login_image: settings.get('INTERFACE_LOGIN_IMAGE'),
+    favicon: settings.get('INTERFACE_FAVICON'),
+    theme,
+    theme_info: license.enabled ? { colors: THEME_COLORS[theme] ?? THEME_COLORS.classic_green } : {},
+  }
+}
+
+const PASSWORD_RULE_KEYS = [
+  'SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH', 'SECURITY_PASSWORD_UPPER_CASE',
+  'SECURITY_PASSWORD_LOWER_CASE', 'SECURITY_PASSWORD_NUMBER', 'SECURITY_PASSWORD_SPECIAL_CHAR',
+]
+
+/** Keys copied as they are from the settings. */
+const PLAIN_KEYS = [
+  'WINDOWS_SKIP_ALL_MANUAL_PASSWORD', 'OLD_PASSWORD_HISTORY_LIMIT_COUNT', 'TICKET_AUTHORIZE_DEFAULT_TIME',
+  'TICKET_AUTHORIZE_DEFAULT_TIME_UNIT', 'AUTH_LDAP_SYNC_ORG_ID', 'SECURITY_MAX_IDLE_TIME', 'SECURITY_VIEW_AUTH_NEED_MFA',
+  'SECURITY_MFA_VERIFY_TTL', 'SECURITY_COMMAND_EXECUTION', 'SECURITY_PASSWORD_EXPIRATION_TIME', 'SECURITY_LUNA_REMEMBER_AUTH',
+  'SECURITY_WATERMARK_ENABLED', 'SECURITY_SESSION_SHARE', 'HELP_DOCUMENT_URL', 'HELP_SUPPORT_URL', 'AUTH_WECOM',
+  'AUTH_DINGTALK', 'AUTH_FEISHU', 'AUTH_TEMP_TOKEN', 'TERMINAL_RAZOR_ENABLED', 'TERMINAL_MAGNUS_ENABLED',
+  'TERMINAL_KOKO_SSH_ENABLED', 'TERMINAL_OMNIDB_ENABLED', 'TERMINAL_GRAPHICAL_RESOLUTION', 'ANNOUNCEMENT_ENABLED',
+  'ANNOUNCEMENT', 'TICKETS_ENABLED',
+] as const
+
+export async function openSettings(req: FastifyRequest) {
+  const [settings, license] = await Promise.all([allSettings(req.ctx.db), requestLicense(req)])
+  return { XPACK_ENABLED: license.enabled, INTERFACE: interfaceOf(settings, license) }
+}
+
+export async function fullSettings(req: FastifyRequest) {
+  const [settings, license] = await Promise.all([allSettings(req.ctx.db), requestLicense(req)])
+  const info = license.info
+  return {
+    XPACK_ENABLED: license.enabled,
+    INTERFACE: interfaceOf(settings, license),
+    XPACK_LICENSE_IS_VALID: license.valid,
+    XPACK_LICENSE_INFO: info
+      ? { corporation: info.corporation, date_expired: info.date_expired, edition: info.edition, is_valid: license.valid }
+      : { corporation: tr(req.ctx.lang, S.communityLine) },
+    PASSWORD_RULE: Object.fromEntries(PASSWORD_RULE_KEYS.map((k) => [k, settings.get(k)])),
+    ...Object.fromEntries(PLAIN_KEYS.map((k) => [k, settings.get(k)])),
+    SESSION_EXPIRE_AT_BROWSER_CLOSE: req.server.services.config.sessionExpireAtBrowserClose,
+  }
+}
+
+export function registerPublicSettings(app: FastifyInstance): void {
+  app.get('/api/v1/settings/public/open/', openSettings)
+  app.get('/api/v1/settings/public/', async (req) => {
+    requireUser(req)
+    return fullSettings(req)
+  })
+}

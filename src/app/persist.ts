@@ -1,0 +1,54 @@
+/**
+ * What the console remembers in the browser (console-behaviour §2.2): per username the current and previous
+ * organization (`jms_current_org_<username>`, `PRE_ORG_<username>`, JSON), the last view (`PreView`), and the
+ * `X-JMS-ORG` cookie that server-rendered pages read.
+ */
+import Cookies from 'js-cookie'
+import { isViewName } from '../../machines/view-org/view-org.rules.ts'
+import type { Org, PersistedViewOrg, PersistViewOrgPayload } from '../../machines/view-org/view-org.types.ts'
+
+export const currentOrgKey = (username: string) => `jms_current_org_${username}`
+export const previousOrgKey = (username: string) => `PRE_ORG_${username}`
+export const LAST_VIEW_KEY = 'PreView'
+export const ORG_COOKIE = 'X-JMS-ORG'
+
+function readOrg(key: string): Org | null {
+  try {
+    const raw = localStorage.getItem(key)
+    if (!raw) return null
+    const o = JSON.parse(raw) as Partial<Org> | null
+    return o && typeof o.id === 'string' ? { id: o.id, name: typeof o.name === 'string' ? o.name : o.id, is_default: o.is_default === true, is_root: o.is_root === true } : null
+  } catch {
+    return null
+  }
+}
+
+function writeOrg(key: string, org: Org | null): void {
+  if (org) localStorage.setItem(key, JSON.stringify(org))
+  else localStorage.removeItem(key)
+}
+
+export function readPersisted(username: string): Partial<PersistedViewOrg> {
+  const view = localStorage.getItem(LAST_VIEW_KEY)
+  return {
+    currentOrg: readOrg(currentOrgKey(username)),
+    previousOrg: readOrg(previousOrgKey(username)),
+    lastView: isViewName(view) ? view : null,
+  }
+}
+
+export function writePersisted(payload: PersistViewOrgPayload): void {
+  if (!payload.username) return
+  writeOrg(currentOrgKey(payload.username), payload.currentOrg)
+  writeOrg(previousOrgKey(payload.username), payload.previousOrg)
+  if (payload.lastView) localStorage.setItem(LAST_VIEW_KEY, payload.lastView)
+  if (payload.currentOrg) Cookies.set(ORG_COOKIE, payload.currentOrg.id, { path: '/', sameSite: 'lax' })
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The organization the server resolves for a request without X-JMS-ORG header: the cookie, else DEFAULT. */
+export function cookieOrgId(defaultOrgId: string): string {
+  const v = Cookies.get(ORG_COOKIE)
+  return v && UUID_RE.test(v) ? v : defaultOrgId
+}

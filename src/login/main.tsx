@@ -1,0 +1,22 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { I18nProvider } from '@lingui/react'
+import { activateLocale, detectLocale, i18n } from '../app/i18n.ts'
+import { LoginApp } from './LoginApp.tsx'
+import { nextFromLocation } from './useLoginFlow.ts'
+
+const container = document.getElementById('root')
+if (!container) throw new Error('login.html has no #root')
+
+/** Entry of login.html: language first (cookie, browser, zh), then the page. */
+void activateLocale(detectLocale())
+  .catch(() => undefined)
+  .then(() => {
+    createRoot(container).render(
+      <StrictMode>
+        <I18nProvider i18n={i18n}>
+          <LoginApp next={nextFromLocation()} />
+        </I18nProvider>
+      </StrictMode>,
+    )
+  })

@@ -1,0 +1,58 @@
+import { useCallback, useReducer, useRef } from 'react'
+import { AuthError, login, loginMfa } from '../api/auth.ts'
+import { blockedSubmit, initialLoginState, loginReducer, type InputName, type LoginState } from './loginState.ts'
+
+export interface LoginFlow {
+  state: LoginState
+  edit: (field: InputName, value: string) => void
+  submit: () => Promise<void>
+  back: () => void
+}
+
+const leave = (url: string): void => window.location.assign(url)
+
+/** The `?next=` of the login page, passed through to the server (which keeps only same-site paths). */
+export function nextFromLocation(search: string = window.location.search): string | undefined {
+  return new URLSearchParams(search).get('next') || undefined
+}
+
+/** Runs the two-step login: the reducer decides, this hook calls the server and navigates on success. */
+export function useLoginFlow(next: string | undefined, navigate: (url: string) => void = leave): LoginFlow {
+  const [state, dispatch] = useReducer(loginReducer, initialLoginState)
+  const current = useRef(state)
+  current.current = state
+  // Set synchronously, so a second Enter before the next render cannot send twice.
+  const inFlight = useRef(false)
+
+  const submit = useCallback(async () => {
+    const s = current.current
+    if (inFlight.current || s.busy) return
+    dispatch({ type: 'submit' })
+    if (blockedSubmit(s)) return
+    inFlight.current = true
+    try {
+      if (s.step === 'password') {
+        const outcome = await login({ username: s.username.trim(), password: s.password, next })
+        if (outcome.kind === 'mfa') {
+          inFlight.current = false
+          dispatch({ type: 'mfaRequired' })
+          return
+        }
+        dispatch({ type: 'done' })
+        navigate(outcome.next)
+      } else {
+        const outcome = await loginMfa(s.code.trim())
+        dispatch({ type: 'done' })
+        navigate(outcome.next)
+      }
+    } catch (e) {
+      inFlight.current = false
+      const failure = e instanceof AuthError ? e : { status: 0, code: 'failed', message: '' }
+      dispatch({ type: 'failed', failure })
+    }
+  }, [next, navigate])
+
+  const edit = useCallback((field: InputName, value: string) => dispatch({ type: 'edit', field, value }), [])
+  const back = useCallback(() => dispatch({ type: 'back' }), [])
+  return { state, edit, submit, back }
+}

@@ -1,0 +1,131 @@
+/**
+ * The TanStack Router tree, built from the route catalogue under basepath /ui. Every route's `beforeLoad` is the
+ * same guard: wait for the root app actor (start-up, profile of the current organization), switch to the route's
+ * view, then apply `decide` (spec 000 §2.2, §6). Pages load lazily.
+ */
+import {
+  createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type AnyRoute,
+} from '@tanstack/react-router'
+import { isViewAllowed } from '../../machines/view-org/view-org.rules.ts'
+import { ensureView, viewOrgState, whenSettled } from '../app/appActor.ts'
+import type { AppActorRef, AppSnapshot } from '../app/appMachine.ts'
+import { ROUTABLE } from './catalog.ts'
+import { ForbiddenError, StartupFailedError } from './errors.ts'
+import { decide, hashLinkTarget, NOT_FOUND_PATH, type GuardState } from './guards.ts'
+import { pageLoader } from './pages.ts'
+import type { RouteDef } from './types.ts'
+import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.tsx'
+
+export interface RouterContext {
+  app: AppActorRef
+}
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** The catalogue entry of the route. */
+    route?: RouteDef
+  }
+}
+
+export function guardState(s: AppSnapshot, app: AppActorRef): GuardState {
+  return {
+    profile: s.context.profile!,
+    settings: s.context.settings,
+    hasValidLicense: s.context.hasValidLicense,
+    lastView: viewOrgState(app)?.lastView ?? s.context.lastView,
+  }
+}
+
+async function ready(app: AppActorRef): Promise<AppSnapshot> {
+  const s = await whenSettled(app)
+  if (!s.matches('ready')) throw new StartupFailedError(s.context.failure, s.value as string)
+  return s
+}
+
+/** The guard of one catalogue route. */
+export function guardFor(route: RouteDef) {
+  return async ({ context, location }: { context: RouterContext; location: { pathname: string; search: unknown } }) => {
+    const { app } = context
+    let s = await ready(app)
+    const profile = s.context.profile!
+    if (route.view && isViewAllowed(route.view, profile, { hasValidLicense: s.context.hasValidLicense }) && viewOrgState(app)?.view !== route.view) {
+      // Entering another view changes the organization in use, hence the permissions: wait for the new profile.
+      s = await ensureView(app, route.view)
+      if (!s.matches('ready')) throw new StartupFailedError(s.context.failure, 'stopped')
+    }
+    const decision = decide(route, location.pathname, guardState(s, app))
+    switch (decision.kind) {
+      case 'allow':
+        return
+      case 'redirect':
+        throw redirect({ to: decision.to, replace: true, ...(decision.keepSearch ? { search: location.search as never } : {}) } as never)
+      case 'forbidden':
+        throw new ForbiddenError(decision.reason)
+      case 'notFound':
+        throw redirect({ to: NOT_FOUND_PATH, replace: true } as never)
+      default:
+        return decision satisfies never
+    }
+  }
+}
+
+/** `:id` → `$id` (TanStack path syntax), relative to the layout route. */
+export function routerPath(path: string): string {
+  return path === '/' ? '/' : path.replace(/^\//, '').replace(/:([A-Za-z_]+)/g, '$$$1')
+}
+
+function hasPage(route: RouteDef): boolean {
+  return route.kind === 'page'
+}
+
+/** Catalogue routes rendered without the shell (full-screen pages). */
+export function isBare(route: RouteDef): boolean {
+  return route.view === null ? route.name !== 'NotFound' && route.name !== 'Home' && route.kind === 'page' : route.name === 'ProfileImprovement'
+}
+
+export function buildRouteTree(shellComponent: () => React.ReactNode) {
+  const rootRoute = createRootRouteWithContext<RouterContext>()({
+    component: Outlet,
+    beforeLoad: async ({ context, location }) => {
+      const target = hashLinkTarget(location.pathname, location.hash)
+      if (target) throw redirect({ href: `/ui${target}`, replace: true } as never)
+      await ready(context.app)
+    },
+    errorComponent: RootErrorPage,
+    pendingComponent: RoutePending,
+  })
+  const shell = createRoute({ getParentRoute: () => rootRoute, id: 'shell', component: shellComponent })
+  const bare = createRoute({ getParentRoute: () => rootRoute, id: 'bare', component: Outlet })
+  const children: Record<'shell' | 'bare', AnyRoute[]> = { shell: [], bare: [] }
+  for (const def of ROUTABLE) {
+    const parent = isBare(def) ? bare : shell
+    const route = createRoute({
+      getParentRoute: () => parent,
+      path: routerPath(def.path),
+      staticData: { route: def },
+      beforeLoad: guardFor(def) as never,
+      ...(hasPage(def) ? { component: lazyRouteComponent(() => pageLoader(def.name)().then((Page) => ({ Page })), 'Page') } : {}),
+      errorComponent: RouteErrorPage,
+    })
+    children[isBare(def) ? 'bare' : 'shell'].push(route as unknown as AnyRoute)
+  }
+  // Anything else is unknown: /404 (spec 000 §2.2).
+  const unknown = createRoute({ getParentRoute: () => shell, path: '$', beforeLoad: () => { throw redirect({ to: NOT_FOUND_PATH, replace: true } as never) } })
+  children.shell.push(unknown as unknown as AnyRoute)
+  return rootRoute.addChildren([shell.addChildren(children.shell), bare.addChildren(children.bare)])
+}
+
+export function createAppRouter(app: AppActorRef, shellComponent: () => React.ReactNode) {
+  return createRouter({
+    routeTree: buildRouteTree(shellComponent),
+    basepath: '/ui',
+    context: { app },
+    defaultPreload: false,
+    defaultPendingMs: 300,
+    defaultPendingComponent: RoutePending,
+    defaultErrorComponent: RouteErrorPage,
+    scrollRestoration: true,
+  })
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>

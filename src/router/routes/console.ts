@@ -1,0 +1,221 @@
+import { msg } from '@lingui/core/macro'
+import type { RouteNode } from '../types.ts'
+import { group, page, perm, view } from './helpers.ts'
+
+const user = perm('users', 'user')
+const loginAcl = perm('acls', 'loginacl')
+const userGroup = perm('users', 'usergroup')
+const asset = perm('assets', 'asset')
+const domain = perm('assets', 'domain')
+const gateway = perm('assets', 'gateway')
+const platform = perm('assets', 'platform')
+const label = perm('assets', 'label')
+const cloudAccount = perm('xpack', 'account')
+const syncTask = perm('xpack', 'syncinstancetask')
+const account = perm('accounts', 'account')
+const template = perm('accounts', 'accounttemplate')
+const push = perm('accounts', 'pushaccountautomation')
+const gather = perm('accounts', 'gatheraccountsautomation')
+const changeSecret = perm('accounts', 'changesecretautomation')
+const backup = perm('accounts', 'accountbackupautomation')
+const execution = perm('accounts', 'automationexecution')
+const assetPermission = perm('perms', 'assetpermission')
+const assetAcl = perm('acls', 'loginassetacl')
+const commandAcl = perm('acls', 'commandfilteracl')
+const commandGroup = perm('acls', 'commandgroup')
+// Roles: one list for both scopes; holding either scope's permission is enough.
+const role = {
+  view: 'rbac.view_orgrole|rbac.view_systemrole',
+  add: 'rbac.add_orgrole|rbac.add_systemrole',
+  change: 'rbac.change_orgrole|rbac.change_systemrole',
+}
+
+/** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
+function assetKind(path: string, base: string, list: ReturnType<typeof msg>, create: ReturnType<typeof msg>, update: ReturnType<typeof msg>): RouteNode {
+  return page(path, `${base}List`, list, [asset.view], {
+    hidden: true,
+    activeMenu: '/console/assets/assets',
+    children: [page('create', `${base}Create`, create, [asset.add]), page(':id/update', `${base}Update`, update, [asset.change])],
+  })
+}
+
+/** Console (administration) view: console-behaviour §3. */
+export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`, '/console/dashboard', [
+  page('dashboard', 'AdminDashboard', msg`Dashboard`, [], { icon: 'dashboard' }),
+  group('users', 'Users', msg`Users`, 'users', [
+    page('users', 'UserList', msg`User list`, [user.view], {
+      children: [
+        page('create', 'UserCreate', msg`Create user`, [user.add]),
+        page(':id/update', 'UserUpdate', msg`Update user`, [user.change]),
+        page(':id', 'UserDetail', msg`User details`, [user.view]),
+        page('user-acl', 'UserLoginACLList', msg`User login ACLs`, [loginAcl.view], {
+          children: [
+            page('create', 'UserLoginACLCreate', msg`Create user login ACL`, [loginAcl.add]),
+            page(':id', 'UserLoginACLDetail', msg`User login ACL details`, [loginAcl.view]),
+            page(':id/update', 'UserLoginACLUpdate', msg`Update user login ACL`, [loginAcl.change]),
+          ],
+        }),
+      ],
+    }),
+    page('groups', 'UserGroupList', msg`User groups`, [userGroup.view], {
+      children: [
+        page('create', 'UserGroupCreate', msg`Create user group`, [userGroup.add]),
+        page(':id/update', 'UserGroupUpdate', msg`Update user group`, [userGroup.change]),
+        page(':id', 'UserGroupDetail', msg`User group details`, [userGroup.view]),
+      ],
+    }),
+    page('roles', 'RoleList', msg`Roles`, [role.view], {
+      licenseRequired: true,
+      children: [
+        page('create', 'RoleCreate', msg`Create role`, [role.add]),
+        page(':id/update', 'RoleUpdate', msg`Update role`, [role.change]),
+        page(':id', 'RoleDetail', msg`Role details`, [role.view]),
+      ],
+    }),
+  ]),
+  group('assets', 'Assets', msg`Assets`, 'assets', [
+    page('assets', 'AssetList', msg`Asset list`, [asset.view], {
+      children: [
+        page(':id', 'AssetDetail', msg`Asset details`, [asset.view]),
+        page('detail/:id/update', 'AssetMoreInformationEdit', msg`Update asset`, [asset.change]),
+      ],
+    }),
+    assetKind('hosts', 'Host', msg`Hosts`, msg`Create host`, msg`Update host`),
+    assetKind('databases', 'Database', msg`Databases`, msg`Create database`, msg`Update database`),
+    assetKind('devices', 'Device', msg`Network devices`, msg`Create network device`, msg`Update network device`),
+    assetKind('clouds', 'CloudsPlatform', msg`Cloud services`, msg`Create cloud service`, msg`Update cloud service`),
+    assetKind('webs', 'Web', msg`Webs`, msg`Create web`, msg`Update web`),
+    assetKind('customs', 'Custom', msg`Custom assets`, msg`Create custom asset`, msg`Update custom asset`),
+    page('domains', 'DomainList', msg`Domains`, [domain.view], {
+      children: [
+        page('create', 'DomainCreate', msg`Create domain`, [domain.add]),
+        page(':id/update', 'DomainUpdate', msg`Update domain`, [domain.change]),
+        page(':id', 'DomainDetail', msg`Domain details`, [domain.view]),
+      ],
+    }),
+    // Gateways live inside a domain's detail page: no list of their own; the bare path goes to the domains.
+    { kind: 'group', path: 'gateways', name: 'Gateways', title: msg`Gateways`, hidden: true, redirect: '/console/assets/domains', activeMenu: '/console/assets/domains', children: [
+      page('create', 'GatewayCreate', msg`Create gateway`, [gateway.add], { activeMenu: '/console/assets/domains' }),
+      page(':id/update', 'GatewayUpdate', msg`Update gateway`, [gateway.change], { activeMenu: '/console/assets/domains' }),
+    ] },
+    page('platforms', 'PlatformList', msg`Platforms`, [platform.view], {
+      children: [
+        page('create', 'PlatformCreate', msg`Create platform`, [platform.add]),
+        page(':id/update', 'PlatformUpdate', msg`Update platform`, [platform.change]),
+        page(':id', 'PlatformDetail', msg`Platform details`, [platform.view]),
+      ],
+    }),
+    page('labels', 'LabelList', msg`Labels`, [label.view], {
+      children: [
+        page('create', 'LabelCreate', msg`Create label`, [label.add]),
+        page(':id/update', 'LabelUpdate', msg`Update label`, [label.change]),
+      ],
+    }),
+    page('cloud', 'CloudCenter', msg`Cloud sync`, [cloudAccount.view], {
+      licenseRequired: true,
+      hidden: true,
+      activeMenu: '/console/assets/assets',
+      children: [
+        page('account', 'AccountList', msg`Cloud accounts`, [cloudAccount.view], {
+          children: [
+            page('create', 'AccountCreate', msg`Create cloud account`, [cloudAccount.add]),
+            page(':id/update', 'AccountUpdate', msg`Update cloud account`, [cloudAccount.change]),
+            page(':id', 'AccountDetail', msg`Cloud account details`, [cloudAccount.view]),
+          ],
+        }),
+        page('sync-instance-tasks', 'SyncInstanceTaskList', msg`Sync instance tasks`, [syncTask.view], {
+          children: [
+            page('create', 'SyncInstanceTaskCreate', msg`Create sync instance task`, [syncTask.add]),
+            page(':id/update', 'SyncInstanceTaskUpdate', msg`Update sync instance task`, [syncTask.change]),
+            page(':id', 'SyncInstanceTaskDetail', msg`Sync instance task details`, [syncTask.view]),
+          ],
+        }),
+      ],
+    }),
+  ]),
+  group('accounts', 'Accounts', msg`Accounts`, 'accounts', [
+    page('accounts', 'AssetAccountList', msg`Accounts`, [account.view], {
+      children: [page(':id', 'AssetAccountDetail', msg`Account details`, [account.view])],
+    }),
+    page('account-template', 'AccountTemplateList', msg`Account templates`, [template.view], {
+      children: [
+        page('create', 'AccountTemplateCreate', msg`Create account template`, [template.add]),
+        page(':id/update', 'AccountTemplateUpdate', msg`Update account template`, [template.change]),
+        page(':id', 'AccountTemplateDetail', msg`Account template details`, [template.view]),
+      ],
+    }),
+    page('account-push', 'AccountPushList', msg`Account push`, [push.view], {
+      children: [
+        page('create', 'AccountPushCreate', msg`Create account push`, [push.add]),
+        page(':id/update', 'AccountPushUpdate', msg`Update account push`, [push.change]),
+        page(':id', 'AccountPushDetail', msg`Account push details`, [push.view]),
+        page('executions', 'AccountPushExecutionList', msg`Account push executions`, [execution.view]),
+        page('executions/:id', 'AccountPushExecutionDetail', msg`Account push execution details`, [execution.view]),
+      ],
+    }),
+    page('account-gather', 'AccountGatherList', msg`Account gathering`, ['accounts.view_gatheredaccount'], {
+      licenseRequired: true,
+      children: [
+        page('create', 'AccountGatherTaskCreate', msg`Create account gathering task`, [gather.add]),
+        page(':id', 'AccountGatherTaskDetail', msg`Account gathering task details`, [gather.view]),
+        page(':id/update', 'AccountGatherTaskUpdate', msg`Update account gathering task`, [gather.change]),
+        page('executions', 'AccountGatherTaskExecutionList', msg`Account gathering executions`, [execution.view]),
+        page('executions/:id', 'AccountGatherExecutionDetail', msg`Account gathering execution details`, [execution.view]),
+      ],
+    }),
+    page('account-change-secret', 'AccountChangeSecretList', msg`Change secret`, [changeSecret.view], {
+      licenseRequired: true,
+      children: [
+        page('create', 'AccountChangeSecretCreate', msg`Create change secret task`, [changeSecret.add]),
+        page(':id/update', 'AccountChangeSecretUpdate', msg`Update change secret task`, [changeSecret.change]),
+        page(':id', 'AccountChangeSecretDetail', msg`Change secret task details`, [changeSecret.view]),
+        page('executions', 'AccountChangeSecretExecutionList', msg`Change secret executions`, [execution.view]),
+        page('executions/:id', 'AccountChangeSecretExecutionDetail', msg`Change secret execution details`, [execution.view]),
+      ],
+    }),
+    page('account-backup', 'AccountBackupList', msg`Account backup`, [backup.view], {
+      licenseRequired: true,
+      children: [
+        page('create', 'AccountBackupPlanCreate', msg`Create account backup plan`, [backup.add]),
+        page(':id/update', 'AccountBackupPlanUpdate', msg`Update account backup plan`, [backup.change]),
+        page(':id', 'AccountBackupPlanDetail', msg`Account backup plan details`, [backup.view]),
+        page('executions', 'AccountBackupPlanExecutionList', msg`Account backup executions`, [backup.view]),
+        page('executions/:id', 'AccountBackupPlanExecutionDetail', msg`Account backup execution details`, [backup.view]),
+      ],
+    }),
+  ]),
+  group('perms', 'Perms', msg`Policies`, 'perms', [
+    page('asset-permissions', 'AssetPermissionList', msg`Asset permissions`, [assetPermission.view], {
+      children: [
+        page('create', 'AssetPermissionCreate', msg`Create asset permission`, [assetPermission.add]),
+        page(':id/update', 'AssetPermissionUpdate', msg`Update asset permission`, [assetPermission.change]),
+        page(':id', 'AssetPermissionDetail', msg`Asset permission details`, [assetPermission.view]),
+      ],
+    }),
+    page('host-acls', 'AssetAclList', msg`Asset login ACLs`, [assetAcl.view], {
+      licenseRequired: true,
+      children: [
+        page('create', 'AssetAclCreate', msg`Create asset login ACL`, [assetAcl.add]),
+        page(':id', 'AssetAclDetail', msg`Asset login ACL details`, [assetAcl.view]),
+        page(':id/update', 'AssetAclUpdate', msg`Update asset login ACL`, [assetAcl.change]),
+      ],
+    }),
+    page('cmd-acls', 'CommandFilterAclList', msg`Command filters`, [commandAcl.view], {
+      children: [
+        page('create', 'CommandFilterAclCreate', msg`Create command filter`, [commandAcl.add]),
+        page(':id', 'CommandFilterAclDetail', msg`Command filter details`, [commandAcl.view]),
+        page(':id/update', 'CommandFilterAclUpdate', msg`Update command filter`, [commandAcl.change]),
+      ],
+    }),
+    // Command groups are a tab of the command filter page.
+    page('cmd-groups', 'CommandGroupList', msg`Command groups`, [commandGroup.view], {
+      hidden: true,
+      activeMenu: '/console/perms/cmd-acls',
+      children: [
+        page('create', 'CommandGroupCreate', msg`Create command group`, [commandGroup.add]),
+        page(':id', 'CommandGroupDetail', msg`Command group details`, [commandGroup.view]),
+        page(':id/update', 'CommandGroupUpdate', msg`Update command group`, [commandGroup.change]),
+      ],
+    }),
+  ]),
+], { showOrganization: true })

@@ -1,0 +1,47 @@
+/**
+ * `useConfirm()`: asks for a confirmation before a sensitive action and resolves with the machine's output.
+ *
+ *     const { confirm, dialog } = useConfirm()
+ *     if ((await confirm(protectedUrl)).status === 'confirmed') doIt()
+ *     return <>{dialog}…</>
+ *
+ * A `relogin` outcome leaves the page for `/core/auth/logout/?next=<current path>` (console-behaviour §2.7).
+ */
+import { useCallback, useRef, useState, type ReactElement } from 'react'
+import type { ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
+import { ConfirmDialog } from './ConfirmDialog.tsx'
+import { reloginHref } from './confirmLogic.ts'
+
+export interface UseConfirm {
+  confirm: (url: string) => Promise<ConfirmOutput>
+  /** Render it once; null when no confirmation runs. */
+  dialog: ReactElement | null
+}
+
+interface Run {
+  id: number
+  url: string
+  resolve: (output: ConfirmOutput) => void
+}
+
+/** Navigation is injectable for tests; the default leaves the page. */
+export function useConfirm(navigate: (href: string) => void = (href) => window.location.assign(href)): UseConfirm {
+  const [run, setRun] = useState<Run | null>(null)
+  const counter = useRef(0)
+  const confirm = useCallback((url: string) => new Promise<ConfirmOutput>((resolve) => {
+    counter.current += 1
+    setRun({ id: counter.current, url, resolve })
+  }), [])
+  const dialog = run ? (
+    <ConfirmDialog
+      key={run.id}
+      url={run.url}
+      onResult={(output) => {
+        setRun((current) => (current?.id === run.id ? null : current))
+        if (output.status === 'relogin') navigate(reloginHref())
+        run.resolve(output)
+      }}
+    />
+  ) : null
+  return { confirm, dialog }
+}

@@ -1,0 +1,84 @@
+/**
+ * A DRF 400 body → errors the form can show (spec §5, contract §1.9): each field's messages joined and put on
+ * that field; nested errors flattened into text on their top-level field (`protocols[1].port: …`);
+ * `non_field_errors`, `detail`/`error`/`msg` and bare arrays at the top. Bulk answers (an array aligned with
+ * the items) join each field's messages with "; ".
+ */
+
+export interface FormErrors {
+  /** top-level field name → message */
+  fields: Record<string, string>
+  /** messages that belong to no field */
+  top: string[]
+}
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const TOP_KEYS = new Set(['non_field_errors', 'detail', 'error', 'msg'])
+
+/** Every message under a value, as `path: message` lines (path relative to `prefix`). */
+function messages(value: unknown, prefix: string): string[] {
+  if (value === null || value === undefined) return []
+  if (typeof value === 'string') return value ? [prefix ? `${prefix}: ${value}` : value] : []
+  if (typeof value === 'number' || typeof value === 'boolean') return [prefix ? `${prefix}: ${value}` : String(value)]
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'string')) {
+      const text = (value as string[]).filter(Boolean).join(' ')
+      return text ? [prefix ? `${prefix}: ${text}` : text] : []
+    }
+    return value.flatMap((item, i) => messages(item, `${prefix}[${i}]`))
+  }
+  if (isObject(value)) {
+    return Object.entries(value).flatMap(([k, v]) => {
+      if (k === 'code') return []
+      return messages(v, prefix ? `${prefix}.${k}` : k)
+    })
+  }
+  return []
+}
+
+function fieldMessage(name: string, value: unknown): string {
+  // A direct list of strings reads as it is; anything nested keeps its path from the field's name.
+  if (typeof value === 'string') return value
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ')
+  // `{"protocols": {"protocols": "…"}}`: a dict error repeating the field's own name carries no path.
+  if (isObject(value) && Object.keys(value).length === 1 && name in value) return fieldMessage(name, value[name])
+  return messages(value, name).join('; ')
+}
+
+export function flattenServerErrors(data: unknown): FormErrors {
+  const out: FormErrors = { fields: {}, top: [] }
+  if (typeof data === 'string') {
+    if (data.trim() && !data.trim().startsWith('<')) out.top.push(data.trim())
+    return out
+  }
+  if (Array.isArray(data)) {
+    out.top.push(...messages(data, ''))
+    return out
+  }
+  if (!isObject(data)) return out
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'code') continue
+    if (TOP_KEYS.has(key)) {
+      out.top.push(...messages(value, ''))
+      continue
+    }
+    const text = fieldMessage(key, value)
+    if (text) out.fields[key] = text
+  }
+  return out
+}
+
+/** Bulk (array) answers: per field, the items' messages joined with "; ", each prefixed with its item's name. */
+export function flattenBulkErrors(data: unknown, itemName: (index: number) => string): FormErrors {
+  if (!Array.isArray(data)) return flattenServerErrors(data)
+  const fields: Record<string, string[]> = {}
+  const top: string[] = []
+  data.forEach((item, i) => {
+    const one = flattenServerErrors(item)
+    for (const [k, v] of Object.entries(one.fields)) (fields[k] ??= []).push(`${itemName(i)}: ${v}`)
+    top.push(...one.top.map((m) => `${itemName(i)}: ${m}`))
+  })
+  return { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.join('; ')])), top: top.length ? [top.join('; ')] : [] }
+}

@@ -1,0 +1,217 @@
+/**
+ * The form's state and behaviour, shared by the create/update page and the edit dialog: metadata from
+ * `actions.POST` (create, clone) or `actions.PUT` (update), the object (update, clone), values, validation on
+ * blur/change and before submit, payload with secrets encrypted, and server errors mapped onto fields.
+ * Everything the user typed stays on a failed save.
+ */
+import { t } from '@lingui/core/macro'
+import Cookies from 'js-cookie'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { ApiError } from '../../api/client.ts'
+import { encryptSecret } from '../../api/crypto.ts'
+import { formFields, type FieldMeta } from '../../api/metadata.ts'
+import { createResource, detailUrl, patchResource, retrieveResource, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { describeError } from '../common/errors.ts'
+import { useAsync } from '../common/useAsync.ts'
+import { useMetadata } from '../common/useMetadata.ts'
+import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, type FieldGroup } from './formModel.ts'
+import { flattenServerErrors } from './serverErrors.ts'
+import type { FieldLayout, FieldOverrides, WidgetKind } from './types.ts'
+import { runRules, type FormValues } from './validators.ts'
+import { chooseWidget, rulesFor, validatesOnBlur } from './widgets.ts'
+
+export const PUBLIC_KEY_COOKIE = 'jms_public_key'
+
+export type FormMode = 'create' | 'update' | 'view'
+
+export interface ResourceFormOptions {
+  /** API list URL */
+  url: string
+  /** update (and view) of this object */
+  id?: RowId
+  cloneFrom?: RowId
+  view?: boolean
+  layout?: FieldLayout
+  overrides?: FieldOverrides
+  /** starting values of a new object */
+  initial?: FormValues
+  /** update verb (default PUT) */
+  updateMethod?: 'PUT' | 'PATCH'
+  /** last word on the body (e.g. values that depend on each other) */
+  transform?: (payload: FormValues, values: FormValues) => FormValues
+}
+
+export interface ResourceForm {
+  mode: FormMode
+  status: 'loading' | 'ready' | 'error'
+  loadError: unknown
+  fields: FieldMeta[]
+  groups: FieldGroup[]
+  values: FormValues
+  errors: Record<string, string>
+  topErrors: string[]
+  labels: Record<string, Record<string, string>>
+  saving: boolean
+  /** bumps after a failed submit: the view focuses the first error */
+  errorTick: number
+  field: (name: string) => FieldMeta | undefined
+  widgetOf: (field: FieldMeta) => WidgetKind
+  visible: (name: string) => boolean
+  setValue: (name: string, value: unknown) => void
+  blur: (name: string) => void
+  /** the saved object, or undefined when invalid or refused */
+  submit: () => Promise<Row | undefined>
+  reset: () => void
+  /** rendered field names, in order */
+  order: string[]
+}
+
+function cloneMarker(): string {
+  return t`Duplicate from `
+}
+
+export function encryptForServer(plain: string): string {
+  return encryptSecret(plain, Cookies.get(PUBLIC_KEY_COOKIE))
+}
+
+export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
+  const { url, id, cloneFrom, overrides = {}, layout, initial, transform } = opts
+  const mode: FormMode = id === undefined ? 'create' : opts.view ? 'view' : 'update'
+  const metaUrl = id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
+  const meta = useMetadata(metaUrl)
+  const objectId = id ?? cloneFrom
+  const object = useAsync(objectId === undefined ? undefined : (signal) => retrieveResource(url, objectId, { signal }), `${url}|${String(objectId)}`)
+
+  const fields = useMemo(() => formFields(meta.data, id !== undefined ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id])
+  const groups = useMemo(() => layoutGroups(fields, layout), [fields, layout])
+  const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
+  const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields])
+
+  const [values, setValues] = useState<FormValues>({})
+  const [labels, setLabels] = useState<Record<string, Record<string, string>>>({})
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [topErrors, setTopErrors] = useState<string[]>([])
+  const [saving, setSaving] = useState(false)
+  const [errorTick, setErrorTick] = useState(0)
+  const [ready, setReady] = useState(false)
+
+  const objectReady = objectId === undefined || object.status === 'ok'
+  const start = useCallback(() => {
+    const raw = object.data && cloneFrom !== undefined && id === undefined ? cloneValues(object.data, cloneMarker()) : object.data
+    setValues(initialValues(fields, overrides, raw, initial))
+    setLabels(relatedLabels(object.data))
+    setErrors({})
+    setTopErrors([])
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fields, object.data, cloneFrom, id])
+  useEffect(() => {
+    if (meta.status === 'ok' && objectReady && !ready) {
+      start()
+      setReady(true)
+    }
+  }, [meta.status, objectReady, ready, start])
+
+  const valuesRef = useRef(values)
+  valuesRef.current = values
+  const visible = useCallback((name: string) => !overrides[name]?.hidden?.(valuesRef.current), [overrides])
+  const widgetOf = useCallback((field: FieldMeta) => chooseWidget(field, overrides[field.name]), [overrides])
+
+  const check = useCallback((name: string, all: FormValues): string | undefined => {
+    const field = byName.get(name)
+    if (!field || overrides[name]?.hidden?.(all)) return undefined
+    const widget = chooseWidget(field, overrides[name])
+    return runRules(rulesFor(field, widget, overrides[name]), all[name], all)
+  }, [byName, overrides])
+
+  const setError = (name: string, message: string | undefined) => setErrors((prev) => {
+    if ((prev[name] ?? undefined) === message) return prev
+    const next = { ...prev }
+    if (message) next[name] = message
+    else delete next[name]
+    return next
+  })
+
+  const setValue = useCallback((name: string, value: unknown) => {
+    const next = { ...valuesRef.current, [name]: value }
+    valuesRef.current = next
+    setValues(next)
+    const field = byName.get(name)
+    // change-validated widgets check now; text inputs once they already show an error
+    if (field && (!validatesOnBlur(chooseWidget(field, overrides[name])) || errors[name])) setError(name, check(name, next))
+  }, [byName, overrides, errors, check])
+
+  const blur = useCallback((name: string) => setError(name, check(name, valuesRef.current)), [check])
+
+  const submit = useCallback(async (): Promise<Row | undefined> => {
+    const all = valuesRef.current
+    const found: Record<string, string> = {}
+    for (const name of order) {
+      const message = check(name, all)
+      if (message) found[name] = message
+    }
+    setErrors(found)
+    setTopErrors([])
+    if (Object.keys(found).length > 0) {
+      setErrorTick((n) => n + 1)
+      return undefined
+    }
+    const rendered = fields.filter((f) => order.includes(f.name))
+    let body: FormValues
+    try {
+      body = buildPayload(rendered, overrides, all, { visible: (n) => !overrides[n]?.hidden?.(all), encrypt: encryptForServer })
+    } catch (e) {
+      setTopErrors([describeError(e)])
+      setErrorTick((n) => n + 1)
+      return undefined
+    }
+    if (transform) body = transform(body, all)
+    setSaving(true)
+    try {
+      const saved = id === undefined
+        ? await createResource(url, body, { cloneFrom })
+        : opts.updateMethod === 'PATCH' ? await patchResource(url, id, body) : await updateResource(url, id, body)
+      return saved
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 400) {
+        const mapped = flattenServerErrors(e.data)
+        const onFields: Record<string, string> = {}
+        const elsewhere: string[] = [...mapped.top]
+        for (const [k, v] of Object.entries(mapped.fields)) {
+          if (order.includes(k)) onFields[k] = v
+          else elsewhere.push(`${byName.get(k)?.label ?? k}: ${v}`)
+        }
+        setErrors(onFields)
+        setTopErrors(elsewhere.length || Object.keys(onFields).length ? elsewhere : [describeError(e)])
+      } else {
+        setTopErrors([describeError(e)])
+      }
+      setErrorTick((n) => n + 1)
+      return undefined
+    } finally {
+      setSaving(false)
+    }
+  }, [order, check, fields, overrides, transform, id, url, cloneFrom, opts.updateMethod, byName])
+
+  const loadError = meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
+  return {
+    mode,
+    status: loadError !== undefined ? 'error' : ready ? 'ready' : 'loading',
+    loadError,
+    fields,
+    groups,
+    values,
+    errors,
+    topErrors,
+    labels,
+    saving,
+    errorTick,
+    field: (name) => byName.get(name),
+    widgetOf,
+    visible,
+    setValue,
+    blur,
+    submit,
+    reset: start,
+    order,
+  }
+}

@@ -1,0 +1,89 @@
+import { msg } from '@lingui/core/macro'
+import { describe, expect, it } from 'vitest'
+import { readSidebarCookie } from './sidebar.ts'
+import { addTab, closeAllTabs, closeOtherTabs, closeTab, MAX_TABS, type VisitedTab } from './tabs.ts'
+import { licenseWarnings, parseServerDate, passwordWarning } from './warnings.ts'
+
+const tab = (href: string, affix = false): VisitedTab => ({ href, name: href, title: msg`Page`, affix })
+
+describe('visited tabs', () => {
+  it('adds once, refreshes in place, and keeps the affix flag', () => {
+    let tabs = addTab([], tab('/console/dashboard', true))
+    tabs = addTab(tabs, tab('/a'))
+    tabs = addTab(tabs, tab('/console/dashboard'))
+    expect(tabs.map((t) => [t.href, t.affix])).toEqual([['/console/dashboard', true], ['/a', false]])
+  })
+
+  it('drops the oldest unaffixed tab past the limit', () => {
+    let tabs = [tab('/home', true)]
+    for (let i = 0; i < MAX_TABS + 3; i++) tabs = addTab(tabs, tab(`/p${i}`))
+    expect(tabs).toHaveLength(MAX_TABS)
+    expect(tabs[0]!.href).toBe('/home')
+    expect(tabs[1]!.href).toBe('/p4')
+  })
+
+  it('closes a tab and moves to its neighbour when it was active', () => {
+    const tabs = [tab('/home', true), tab('/a'), tab('/b'), tab('/c')]
+    expect(closeTab(tabs, '/b', '/b')).toEqual({ tabs: [tabs[0], tabs[1], tabs[3]], goTo: '/c' })
+    expect(closeTab(tabs, '/c', '/c').goTo).toBe('/b')
+    expect(closeTab(tabs, '/a', '/c')).toEqual({ tabs: [tabs[0], tabs[2], tabs[3]], goTo: null })
+    expect(closeTab(tabs, '/home', '/home').tabs).toHaveLength(4)
+  })
+
+  it('closes the others and all, keeping affixed ones', () => {
+    const tabs = [tab('/home', true), tab('/a'), tab('/b')]
+    expect(closeOtherTabs(tabs, '/b').map((t) => t.href)).toEqual(['/home', '/b'])
+    expect(closeAllTabs(tabs).map((t) => t.href)).toEqual(['/home'])
+  })
+})
+
+describe('sidebar cookie', () => {
+  it.each([[undefined, true], ['1', true], ['0', false]])('%s → open %s', (v, open) => {
+    expect(readSidebarCookie(v as string | undefined)).toBe(open)
+  })
+})
+
+describe('parseServerDate', () => {
+  it.each([
+    ['2023/05/09 14:36:56 +0800', '2023-05-09T06:36:56.000Z'],
+    ['2023-05-09T06:36:56.000Z', '2023-05-09T06:36:56.000Z'],
+    ['2023-05-09 14:36:56 +08:00', '2023-05-09T06:36:56.000Z'],
+  ])('%s', (text, iso) => {
+    expect(parseServerDate(text)!.toISOString()).toBe(iso)
+  })
+  it('rejects garbage', () => {
+    expect(parseServerDate('soon')).toBeNull()
+    expect(parseServerDate(null)).toBeNull()
+  })
+})
+
+describe('licence warnings (spec 000 §4.1, §9)', () => {
+  const now = new Date('2024-06-01T00:00:00Z')
+  const base = { canManageLicense: true, xpackEnabled: true }
+  const lic = (date_expired: string, current = 10, limit = 100) => ({ date_expired, asset_count: limit, current_asset_count: current })
+  it('needs the permission, XPACK and a licence', () => {
+    expect(licenseWarnings({ ...base, canManageLicense: false, license: lic('2020-01-01') }, now)).toEqual([])
+    expect(licenseWarnings({ ...base, xpackEnabled: false, license: lic('2020-01-01') }, now)).toEqual([])
+    expect(licenseWarnings({ ...base, license: null }, now)).toEqual([])
+  })
+  it('warns when expired, expiring within 7 days, or over the asset limit', () => {
+    expect(licenseWarnings({ ...base, license: lic('2024-05-31') }, now)).toEqual([{ kind: 'expired' }])
+    expect(licenseWarnings({ ...base, license: lic('2024-06-05') }, now)).toMatchObject([{ kind: 'expiring', days: 4 }])
+    expect(licenseWarnings({ ...base, license: lic('2024-06-09') }, now)).toEqual([])
+    expect(licenseWarnings({ ...base, license: lic('2025-01-01', 101, 100) }, now)).toEqual([{ kind: 'assetLimit', count: 101, limit: 100 }])
+  })
+})
+
+describe('password warning (spec 000 §4.1, §9)', () => {
+  const now = new Date('2024-06-10T00:00:00Z')
+  const facts = (lastUpdated: string, source = 'local', expirationDays = 30) => ({ source, lastUpdated, expirationDays })
+  it('warns local users when 5 days or fewer remain', () => {
+    expect(passwordWarning(facts('2024/05/16 00:00:00 +0000'), now)).toEqual({ kind: 'expiring', days: 5 })
+    expect(passwordWarning(facts('2024/05/17 00:00:00 +0000'), now)).toBeNull()
+    expect(passwordWarning(facts('2024/05/01 00:00:00 +0000'), now)).toEqual({ kind: 'expired' })
+  })
+  it('ignores other sources and missing data', () => {
+    expect(passwordWarning(facts('2024/05/01 00:00:00 +0000', 'ldap'), now)).toBeNull()
+    expect(passwordWarning({ source: 'local', lastUpdated: null, expirationDays: 30 }, now)).toBeNull()
+  })
+})

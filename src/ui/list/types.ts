@@ -1,0 +1,99 @@
+/** The configuration a view passes to the generic list (a resource described once; the list does the rest). */
+import type { MessageDescriptor } from '@lingui/core'
+import type { ReactNode } from 'react'
+import type { FieldMeta } from '../../api/metadata.ts'
+import type { Query, Row } from '../../api/resources.ts'
+import type { ConfirmOptions } from '../common/ConfirmDialog.tsx'
+import type { ResourceDef } from '../common/resource.ts'
+import type { FormatterKind } from '../table/formatters.ts'
+import type { Command } from './commands.ts'
+
+export interface ColumnOverride {
+  label?: MessageDescriptor
+  formatter?: FormatterKind
+  width?: number
+  minWidth?: number
+  sortable?: boolean
+  render?: (row: Row) => ReactNode
+}
+
+export interface ExtraColumn {
+  id: string
+  label: MessageDescriptor
+  render: (row: Row) => ReactNode
+  width?: number
+}
+
+/** What commands may do: everything a list action needs, nothing more. */
+export interface ListHelpers {
+  resource: ResourceDef
+  /** the list's API URL (with its fixed query) */
+  url: string
+  go: (path: string, search?: Record<string, unknown>) => void
+  openInNewTab: (path: string, search?: Record<string, unknown>) => void
+  confirm: (options: ConfirmOptions) => void
+  reload: () => void
+  clearSelection: () => void
+  openBulkUpdate: () => void
+  rowName: (row: Row) => string
+  /** after a row was deleted: the list reloads; a detail page goes back to the list */
+  afterDelete?: () => void
+  /** tools (import/export) context */
+  tools: ListToolContext
+}
+
+/** What an import/export slot gets from the list (console-behaviour §2.5–2.6). */
+export interface ListToolContext {
+  url: string
+  /** the current query without limit/offset (export "filtered") */
+  query: Query
+  /** filters other than paging and date range are active (export "all" is disabled then) */
+  hasFilters: boolean
+  selection: readonly Row[]
+  fields: readonly FieldMeta[]
+  canImportCreate: boolean
+  canImportUpdate: boolean
+  /** the export must first pass the user-confirmation flow (e.g. secrets) */
+  exportRequiresConfirm: boolean
+  reload: () => void
+}
+
+export type ListCommand = Command<ListHelpers>
+
+export interface ListConfig {
+  resource: ResourceDef
+  /** API URL when it differs from the resource's (a fixed query such as `?user=<id>`) */
+  url?: string
+  /** name for the table settings key; default the list route's name */
+  tableName?: string
+  columns?: {
+    exclude?: readonly string[]
+    extra?: readonly ExtraColumn[]
+    /** minimum set, always shown (default: actions, id) */
+    min?: readonly string[]
+    /** shown by default (default: all) */
+    defaults?: readonly string[]
+    overrides?: Readonly<Record<string, ColumnOverride>>
+  }
+  commands?: {
+    overrides?: Readonly<Record<string, Partial<ListCommand> | null>>
+    extra?: readonly ListCommand[]
+  }
+  /** default `order` (default `-date_updated`; null: the server's) */
+  defaultOrder?: string | null
+  /** offer a date range (default last 7 days) */
+  dateRange?: boolean
+  /** filter fields not offered in the search box */
+  searchExclude?: readonly string[]
+  /** URL filters that are fixed by the page and not shown as removable tags */
+  hiddenFilters?: readonly string[]
+  /** search params passed to the create route (e.g. `{ user: id }`) */
+  createSearch?: Readonly<Record<string, string>>
+  createInNewTab?: boolean
+  /** list state in the URL (pages) or local (lists inside a detail tab) */
+  stateIn?: 'url' | 'local'
+  tools?: { import?: boolean; export?: boolean; exportRequiresConfirm?: boolean }
+  rowName?: (row: Row) => string
+  /** accessible name of the table (default: the list's heading) */
+  label?: MessageDescriptor
+}

@@ -1,0 +1,126 @@
+/**
+ * How a column shows its values (console-behaviour §1.5): a formatter is chosen by field name first, then by
+ * metadata type; `displayValue` turns a raw cell into something the renderer shows. Both are pure.
+ */
+import type { FieldMeta } from '../../api/metadata.ts'
+import { parseServerDateTime } from '../../api/resources.ts'
+
+export type FormatterKind =
+  | 'detailLink' | 'text' | 'longText' | 'number' | 'yesNo' | 'choice' | 'labeledChoice' | 'datetime'
+  | 'related' | 'relatedList' | 'list' | 'json' | 'secret'
+
+/**
+ * Fields whose values are secrets, everywhere in the console: hidden with stars in tables and encrypted
+ * before they are sent (form submit). One list, documented in docs/generic-pages.md.
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'secret', 'private_key', 'token'])
+
+export function chooseFormatter(field: Pick<FieldMeta, 'name' | 'type' | 'child'>): FormatterKind {
+  const { name, type } = field
+  if (name === 'name') return 'detailLink'
+  if (SECRET_FIELDS.has(name)) return 'secret'
+  if (name === 'is_valid' || name === 'is_active') return 'yesNo'
+  if (name === 'comment') return 'longText'
+  switch (type) {
+    case 'boolean':
+      return 'yesNo'
+    case 'choice':
+      return 'choice'
+    case 'labeled_choice':
+      return 'labeledChoice'
+    case 'datetime':
+    case 'date':
+      return 'datetime'
+    case 'object_related_field':
+      return 'related'
+    case 'm2m_related_field':
+      return 'relatedList'
+    case 'list':
+    case 'multiple choice':
+    case 'tree':
+      return 'list'
+    case 'json':
+    case 'nested object':
+      return 'json'
+    case 'field':
+      return field.child?.type === 'nested object' ? 'relatedList' : 'text'
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return 'number'
+    default:
+      return 'text'
+  }
+}
+
+export type Display =
+  | { kind: 'empty' }
+  | { kind: 'text'; text: string }
+  | { kind: 'yes' }
+  | { kind: 'no' }
+  | { kind: 'items'; items: string[] }
+  | { kind: 'secret' }
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+export function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+}
+
+/** A related object's or labeled choice's display text: name, display_name, username, label, value, id. */
+export function objectLabel(value: unknown): string {
+  if (!isObject(value)) return value === null || value === undefined ? '' : String(value)
+  for (const key of ['display_name', 'name', 'username', 'label', 'value', 'id'] as const) {
+    const v = value[key]
+    if (typeof v === 'string' && v) return v
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  }
+  return JSON.stringify(value)
+}
+
+function two(n: number): string {
+  return String(n).padStart(2, '0')
+}
+
+/** `YYYY/MM/DD HH:mm:ss` in local time. */
+export function formatDateTime(date: Date): string {
+  return `${date.getFullYear()}/${two(date.getMonth() + 1)}/${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
+}
+
+function choiceLabel(field: Pick<FieldMeta, 'choices'>, value: unknown): string {
+  const found = field.choices?.find((c) => c.value === value || String(c.value) === String(value))
+  return found ? found.label : objectLabel(value)
+}
+
+export function displayValue(kind: FormatterKind, value: unknown, field: Pick<FieldMeta, 'choices'> = {}): Display {
+  if (kind === 'secret') return isEmpty(value) ? { kind: 'empty' } : { kind: 'secret' }
+  if (kind === 'yesNo') {
+    const v = isObject(value) ? value.value : value
+    if (v === true || v === 'true' || v === 'True' || v === 1) return { kind: 'yes' }
+    if (v === false || v === 'false' || v === 'False' || v === 0) return { kind: 'no' }
+    return { kind: 'empty' }
+  }
+  if (isEmpty(value)) return { kind: 'empty' }
+  switch (kind) {
+    case 'choice':
+      return { kind: 'text', text: choiceLabel(field, value) }
+    case 'labeledChoice':
+      return { kind: 'text', text: isObject(value) ? objectLabel({ label: value.label, value: value.value }) : choiceLabel(field, value) }
+    case 'datetime': {
+      const date = parseServerDateTime(value)
+      return { kind: 'text', text: date ? formatDateTime(date) : String(value) }
+    }
+    case 'related':
+      return { kind: 'text', text: objectLabel(value) }
+    case 'relatedList':
+    case 'list': {
+      const list = Array.isArray(value) ? value : [value]
+      return { kind: 'items', items: list.map((v) => (isObject(v) ? objectLabel(v) : String(v))) }
+    }
+    case 'json':
+      return { kind: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }
+    default:
+      return { kind: 'text', text: isObject(value) ? objectLabel(value) : Array.isArray(value) ? value.map(objectLabel).join(', ') : String(value) }
+  }
+}

@@ -1,0 +1,6 @@
+import type { PageRegistry } from '../../router/pages.ts'
+
+/** Pages of the profile view by route name (see src/router/routes/profile.ts); others show the landing page. */
+export const profilePages: PageRegistry = {
+  ProfileImprovement: () => import('./improvement/ProfileImprovementPage.tsx').then((m) => m.ProfileImprovementPage),
+}
