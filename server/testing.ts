@@ -72,7 +72,7 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
   let drop: (() => Promise<void>) | undefined
   if (process.env.TEST_DATABASE_URL) ({ database, drop } = await freshPostgres(process.env.TEST_DATABASE_URL))
   else database = await pgliteFromTemplate()
-  const config = loadConfig({ ...process.env, DATA_DIR: '/tmp/bastion-test-unused', SECRET_KEY: 'test-secret-key', LICENSE: process.env.LICENSE ?? 'valid' }, {
+  const config = loadConfig({ ...process.env, DATA_DIR: '/tmp/bastion-test-unused', SECRET_KEY: 'test-secret-key-0123456789abcdef', LICENSE: process.env.LICENSE ?? 'valid' }, {
     distDir: '/nonexistent-dist',
     rsaBits: 1024,
     ...overrides,

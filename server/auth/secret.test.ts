@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // The cross test: the console encoder against the server decoder (tests may import both layers).
-// eslint-disable-next-line no-restricted-imports
 import { encryptSecret } from '../../src/api/crypto.ts'
 import { checkPkcs1Type2, decryptOrPlain, decryptRequired, decryptSecret, generateSessionKeyPair, type SessionKeyPair } from './secret.ts'
 

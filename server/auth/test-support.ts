@@ -4,7 +4,6 @@
  * console's own code, exactly as the browser does it.
  */
 import { sql } from 'kysely'
-// eslint-disable-next-line no-restricted-imports -- tests may import both sides (design/architecture.md); only tests import this file
 import { encryptSecret } from '../../src/api/crypto.ts'
 import type { ServerConfig } from '../config.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'

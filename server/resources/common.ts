@@ -12,10 +12,13 @@ export const dateCreated: FieldDef = { name: 'date_created', type: 'datetime', l
 export const dateUpdated: FieldDef = { name: 'date_updated', type: 'datetime', label: 'Date updated', read_only: true }
 export const isActive: FieldDef = { name: 'is_active', type: 'boolean', label: 'Active', default: true }
 
-/** Users visible in the request's organization: its members (an org role binding there); ROOT: everyone. */
+/**
+ * Users visible in the request's organization: its members (an org role binding there; `users.org_ids` is kept
+ * in step with role_bindings by a trigger, migration 004); ROOT: everyone.
+ */
 export function memberCond(ctx: Ctx, alias = 't'): Cond | undefined {
   if (ctx.orgId === ORG_IDS.ROOT) return undefined
-  return sql`exists (select 1 from role_bindings mb where mb.user_id = ${sql.ref(`${alias}.id`)} and mb.scope = 'org' and mb.org_id = ${ctx.orgId})`
+  return sql`${sql.ref(`${alias}.org_ids`)} @> array[${ctx.orgId}]::uuid[]`
 }
 
 /** Does the request's user hold a permission in the request's organization? */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { activateEnglish, fakeFetch, json } from '../ui/common/testing.ts'
 import {
-  bulkDelete, bulkPatch, createResource, detailUrl, getOperateLogDiff, listActivities, listAll, listResources, parseListAnswer,
+  actionUrl, bulkDelete, bulkPatch, createResource, detailUrl, getOperateLogDiff, listActivities, listAll, listResources, parseListAnswer,
   parseServerDateTime, ApiError, retrieveResource, withQuery,
 } from './resources.ts'
 
@@ -12,6 +12,10 @@ describe('URLs', () => {
   it('withQuery merges into an existing query and skips empty values', () => {
     expect(withQuery('/api/v1/acls/login-acls/?user=u1', { limit: 15, offset: 0, search: '', order: undefined })).toBe('/api/v1/acls/login-acls/?user=u1&limit=15&offset=0')
     expect(withQuery('/api/v1/users/users/')).toBe('/api/v1/users/users/')
+  })
+  it('actionUrl builds list and detail actions', () => {
+    expect(actionUrl('/api/v1/users/users/', 'u1', 'password/reset')).toBe('/api/v1/users/users/u1/password/reset/')
+    expect(actionUrl('/api/v1/users/users/', undefined, 'remove')).toBe('/api/v1/users/users/remove/')
   })
   it('detailUrl keeps the list query', () => {
     expect(detailUrl('/api/v1/acls/login-acls/?user=u1', 'a b')).toBe('/api/v1/acls/login-acls/a%20b/?user=u1')

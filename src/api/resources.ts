@@ -67,6 +67,13 @@ export function detailUrl(listUrl: string, id: RowId): string {
   return `${base}${encodeURIComponent(String(id))}/${qs ? `?${qs}` : ''}`
 }
 
+/** `<list path><id>/<action>/` (detail actions such as `password/reset`), keeping the list query. */
+export function actionUrl(listUrl: string, id: RowId | undefined, action: string): string {
+  const [path, qs] = (id === undefined ? listUrl : detailUrl(listUrl, id)).split('?', 2) as [string, string?]
+  const base = path.endsWith('/') ? path : `${path}/`
+  return `${base}${action.replace(/^\/|\/$/g, '')}/${qs ? `?${qs}` : ''}`
+}
+
 function toRow(raw: unknown): Row | undefined {
   if (!isObject(raw)) return undefined
   const id = raw.id ?? raw.pk

@@ -49,6 +49,9 @@ export function LoginPage({ next, navigate }: LoginPageProps) {
             <h1 id={TITLE_ID} className={styles.title}>{title}</h1>
           </div>
           <form className={styles.form} onSubmit={onSubmit} noValidate aria-busy={flow.state.busy}>
+            <h2 className={styles.stepTitle}>
+              {flow.state.step === 'password' ? t`Log in to your account` : t`Multi-factor authentication`}
+            </h2>
             {flow.state.notice && <LoginNotice notice={flow.state.notice} />}
             {flow.state.step === 'password' ? <PasswordStep flow={flow} /> : <MfaStep flow={flow} />}
           </form>

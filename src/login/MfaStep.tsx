@@ -14,7 +14,6 @@ export function MfaStep({ flow }: { flow: LoginFlow }) {
 
   return (
     <>
-      <h2 className={styles.stepTitle}>{t`Multi-factor authentication`}</h2>
       <p className={styles.hint}>{t`Account ${username}: enter the 6-digit code shown by your authenticator app.`}</p>
       <Field label={t`Verification code`} required>
         <Input

@@ -16,7 +16,6 @@ export function PasswordStep({ flow }: { flow: LoginFlow }) {
 
   return (
     <>
-      <h2 className={styles.stepTitle}>{t`Log in to your account`}</h2>
       <Field label={t`Username`} required validationMessage={state.missing.username ? t`Please enter your username` : undefined}>
         <Input
           ref={refs.username}

@@ -14,6 +14,7 @@ import { ForbiddenError, StartupFailedError } from './errors.ts'
 import { decide, hashLinkTarget, NOT_FOUND_PATH, type GuardState } from './guards.ts'
 import { pageLoader } from './pages.ts'
 import type { RouteDef } from './types.ts'
+import { PageTitle } from './PageTitle.tsx'
 import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.tsx'
 
 export interface RouterContext {
@@ -83,9 +84,18 @@ export function isBare(route: RouteDef): boolean {
   return route.view === null ? route.name !== 'NotFound' && route.name !== 'Home' && route.kind === 'page' : route.name === 'ProfileImprovement'
 }
 
+function Root() {
+  return (
+    <>
+      <PageTitle />
+      <Outlet />
+    </>
+  )
+}
+
 export function buildRouteTree(shellComponent: () => React.ReactNode) {
   const rootRoute = createRootRouteWithContext<RouterContext>()({
-    component: Outlet,
+    component: Root,
     beforeLoad: async ({ context, location }) => {
       const target = hashLinkTarget(location.pathname, location.hash)
       if (target) throw redirect({ href: `/ui${target}`, replace: true } as never)

@@ -9,5 +9,5 @@ import { join } from 'node:path'
 process.env.DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'bastion-e2e-'))
 process.env.PORT = process.env.E2E_PORT ?? '18080'
 process.env.ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'Admin-Passw0rd!'
-process.env.SECRET_KEY = 'e2e-secret-key'
+process.env.SECRET_KEY = 'e2e-secret-key-0123456789abcdef'
 await import('../../server/main.ts')

@@ -1,16 +1,15 @@
 /**
  * The frame of a generic page (spec §2.4): heading, optional help message, back button (disabled without
- * history or on a dashboard), header actions, and the notices host.
+ * history or on a dashboard) and header actions. The shell provides the main landmark and the notices host.
  */
 import { Button, MessageBar, MessageBarBody, Title2, makeStyles, tokens } from '@fluentui/react-components'
 import { ArrowLeftRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { NotifyHost } from './notify.tsx'
 
 const useStyles = makeStyles({
-  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalL, minWidth: 0 },
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   title: { margin: 0, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
@@ -40,7 +39,7 @@ export function Page({ title, help, actions, back = true, boxed, children }: Pag
   const router = useRouter()
   const backEnabled = typeof window !== 'undefined' && canGoBack(window.location.pathname, window.history.length)
   return (
-    <main className={styles.page} aria-labelledby="page-title">
+    <section className={styles.page} aria-labelledby="page-title">
       <div className={styles.head}>
         {back && (
           <Button appearance="subtle" icon={<ArrowLeftRegular />} aria-label={t`Back`} title={t`Back`} disabled={!backEnabled} onClick={() => router.history.back()} />
@@ -54,7 +53,6 @@ export function Page({ title, help, actions, back = true, boxed, children }: Pag
         </MessageBar>
       )}
       {boxed ? <div className={styles.box}>{children}</div> : children}
-      <NotifyHost />
-    </main>
+    </section>
   )
 }

@@ -13,7 +13,7 @@ import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import Cookies from 'js-cookie'
-import { useMemo, useRef, type ReactNode } from 'react'
+import { useMemo, useRef, useState, type ReactNode } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { fieldsOf, type FieldMeta } from '../../api/metadata.ts'
 import { retrieveResource, type Row } from '../../api/resources.ts'
@@ -96,9 +96,12 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   const tabs = useMemo(() => [...config.tabs, ...(config.activity === false ? [] : [ACTIVITY_TAB])], [config.tabs, config.activity])
   const row = object.data
   const visibleTabs = row ? tabs.filter((tab) => hasPerms(access.perms, tab.perms) && (tab.visible ? tab.visible(row, access) : true)) : []
-  const active = chooseTab(visibleTabs.map((tab) => tab.id), search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), visibleTabs[0]?.id)
+  const [picked, setPicked] = useState<string>()
+  const active = chooseTab(visibleTabs.map((tab) => tab.id), picked ?? search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), visibleTabs[0]?.id)
   const selectTab = (tabId: string) => {
+    setPicked(tabId)
     Cookies.set(ACTIVE_TAB, tabId, { expires: 1, path: '/', sameSite: 'lax' })
+    if (search[ACTIVE_TAB] === undefined) return
     const next = { ...search }
     delete next[ACTIVE_TAB]
     void navigate({ to: '.', search: next, replace: true } as never)

@@ -29,11 +29,12 @@ export interface FormPageConfig {
   resource: ResourceDef
   /** API list URL when it differs from the resource's */
   url?: string
-  layout?: FieldLayout
-  overrides?: FieldOverrides
+  layout?: FieldLayout | ((mode: 'create' | 'update') => FieldLayout)
+  overrides?: FieldOverrides | ((mode: 'create' | 'update') => FieldOverrides)
   /** starting values of a new object; gets the page's search params */
   initial?: (search: Record<string, unknown>) => FormValues
-  transform?: (payload: FormValues, values: FormValues) => FormValues
+  /** last word on the body; gets the page's search params (e.g. a fixed `user`) */
+  transform?: (payload: FormValues, values: FormValues, search: Record<string, unknown>) => FormValues
   updateMethod?: 'PUT' | 'PATCH'
   title: { create: MessageDescriptor; update: MessageDescriptor }
   help?: MessageDescriptor
@@ -58,7 +59,11 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
   const { resource } = config
   const url = config.url ?? resource.url
   const [initial] = useState(() => config.initial?.(search))
-  const form = useResourceForm({ url, id, cloneFrom, layout: config.layout, overrides: config.overrides, initial, transform: config.transform, updateMethod: config.updateMethod })
+  const mode = id === undefined ? 'create' : 'update'
+  const [layout] = useState(() => (typeof config.layout === 'function' ? config.layout(mode) : config.layout))
+  const [overrides] = useState(() => (typeof config.overrides === 'function' ? config.overrides(mode) : config.overrides))
+  const [transform] = useState(() => (config.transform ? (p: FormValues, v: FormValues) => config.transform!(p, v, search) : undefined))
+  const form = useResourceForm({ url, id, cloneFrom, layout, overrides, initial, transform, updateMethod: config.updateMethod })
   const kept = Object.fromEntries((config.keepSearch ?? []).filter((k) => search[k] !== undefined).map((k) => [k, search[k]]))
   const list = resource.routes.list
 
@@ -102,7 +107,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
             void save(false)
           }}
         >
-          <AutoForm form={form} overrides={config.overrides} />
+          <AutoForm form={form} overrides={overrides} />
           <div className={styles.footer}>
             <Button type="button" appearance="secondary" onClick={() => go(list.path, kept)} disabled={form.saving}>{t`Cancel`}</Button>
             {form.mode === 'create' && (

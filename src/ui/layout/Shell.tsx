@@ -1,0 +1,102 @@
+import { makeStyles, tokens } from '@fluentui/react-components'
+import { useLingui } from '@lingui/react/macro'
+import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
+import { useEffect, useMemo, useState } from 'react'
+import { loginUrl } from '../../app/appActor.ts'
+import { viewRoot } from '../../router/catalog.ts'
+import { AccessProvider } from '../common/access.tsx'
+import { NotifyHost } from '../common/notify.tsx'
+import { ReloginDialog } from '../feedback/ReloginDialog.tsx'
+import { Header } from './Header.tsx'
+import { Sidebar } from './Sidebar.tsx'
+import { useSidebar } from './sidebar.ts'
+import { SiteMessagesDrawer } from './SiteMessages.tsx'
+import { addTab, closeAllTabs, closeOtherTabs, closeTab, type VisitedTab } from './tabs.ts'
+import { TabsBar } from './TabsBar.tsx'
+import { useCurrentRoute, useOrganizations, useProfile } from './useShell.ts'
+import { Warnings } from './Warnings.tsx'
+
+const SYSTEM_ADMIN_ROLE = '00000000-0000-0000-0000-000000000001'
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', height: '100vh', backgroundColor: tokens.colorNeutralBackground2 },
+  skip: {
+    position: 'absolute', left: '-10000px', top: 0, zIndex: 1000,
+    ':focus': { left: tokens.spacingHorizontalS, top: tokens.spacingVerticalS, padding: tokens.spacingHorizontalS, backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1 },
+  },
+  body: { display: 'flex', flexGrow: 1, minHeight: 0 },
+  main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0, overflow: 'auto', ':focus': { outlineStyle: 'none' } },
+  content: { flexGrow: 1, padding: tokens.spacingHorizontalL, backgroundColor: tokens.colorNeutralBackground1, margin: tokens.spacingHorizontalS, borderRadius: tokens.borderRadiusMedium },
+})
+
+const selectHref = (s: { resolvedLocation?: { href: string } }) => s.resolvedLocation?.href ?? ''
+
+/** The frame every console screen lives in (spec 000 §2.3): header, left menu, tabs, warnings, page. */
+export function Shell() {
+  const { t } = useLingui()
+  const styles = useStyles()
+  const sidebar = useSidebar()
+  const navigate = useNavigate()
+  const route = useCurrentRoute()
+  const href = useRouterState({ select: selectHref as never }) as string
+  const profile = useProfile()
+  const { currentOrg } = useOrganizations()
+  const [tabs, setTabs] = useState<VisitedTab[]>([])
+
+  useEffect(() => {
+    if (!route || !href || route.kind !== 'page') return
+    const home = route.view ? viewRoot(route.view).redirect : undefined
+    setTabs((list) => addTab(list, { href, name: route.name, title: route.title, affix: href === home }))
+    sidebar.closeOnMobile()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [href, route])
+
+  const access = useMemo(
+    () => ({
+      perms: new Set(profile.perms),
+      orgId: currentOrg?.id,
+      userId: profile.id,
+      isSystemAdmin: profile.system_roles.some((r) => r.id === SYSTEM_ADMIN_ROLE),
+    }),
+    [profile, currentOrg],
+  )
+  const go = (to: string | null) => to && void navigate({ href: to } as never)
+
+  return (
+    <div className={styles.root}>
+      <a className={styles.skip} href="#main">{t`Skip to the page content`}</a>
+      <Header navOpen={sidebar.open} onToggleNav={sidebar.toggle} />
+      <div className={styles.body}>
+        <div id="main-menu">
+          <Sidebar open={sidebar.open} type={sidebar.isMobile ? 'overlay' : 'inline'} onClose={() => sidebar.setOpen(false)} onNavigate={sidebar.closeOnMobile} />
+        </div>
+        <main id="main" className={styles.main} tabIndex={-1}>
+          <Warnings />
+          <TabsBar
+            tabs={tabs}
+            activeHref={href}
+            onClose={(h) => {
+              const r = closeTab(tabs, h, href)
+              setTabs(r.tabs)
+              go(r.goTo)
+            }}
+            onCloseOthers={(h) => setTabs(closeOtherTabs(tabs, h))}
+            onCloseAll={() => {
+              const kept = closeAllTabs(tabs)
+              setTabs(kept)
+              if (!kept.some((tab) => tab.href === href)) go(kept[0]?.href ?? '/')
+            }}
+          />
+          <div className={styles.content}>
+            <AccessProvider value={access}>
+              <Outlet />
+            </AccessProvider>
+          </div>
+        </main>
+      </div>
+      <SiteMessagesDrawer />
+      <ReloginDialog loginHref={loginUrl} />
+      <NotifyHost />
+    </div>
+  )
+}

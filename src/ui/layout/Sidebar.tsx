@@ -1,0 +1,93 @@
+import {
+  makeStyles, NavCategory, NavCategoryItem, NavDrawer, NavDrawerBody, NavItem, NavSubItem, NavSubItemGroup, tokens,
+} from '@fluentui/react-components'
+import { OpenRegular } from '@fluentui/react-icons'
+import { useLingui } from '@lingui/react/macro'
+import { useNavigate, useRouter } from '@tanstack/react-router'
+import { useEffect, useMemo, useState, type MouseEvent } from 'react'
+import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../../router/menu.ts'
+import { MENU_ICONS } from './icons.tsx'
+import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
+
+const useStyles = makeStyles({
+  drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
+  external: { marginLeft: 'auto', fontSize: '12px' },
+})
+
+interface Props {
+  open: boolean
+  type: 'inline' | 'overlay'
+  onClose: () => void
+  onNavigate: () => void
+}
+
+/** The left menu of the current view (spec 000 §2.3), built from the route catalogue. */
+export function Sidebar({ open, type, onClose, onNavigate }: Props) {
+  const styles = useStyles()
+  const { t, i18n } = useLingui()
+  const view = useCurrentView()
+  const facts = useGuardFacts()
+  const route = useCurrentRoute()
+  const navigate = useNavigate()
+  const router = useRouter()
+  const menu = useMemo(() => (view ? buildMenu(view, facts) : []), [view, facts])
+  const active = route?.activeMenu ?? ''
+  const activeGroup = menu.find((e) => e.children?.some((c) => c.path === active))?.path
+  const [opened, setOpened] = useState<string[]>(() => [...DEFAULT_OPEN_MENUS])
+  useEffect(() => {
+    if (activeGroup) setOpened((o) => (o.includes(activeGroup) ? o : [...o, activeGroup]))
+  }, [activeGroup])
+
+  const hrefOf = (e: MenuEntry) => (e.external ? e.path : router.buildLocation({ to: e.path as never }).publicHref)
+  const go = (e: MenuEntry) => (ev: MouseEvent) => {
+    if (e.external || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return
+    ev.preventDefault()
+    void navigate({ to: e.path as never })
+    onNavigate()
+  }
+  const label = (e: MenuEntry) => i18n._(e.title)
+  const externalProps = (e: MenuEntry) => (e.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})
+
+  return (
+    <NavDrawer
+      open={open}
+      type={type}
+      onOpenChange={(_, d) => !d.open && onClose()}
+      className={styles.drawer}
+      selectedValue={active}
+      selectedCategoryValue={activeGroup}
+      openCategories={opened}
+      onNavCategoryItemToggle={(_, d) => {
+        const v = String(d.categoryValue ?? d.value)
+        setOpened((o) => (o.includes(v) ? o.filter((x) => x !== v) : [...o, v]))
+      }}
+      aria-label={t`Main menu`}
+    >
+      <NavDrawerBody>
+        {menu.map((e) => {
+          const Icon = e.icon ? MENU_ICONS[e.icon] : undefined
+          if (!e.children) {
+            return (
+              <NavItem key={e.name} value={e.path} href={hrefOf(e)} icon={Icon ? <Icon /> : undefined} onClick={go(e)} {...externalProps(e)}>
+                {label(e)}
+                {e.external && <OpenRegular className={styles.external} aria-label={t`opens in a new tab`} />}
+              </NavItem>
+            )
+          }
+          return (
+            <NavCategory key={e.name} value={e.path}>
+              <NavCategoryItem icon={Icon ? <Icon /> : undefined}>{label(e)}</NavCategoryItem>
+              <NavSubItemGroup>
+                {e.children.map((c) => (
+                  <NavSubItem key={c.name} value={c.path} href={hrefOf(c)} onClick={go(c)} {...externalProps(c)}>
+                    {label(c)}
+                  </NavSubItem>
+                ))}
+              </NavSubItemGroup>
+            </NavCategory>
+          )
+        })}
+      </NavDrawerBody>
+    </NavDrawer>
+  )
+}

@@ -1,0 +1,80 @@
+import {
+  Button, makeStyles, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger, Popover, PopoverSurface, PopoverTrigger, Text, tokens,
+} from '@fluentui/react-components'
+import { ChevronDownRegular } from '@fluentui/react-icons'
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
+import { useNavigate } from '@tanstack/react-router'
+import { useMemo, useState } from 'react'
+import { allowedViews } from '../../../machines/view-org/view-org.rules.ts'
+import type { ViewName } from '../../router/types.ts'
+import { viewRoot } from '../../router/catalog.ts'
+import { useCurrentView, useGuardFacts } from './useShell.ts'
+import { useHeaderStyles } from './headerStyles.ts'
+
+export const VIEW_SWITCHER_TIP_KEY = 'viewSwitcherTip'
+const SWITCHABLE: readonly ViewName[] = ['console', 'audit', 'workbench', 'tickets', 'settings']
+export const VIEW_TITLES: Record<ViewName, MessageDescriptor> = {
+  console: msg`Console`,
+  audit: msg`Audit`,
+  workbench: msg`Workbench`,
+  tickets: msg`Tickets`,
+  settings: msg`System settings`,
+  profile: msg`Profile`,
+}
+
+const useStyles = makeStyles({
+  tip: { maxWidth: '280px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+})
+
+/** Console / audit / workbench / tickets / settings, as allowed (spec 000 §2.2, §2.3). */
+export function ViewSwitcher() {
+  const { t, i18n } = useLingui()
+  const styles = useStyles()
+  const buttonClass = useHeaderStyles().button
+  const view = useCurrentView()
+  const facts = useGuardFacts()
+  const navigate = useNavigate()
+  const views = useMemo(
+    () => allowedViews(facts.profile, { hasValidLicense: facts.hasValidLicense }).filter((v) => SWITCHABLE.includes(v)),
+    [facts],
+  )
+  const [tipOpen, setTipOpen] = useState(() => localStorage.getItem(VIEW_SWITCHER_TIP_KEY) !== '1')
+  const dismissTip = () => {
+    localStorage.setItem(VIEW_SWITCHER_TIP_KEY, '1')
+    setTipOpen(false)
+  }
+  const current = view ? i18n._(VIEW_TITLES[view]) : ''
+  const choose = (next: ViewName) => {
+    const root = viewRoot(next)
+    void navigate({ to: (root.redirect ?? root.path) as never })
+  }
+
+  return (
+    <Popover open={tipOpen && views.length > 1} onOpenChange={(_, d) => !d.open && dismissTip()} positioning="below-start" withArrow trapFocus={false}>
+      <PopoverTrigger disableButtonEnhancement>
+        <span>
+          <Menu checkedValues={{ view: view ? [view] : [] }} onCheckedValueChange={(_, d) => choose(d.checkedItems[0] as ViewName)}>
+            <MenuTrigger disableButtonEnhancement>
+              <Button appearance="transparent" className={buttonClass} icon={<ChevronDownRegular />} iconPosition="after" aria-label={t`Switch view, current: ${current}`}>
+                {current}
+              </Button>
+            </MenuTrigger>
+            <MenuPopover>
+              <MenuList>
+                {views.map((v) => (
+                  <MenuItemRadio key={v} name="view" value={v}>{i18n._(VIEW_TITLES[v])}</MenuItemRadio>
+                ))}
+              </MenuList>
+            </MenuPopover>
+          </Menu>
+        </span>
+      </PopoverTrigger>
+      <PopoverSurface className={styles.tip} aria-label={t`About the view switcher`}>
+        <Text>{t`Switch between the console, audit, workbench and the other views here.`}</Text>
+        <Button size="small" appearance="primary" onClick={dismissTip}>{t`Got it`}</Button>
+      </PopoverSurface>
+    </Popover>
+  )
+}
