@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
-import { flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
 import { codeProblem, confirmMachine } from './confirm.machine.ts'
 import type { ConfirmCheckResult, ConfirmMethodsResult, SubmitConfirmInput } from './confirm.types.ts'
 
@@ -43,7 +43,7 @@ function start(stubs: Stubs = {}, smsCountdownSeconds?: number) {
   return { actor, submit, methods, sms, errors }
 }
 
-describe('confirm machine — model', () => {
+describe('confirm machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path', async () => {
     const result = await walkShortestPaths({
       machine: confirmMachine,

@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import { getSimplePaths } from 'xstate/graph'
 import { confirmMachine } from '../confirm/confirm.machine.ts'
-import { flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
 import { defaultScope, exportFlowMachine, isScopeEnabled } from './export-flow.machine.ts'
+import type { ConfirmCheckResult } from '../confirm/confirm.types.ts'
 import type { DownloadInput, ExportFlowInput } from './export-flow.types.ts'
 
 const CONFIRM_URL = '/api/v1/accounts/account-secrets/'
@@ -39,7 +40,7 @@ const inputs: ExportFlowInput[] = [
 
 function start(input: ExportFlowInput, download: (input: DownloadInput) => Promise<unknown> = async () => undefined) {
   const downloadSpy = vi.fn(download)
-  const check = vi.fn(async () => ({ confirmed: true }) as const)
+  const check = vi.fn(async (): Promise<ConfirmCheckResult> => ({ confirmed: true }))
   const errors: unknown[] = []
   const machine = exportFlowMachine.provide({
     actors: {
@@ -53,7 +54,7 @@ function start(input: ExportFlowInput, download: (input: DownloadInput) => Promi
   return { actor, download: downloadSpy, check, errors }
 }
 
-describe('exportFlow machine — model', () => {
+describe('exportFlow machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path', async () => {
     await walkShortestPaths({
       machine: exportFlowMachine,
@@ -77,7 +78,10 @@ describe('exportFlow machine — model', () => {
     const toDownload = paths.filter((path) => path.state.matches('downloading'))
     expect(toDownload.length).toBeGreaterThan(0)
     for (const path of toDownload) {
-      const confirmed = path.steps.some((step) => step.event.type === 'xstate.done.actor.confirm' && (step.event as { output?: { status?: string } }).output?.status === 'confirmed')
+      const confirmed = path.steps.some((step) => {
+        const event = step.event as { type: string; output?: { status?: string } }
+        return event.type === 'xstate.done.actor.confirm' && event.output?.status === 'confirmed'
+      })
       expect(confirmed).toBe(true)
     }
   })

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
-import { flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
 import { buttonLabelKind, importProgress, importTaskMachine, isStopping, pageRows, toErrorLines } from './import-task.machine.ts'
 import type { ImportRow, ImportTaskInput, PersistedImportTask, UploadRowInput } from './import-task.types.ts'
 
@@ -29,7 +29,7 @@ function start(input: ImportTaskInput, upload: (input: UploadRowInput) => Promis
   return { actor, uploadRow, persist, errors, emitted }
 }
 
-describe('importTask machine — model', () => {
+describe('importTask machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path', async () => {
     const failed: ImportRow = { id: 'r2', data: { name: 'x' }, status: { error: ['Name: already exists'] } }
     await walkShortestPaths({
@@ -72,7 +72,7 @@ describe('importTask machine — model', () => {
         if (snapshot.matches('done')) expect(label).toBe(progress.ok === progress.total ? 'finished' : 'continue')
       },
     })
-  }, 30_000)
+  })
 })
 
 describe('importTask machine — scenarios', () => {

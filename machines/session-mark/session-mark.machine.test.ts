@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, walkShortestPaths } from '../testing/model-walk.ts'
 import {
   SESSION_MARK_EXPIRY_MS,
   sessionMarkMachine,
@@ -25,7 +25,7 @@ function start(input: SessionMarkInput, refreshMark = vi.fn<(params: RefreshMark
   return { actor, refreshMark, errors, emitted }
 }
 
-describe('sessionMark machine — model', () => {
+describe('sessionMark machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path for close, age and a missing mark', async () => {
     const result = await walkShortestPaths({
       machine: sessionMarkMachine,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
-import { flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
 import { isProfileUrl, sessionRefreshMachine } from './session-refresh.machine.ts'
 
 const ASSETS = '/api/v1/assets/assets/?limit=15'
@@ -22,7 +22,7 @@ function start(refresh: () => Promise<unknown> = async () => ({})) {
   return { actor, refreshProfile, errors }
 }
 
-describe('sessionRefresh machine — model', () => {
+describe('sessionRefresh machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path', async () => {
     await walkShortestPaths({
       machine: sessionRefreshMachine,

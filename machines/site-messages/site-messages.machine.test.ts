@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, fromPromise } from 'xstate'
-import { flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
 import { nextRetryDelay, parseUnreadCount, siteMessagesMachine } from './site-messages.machine.ts'
 import type { SiteMessage, SiteMessagePage, SocketEvent } from './site-messages.types.ts'
 
@@ -55,7 +55,7 @@ function start(page: SiteMessagePage = { results: [M1, M2], count: 2 }) {
   return { actor, socket, fetchUnread, markRead, markAllRead, errors }
 }
 
-describe('siteMessages machine — model', () => {
+describe('siteMessages machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path (socket events while the drawer is idle, drawer events while connected)', async () => {
     const result = await walkShortestPaths({
       machine: siteMessagesMachine,
@@ -99,7 +99,7 @@ describe('siteMessages machine — model', () => {
       },
     })
     expect(result.paths).toBeGreaterThan(50)
-  }, 30_000)
+  })
 })
 
 describe('siteMessages machine — scenarios', () => {

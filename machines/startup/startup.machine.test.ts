@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import { ORG_A, ORG_DEFAULT, adminProfile, userProfile } from '../testing/fixtures.ts'
-import { flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
 import type { PersistedViewOrg, UserProfile } from '../view-org/view-org.types.ts'
 import { SYSTEM_ORG } from '../view-org/view-org.types.ts'
 import { startupMachine } from './startup.machine.ts'
@@ -48,7 +48,7 @@ async function run(path: string, stubs: Stubs = {}) {
   return { actor, logout, buildRoutes, readPersisted, errors }
 }
 
-describe('startup machine — model', () => {
+describe('startup machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   it('walks every shortest path', async () => {
     await walkShortestPaths({
       machine: startupMachine,

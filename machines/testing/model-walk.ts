@@ -13,10 +13,13 @@
  */
 import { createActor, fromCallback, fromPromise } from 'xstate'
 import type { AnyActorLogic, AnyMachineSnapshot, AnyStateMachine, EventObject, InputFrom, SnapshotFrom } from 'xstate'
-import { getShortestPaths, getStateNodes } from 'xstate/graph'
+import { getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph'
 import type { StatePath } from 'xstate/graph'
 import { isDeepStrictEqual } from 'node:util'
 import { expect, vi } from 'vitest'
+
+/** Model walks replay hundreds of paths; give them room on a loaded CI machine. */
+export const MODEL_TEST_TIMEOUT = 120_000
 
 const AFTER = 'xstate.after.'
 const DONE = 'xstate.done.actor.'
@@ -43,6 +46,8 @@ export interface ModelWalkOptions<TMachine extends AnyStateMachine> {
   actions?: Readonly<Record<string, (...args: any[]) => void>>
   /** Prunes the model (keeps the state space small): only events for which this returns true are tried. */
   filter?: (snapshot: SnapshotFrom<TMachine>, event: EventObject) => boolean
+  /** Replay every transition of the model, not only the shortest path to every snapshot (default true). */
+  everyTransition?: boolean
   /** Invariant checked on every snapshot the walk visits. */
   invariant?: (snapshot: SnapshotFrom<TMachine>) => void
 }
@@ -50,7 +55,7 @@ export interface ModelWalkOptions<TMachine extends AnyStateMachine> {
 export interface ModelWalkResult {
   /** Shortest paths found (one per distinct reachable snapshot). */
   paths: number
-  /** Steps replayed on real actors (paths that are prefixes of others are not replayed twice). */
+  /** Steps replayed on real actors (every transition; paths that are prefixes of others are not replayed twice). */
   steps: number
   reached: string[]
 }
@@ -99,11 +104,11 @@ export async function walkShortestPaths<TMachine extends AnyStateMachine>(
   let steps = 0
   const stubs = createStubs(options)
   for (const input of options.inputs ?? [undefined]) {
-    const paths = shortestPaths(options, input, offered)
-    for (const path of paths) for (const step of path.steps) for (const node of step.state._nodes) reached.add(node.id)
+    const { shortest, transitions } = modelPaths(options, input, offered)
+    for (const path of shortest) for (const step of path.steps) for (const node of step.state._nodes) reached.add(node.id)
     // Replaying a path checks every snapshot along it, so paths that are prefixes of a longer one add nothing.
-    for (const path of withoutPrefixes(paths)) steps += await replay(options, stubs, input, path)
-    pathCount += paths.length
+    for (const path of withoutPrefixes([...shortest, ...transitions])) steps += await replay(options, stubs, input, path)
+    pathCount += shortest.length
   }
   reached.delete(machine.root.id)
   expect([...reached].sort(), 'every state node is reached').toEqual(stateNodeIds(machine))
@@ -112,9 +117,9 @@ export async function walkShortestPaths<TMachine extends AnyStateMachine>(
   return { paths: pathCount, steps, reached: [...reached].sort() }
 }
 
-function withoutPrefixes(paths: StatePath<AnyMachineSnapshot, EventObject>[]): StatePath<AnyMachineSnapshot, EventObject>[] {
+function withoutPrefixes(paths: Path[]): Path[] {
   const covered = new Set<string>()
-  const kept: StatePath<AnyMachineSnapshot, EventObject>[] = []
+  const kept: Path[] = []
   for (const path of [...paths].sort((a, b) => b.steps.length - a.steps.length)) {
     const keys = path.steps.map((step) => JSON.stringify(step.event))
     if (covered.has(keys.join('\n'))) continue
@@ -124,14 +129,24 @@ function withoutPrefixes(paths: StatePath<AnyMachineSnapshot, EventObject>[]): S
   return kept
 }
 
-function shortestPaths<TMachine extends AnyStateMachine>(
+type Path = StatePath<AnyMachineSnapshot, EventObject>
+
+const serializeState = (snapshot: AnyMachineSnapshot): string => JSON.stringify({ value: snapshot.value, context: snapshot.context })
+
+/**
+ * The shortest path to every reachable snapshot and, unless `everyTransition` is false, every transition of the
+ * model as "shortest path to its source + the event", so self-loops (ignored events, action-only transitions) run
+ * on the real actor too.
+ */
+function modelPaths<TMachine extends AnyStateMachine>(
   options: ModelWalkOptions<TMachine>,
   input: InputFrom<TMachine> | undefined,
   offered: Set<string>,
-): StatePath<AnyMachineSnapshot, EventObject>[] {
+): { shortest: Path[]; transitions: Path[] } {
   const { events } = options
-  return getShortestPaths(options.machine as AnyStateMachine, {
+  const traversal = {
     input,
+    serializeState,
     events: (snapshot: AnyMachineSnapshot) => {
       // The pure transition function would still move a finished machine; a real actor ignores events then.
       if (snapshot.status !== 'active') return []
@@ -148,7 +163,20 @@ function shortestPaths<TMachine extends AnyStateMachine>(
       for (const event of kept) offered.add(event.type)
       return kept
     },
-  }) as unknown as StatePath<AnyMachineSnapshot, EventObject>[]
+  }
+  const machine = options.machine as AnyStateMachine
+  const shortest = getShortestPaths(machine, traversal) as unknown as Path[]
+  if (options.everyTransition === false) return { shortest, transitions: [] }
+  const bySource = new Map(shortest.map((path) => [serializeState(path.state), path]))
+  const transitions: Path[] = []
+  for (const [key, vertex] of Object.entries(getAdjacencyMap(machine, traversal))) {
+    const head = bySource.get(key)
+    if (!head) continue
+    for (const edge of Object.values(vertex.transitions) as Array<{ event: EventObject; state: AnyMachineSnapshot }>) {
+      transitions.push({ state: edge.state, weight: head.weight + 1, steps: [...head.steps, { event: edge.event, state: edge.state }] })
+    }
+  }
+  return { shortest, transitions }
 }
 
 /** Stub actors whose promises and callbacks the replay controls; one provided machine serves every path. */

@@ -3,7 +3,7 @@ import { createActor } from 'xstate'
 import type { SnapshotFrom } from 'xstate'
 import { createTestModel } from 'xstate/graph'
 import { ORG_A, ORG_B, ORG_DEFAULT, ORG_STRANGER, adminProfile } from '../testing/fixtures.ts'
-import { stateNodeIds } from '../testing/model-walk.ts'
+import { MODEL_TEST_TIMEOUT, stateNodeIds } from '../testing/model-walk.ts'
 import { viewOrgMachine, type ViewOrgEvent, type ViewOrgInput } from './view-org.machine.ts'
 import { isViewAllowed, orgsForView } from './view-org.rules.ts'
 import { SYSTEM_ORG, VIEW_NAMES } from './view-org.types.ts'
@@ -44,7 +44,7 @@ function start(input: ViewOrgInput) {
   return { actor, persist, errors, emitted }
 }
 
-describe('viewOrg machine — model', () => {
+describe('viewOrg machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
   for (const input of [
     { view: 'console', currentOrg: ORG_A, previousOrg: null },
     { view: 'settings', currentOrg: SYSTEM_ORG, previousOrg: ORG_A },

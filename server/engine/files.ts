@@ -26,7 +26,7 @@ export function fileColumns(def: ResourceDef, fields: FieldDef[], template: Temp
     if (unexport.has(f.name) || f.name === 'org_id' || f.name === 'org_name') return false
     if (template === 'export') return !f.write_only
     if (f.name === 'id') return template === 'update'
-    return !f.read_only && !f.secret
+    return !f.read_only
   })
 }
 

@@ -3,6 +3,7 @@ import { addMessages } from '../i18n.ts'
 
 addMessages({
   // DRF field validation
+  'Null characters are not allowed.': ['不允许使用空字符。', 'NULL 文字は使用できません。'],
   'Not a valid string.': ['不是有效的字符串。', '有効な文字列ではありません。'],
   'Enter a valid email address.': ['请输入合法的邮件地址。', '有効なメールアドレスを入力してください。'],
   'Enter a valid URL.': ['请输入合法的 URL。', '有効な URL を入力してください。'],

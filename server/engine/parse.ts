@@ -31,6 +31,16 @@ export function normUuid(s: string): string {
 /** Allows blank strings: explicit flag, else optional fields do and required ones do not. */
 const allowsBlank = (f: FieldDef) => f.allow_blank ?? !f.required
 
+const INT32_MAX = 2_147_483_647
+
+/** PostgreSQL text cannot hold NUL characters (DRF refuses them too). */
+function hasNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000')
+  if (Array.isArray(v)) return v.some(hasNul)
+  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x))
+  return false
+}
+
 function parseString(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
   if (typeof v === 'boolean' || (typeof v !== 'string' && typeof v !== 'number')) return fail(ctx, 'Not a valid string.')
   const s = String(v).trim()
@@ -54,8 +64,10 @@ function parseNumber(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
     n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
     if (!Number.isFinite(n)) return fail(ctx, 'A valid number is required.')
   }
-  if (f.max_value !== undefined && n > f.max_value) return fail(ctx, 'Ensure this value is less than or equal to {n}.', { n: f.max_value })
-  if (f.min_value !== undefined && n < f.min_value) return fail(ctx, 'Ensure this value is greater than or equal to {n}.', { n: f.min_value })
+  const max = f.max_value ?? (f.type === 'integer' ? INT32_MAX : undefined)
+  const min = f.min_value ?? (f.type === 'integer' ? -INT32_MAX - 1 : undefined)
+  if (max !== undefined && n > max) return fail(ctx, 'Ensure this value is less than or equal to {n}.', { n: max })
+  if (min !== undefined && n < min) return fail(ctx, 'Ensure this value is greater than or equal to {n}.', { n: min })
   return ok(n)
 }
 
@@ -121,6 +133,7 @@ function parseNested(children: FieldDef[], v: unknown, ctx: Ctx, partial: boolea
 
 /** Parses one present value (not undefined) of a writable field. */
 export function parseValue(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
+  if (hasNul(v)) return fail(ctx, 'Null characters are not allowed.')
   if (v === null) {
     if (f.allow_null) return ok(null)
     if ((f.type === 'string' || f.type === 'text') && allowsBlank(f)) return ok('')

@@ -21,9 +21,11 @@ export const EXPORT_LIMIT = 10_000
 
 export type Query = Record<string, string | string[] | undefined>
 
+/** The last value of a query parameter, without NUL characters (PostgreSQL text cannot hold them). */
 export const qstr = (q: Query, k: string): string | undefined => {
   const v = q[k]
-  return Array.isArray(v) ? v[v.length - 1] : v
+  const last = Array.isArray(v) ? v[v.length - 1] : v
+  return typeof last === 'string' ? last.replace(/\u0000/g, '') : undefined
 }
 
 export const col = (name: string, alias = 't') => sql.ref(`${alias}.${name}`)
@@ -245,7 +247,7 @@ export function pageParams(q: Query): { limit: number; offset: number } | undefi
   const limit = Math.min(Number(l), MAX_LIMIT_PER_PAGE)
   if (limit <= 0) return undefined
   const o = qstr(q, 'offset')
-  const offset = o && /^\d+$/.test(o.trim()) ? Number(o) : 0
+  const offset = o && /^\d{1,15}$/.test(o.trim()) ? Number(o) : 0
   return { limit, offset }
 }
 

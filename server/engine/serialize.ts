@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { DB } from '../db/connection.ts'
 import { fieldByName } from './fields.ts'
 import { columnOf, toJson } from './kinds.ts'
-import { and, fetchRows, idsCond, scopeConds, selectList } from './query.ts'
+import { and, fetchRows, idsCond, orderBy, scopeConds, selectList } from './query.ts'
 import { resourceByName } from './registry.ts'
 import type { Ctx, FieldDef, Relation, ResourceDef, Row } from './types.ts'
 
@@ -48,7 +48,7 @@ async function loadM2m(def: ResourceDef, f: FieldDef, rows: Row[], env: Env): Pr
   if (!rel.unscoped) conds.push(...scopeConds(target, env.ctx))
   const r = await sql<Row>`select th.${sql.ref(th.from)} as "__from", ${selectList(target, fields)}
     from ${sql.table(th.table)} as th join ${sql.table(target.table)} as t on t.id = th.${sql.ref(th.to)}
-    where ${and(conds)} order by t.id`.execute(env.db)
+    where ${and(conds)} order by ${orderBy(target, undefined)}`.execute(env.db)
   const objs = await serializeRows(target, r.rows, fields, env)
   r.rows.forEach((row, i) => out.get(row.__from)?.push(objs[i]!))
   return out

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ORG_IDS } from '../rbac/catalog.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
 
 const BASE = '/api/v1/notifications/site-messages/'
@@ -140,6 +143,15 @@ describe('site messages API (contract §4.13)', () => {
     const bob = await server.as('bob')
     expect((await bob.get(`${BASE}unread-total/`)).json().total).toBe(1)
     void bobId
+  })
+
+  it('sends to the members of user groups, once per user', async () => {
+    const groupId = randomUUID()
+    await sql`insert into user_groups (id, name, org_id) values (${groupId}, 'ops', ${ORG_IDS.DEFAULT})`.execute(server.database.db)
+    await sql`insert into user_group_members (user_id, usergroup_id) values (${aliceId}, ${groupId}), (${bobId}, ${groupId})`.execute(server.database.db)
+    const res = await send({ subject: 'Team', message: 'Hi team', group_ids: [groupId], user_ids: [aliceId] })
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json().recipients).toBe(2)
   })
 
   it('reports unknown group ids as field errors', async () => {

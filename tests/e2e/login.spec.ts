@@ -16,9 +16,9 @@ const ROLE_ORG_USER = '00000000-0000-0000-0000-000000000007'
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-const username = (page: Page) => page.getByRole('textbox', { name: /username/i })
+const username = (page: Page) => page.locator('input[name="username"]')
 const password = (page: Page) => page.locator('input[name="password"]')
-const codeInput = (page: Page) => page.getByRole('textbox', { name: /verification code/i })
+const codeInput = (page: Page) => page.locator('input[name="code"]')
 
 async function openLogin(page: Page, query = ''): Promise<void> {
   await page.goto(LOGIN + query)
@@ -86,9 +86,13 @@ function wrongCode(secret: string): string {
   throw new Error('unreachable')
 }
 
-/** Lingui .po translation of one message, or the English source while the catalogue lacks it. */
+/**
+ * Lingui .po translation of one message, or the English source while the catalogue lacks it: the page must
+ * show what the catalogue the build was compiled from says (E2E_LOCALES_DIR points at another catalogue folder).
+ */
 function catalogText(locale: 'zh' | 'ja', source: string): string {
-  const file = new URL(`../../locales/${locale}.po`, import.meta.url)
+  const dir = process.env.E2E_LOCALES_DIR ?? new URL('../../locales/', import.meta.url).pathname
+  const file = `${dir.replace(/\/$/, '')}/${locale}.po`
   if (!existsSync(file)) return source
   const po = readFileSync(file, 'utf8')
   const quoted = JSON.stringify(source)
@@ -161,6 +165,9 @@ test.describe('login page', () => {
     const posts = await recordLoginPosts(page)
     await openLogin(page)
     await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty()
+    // Labels are tied to their inputs.
+    await expect(page.getByRole('textbox', { name: 'Username' })).toBeFocused()
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password')
     await expect(page).toHaveTitle(/.+/)
     await fillAndSubmit(page, ADMIN.username, ADMIN.password)
     await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
@@ -230,7 +237,8 @@ test.describe('login page', () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh')
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN')
     await expect(page.getByRole('button', { name: catalogText('zh', 'Log in'), exact: true })).toBeVisible()
-    await expect(page.getByText(catalogText('zh', 'Log in to your account'), { exact: true })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name: catalogText('zh', 'Log in to your account') })).toBeVisible()
+    await expect(page.getByRole('textbox', { name: catalogText('zh', 'Username') })).toBeVisible()
     expect((await context.cookies()).find((c) => c.name === 'django_language')?.value).toBe('zh-hans')
     // The server answers in the chosen language too.
     await fillAndSubmit(page, 'e2e-nobody', 'whatever')
@@ -285,6 +293,7 @@ test.describe('login with OTP', () => {
 
   test('asks for the code, refuses a wrong one, accepts the right one', async ({ page }) => {
     await reachMfaStep(page, user)
+    await expect(page.getByRole('textbox', { name: 'Verification code' })).toBeFocused()
     await expect(codeInput(page)).toHaveAttribute('inputmode', 'numeric')
     await expect(codeInput(page)).toHaveAttribute('autocomplete', 'one-time-code')
     await expect(codeInput(page)).toHaveAttribute('maxlength', '6')

@@ -36,6 +36,8 @@ export interface OrgCounter {
   count: (db: DB, orgIds: string[]) => Promise<Map<string, number>>
   /** Whether rows of this kind keep an org from being deleted (members do not). */
   blocksDelete: boolean
+  /** The kind of object named in the delete refusal (default: the label). */
+  resource?: string
 }
 
 const counters: OrgCounter[] = []
@@ -47,8 +49,8 @@ export function registerOrgCounter(c: OrgCounter): void {
   else counters.push(c)
 }
 
-const tableCounter = (key: string, label: string, table: string, blocksDelete = true): OrgCounter => ({
-  key, label, blocksDelete,
+export const tableCounter = (key: string, label: string, table: string, resource: string): OrgCounter => ({
+  key, label, resource, blocksDelete: true,
   count: async (db, ids) => new Map((await sql<{ org_id: string; n: number }>`select org_id, count(*)::int as n from ${sql.table(table)}
     where org_id = any(${ids}::uuid[]) group by org_id`.execute(db)).rows.map((r) => [r.org_id, Number(r.n)])),
 })
@@ -58,7 +60,7 @@ registerOrgCounter({
   count: async (db, ids) => new Map((await sql<{ org_id: string; n: number }>`select org_id, count(distinct user_id)::int as n
     from role_bindings where scope = 'org' and org_id = any(${ids}::uuid[]) group by org_id`.execute(db)).rows.map((r) => [r.org_id, Number(r.n)])),
 })
-registerOrgCounter(tableCounter('groups_amount', 'Groups amount', 'user_groups'))
+registerOrgCounter(tableCounter('groups_amount', 'Groups amount', 'user_groups', 'User group'))
 for (const [key, label] of [['assets_amount', 'Assets amount'], ['nodes_amount', 'Nodes amount'], ['domains_amount', 'Domains amount'],
   ['gateways_amount', 'Gateways amount'], ['asset_perms_amount', 'Asset permissions amount']] as const) {
   if (!counters.some((c) => c.key === key)) counters.push({ key, label, blocksDelete: true, count: async () => new Map() })
@@ -110,7 +112,7 @@ export const organizations: ResourceDef = {
       if (row.id === (await getSetting(tx, 'AUTH_LDAP_SYNC_ORG_ID'))) throw refuse(tr(ctx.lang, 'LDAP synced organization cannot be deleted'))
       if (row.builtin || row.id === ORG_IDS.DEFAULT) throw refuse(tr(ctx.lang, 'Default organization cannot be deleted'))
       for (const c of counters.filter((x) => x.blocksDelete)) {
-        if ((await c.count(tx, [row.id])).get(row.id)) throw refuse(tr(ctx.lang, 'The organization have resource ({resource}) cannot be deleted', { resource: tr(ctx.lang, c.label) }))
+        if ((await c.count(tx, [row.id])).get(row.id)) throw refuse(tr(ctx.lang, 'The organization have resource ({resource}) cannot be deleted', { resource: tr(ctx.lang, c.resource ?? c.label) }))
       }
       await sql`delete from role_bindings where org_id = ${row.id}`.execute(tx)
     },

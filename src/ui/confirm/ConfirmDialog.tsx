@@ -24,12 +24,13 @@ import {
   tokens,
 } from '@fluentui/react-components'
 import { useActorRef, useSelector } from '@xstate/react'
-import type { SnapshotFrom } from 'xstate'
+import type { ActorRefFrom, SnapshotFrom } from 'xstate'
+import type { confirmMachine } from '../../../machines/confirm/confirm.machine.ts'
 import type { ConfirmError, ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
 import { confirmLogic } from './confirmLogic.ts'
 import { describeError } from './describeError.ts'
 
-type Snapshot = SnapshotFrom<typeof confirmLogic>
+type Snapshot = SnapshotFrom<typeof confirmMachine>
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -70,6 +71,7 @@ export interface ConfirmDialogProps {
   onResult: (output: ConfirmOutput) => void
 }
 
+/** Runs its own confirm machine against `url`. */
 export function ConfirmDialog({ url, onResult }: ConfirmDialogProps): ReactElement | null {
   const actor = useActorRef(confirmLogic, { input: { url } })
   useEffect(() => {
@@ -80,6 +82,11 @@ export function ConfirmDialog({ url, onResult }: ConfirmDialogProps): ReactEleme
     // onResult is read once per run: the dialog is keyed by run
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [actor])
+  return <ConfirmDialogView actor={actor} />
+}
+
+/** The dialog of a confirm actor run elsewhere (e.g. the export flow's `confirm` child). */
+export function ConfirmDialogView({ actor }: { actor: ConfirmActor }): ReactElement | null {
   const phase = useSelector(actor, selectPhase)
   const cancel = () => actor.send({ type: 'CANCEL' })
   if (phase === 'verifying') return <VerifyDialog actor={actor} onCancel={cancel} />
@@ -87,7 +94,8 @@ export function ConfirmDialog({ url, onResult }: ConfirmDialogProps): ReactEleme
   return null
 }
 
-type ConfirmActor = ReturnType<typeof useActorRef<typeof confirmLogic>>
+/** Any running confirm machine (its actors may differ). */
+export type ConfirmActor = ActorRefFrom<typeof confirmMachine>
 
 function VerifyDialog({ actor, onCancel }: { actor: ConfirmActor; onCancel: () => void }): ReactElement {
   const styles = useStyles()

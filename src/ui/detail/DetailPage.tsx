@@ -91,7 +91,12 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   const object = useAsync((signal) => retrieveResource(url, id, { signal }), `${access.orgId}|${url}|${id}`)
   const meta = useMetadata(url)
   const fields = useMemo(() => fieldsOf(meta.data, 'GET'), [meta.data])
-  const kept = Object.fromEntries((config.keepSearch ?? []).filter((k) => search[k] !== undefined).map((k) => [k, search[k]]))
+  const keptKey = (config.keepSearch ?? []).map((k) => `${k}=${String(search[k] ?? '')}`).join('&')
+  const kept = useMemo(
+    () => Object.fromEntries((config.keepSearch ?? []).filter((k) => search[k] !== undefined).map((k) => [k, String(search[k])])) as Record<string, string>,
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [keptKey],
+  )
 
   const tabs = useMemo(() => [...config.tabs, ...(config.activity === false ? [] : [ACTIVITY_TAB])], [config.tabs, config.activity])
   const row = object.data
@@ -108,8 +113,8 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   }
 
   const commands = useMemo(
-    () => mergeCommands(defaultListCommands({ resource }).filter((c) => c.scope === 'row' && c.id !== 'clone'), config.commands?.overrides, config.commands?.extra),
-    [resource, config.commands],
+    () => mergeCommands(defaultListCommands({ resource, linkSearch: kept }).filter((c) => c.scope === 'row' && c.id !== 'clone'), config.commands?.overrides, config.commands?.extra),
+    [resource, config.commands, kept],
   )
   const env: CommandEnv = { access, perms: resource.perms, rootOrg: isRootOrg(access) }
   const helpers: ListHelpers = {

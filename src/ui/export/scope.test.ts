@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultScope, exportQuery, listFilters, scopeAvailability } from './scope.ts'
+import { exportQuery, hasFilters, listFilters } from './scope.ts'
 
 describe('export scope', () => {
   it('counts as filters everything but paging, date range, order and the draw/display markers', () => {
@@ -7,12 +7,9 @@ describe('export scope', () => {
     expect(listFilters({ search: 'ad', is_active: true, source: '', limit: 15 })).toEqual({ search: 'ad', is_active: 'true' })
   })
 
-  it('enables all without filters, selected with a selection, filtered with filters', () => {
-    expect(scopeAvailability({ limit: 15 }, 0)).toEqual({ all: true, selected: false, filtered: false })
-    expect(scopeAvailability({ search: 'x' }, 2)).toEqual({ all: false, selected: true, filtered: true })
-    expect(defaultScope({ all: true, selected: false, filtered: false })).toBe('all')
-    expect(defaultScope({ all: false, selected: false, filtered: true })).toBe('filtered')
-    expect(defaultScope({ all: false, selected: true, filtered: true })).toBe('selected')
+  it('says whether filters are active', () => {
+    expect(hasFilters({ limit: 15, order: 'name' })).toBe(false)
+    expect(hasFilters({ search: 'x' })).toBe(true)
   })
 
   it('builds the query of each scope without paging', () => {

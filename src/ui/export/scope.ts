@@ -3,13 +3,15 @@
  * - the list's filters are its query minus paging, the date range, ordering and the reference's
  *   `draw`/`display` markers (the reference also counts `order` as a filter, so sorting a list disabled
  *   "all" — fixed);
- * - "all" is offered only when no filter is active, "selected" needs a selected row, "filtered" needs a filter;
+ * - "all" is offered only when no filter is active, "selected" needs a selected row, "filtered" needs a filter
+ *   (the export-flow machine's `isScopeEnabled`);
  * - the query sent: "all" drops the filters and the date range; "filtered" keeps the list query (date range
  *   included: the file holds what the list shows); "selected" sends the rows' spm (and the ordering).
  *   Paging (`limit`, `offset`) is never sent.
  */
 
-export type ExportScope = 'all' | 'selected' | 'filtered'
+import type { ExportScope } from '../../../machines/export-flow/export-flow.types.ts'
+
 export type ListQuery = Readonly<Record<string, string | number | boolean | null | undefined>>
 
 const NOT_FILTERS = new Set(['limit', 'offset', 'date_from', 'date_to', 'order', 'draw', 'display'])
@@ -26,22 +28,9 @@ export function listFilters(query: ListQuery): Record<string, string> {
   return out
 }
 
-export interface ScopeAvailability {
-  all: boolean
-  selected: boolean
-  filtered: boolean
-}
-
-export function scopeAvailability(query: ListQuery, selectedCount: number): ScopeAvailability {
-  const filtered = Object.keys(listFilters(query)).length > 0
-  return { all: !filtered, selected: selectedCount > 0, filtered }
-}
-
-/** The scope chosen first: the selection when there is one, else the filters, else everything. */
-export function defaultScope(availability: ScopeAvailability): ExportScope {
-  if (availability.selected) return 'selected'
-  if (availability.filtered) return 'filtered'
-  return 'all'
+/** The list has active filters (the export flow's `hasFilters`). */
+export function hasFilters(query: ListQuery): boolean {
+  return Object.keys(listFilters(query)).length > 0
 }
 
 /** The export query of a scope (without `format`); `spm` is required for "selected". */

@@ -149,6 +149,7 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
   const actionsLabel = t`Actions`
   const allColumns = useMemo(() => buildColumns(getFields, config, i18n, {
     detailTo: resource.routes.detail && canView ? (row) => routePath(resource.routes.detail!, { id: row.id }) : undefined,
+    linkSearch: config.linkSearch,
     actions: {
       label: actionsLabel,
       render: (row) => {

@@ -17,7 +17,7 @@ export function buildColumns(
   fields: readonly FieldMeta[],
   config: Pick<ListConfig, 'columns'>,
   i18n: I18n,
-  opts: { detailTo?: (row: Row) => string | undefined; actions?: { label: string; render: (row: Row) => ReactNode } },
+  opts: { detailTo?: (row: Row) => string | undefined; linkSearch?: Readonly<Record<string, string>>; actions?: { label: string; render: (row: Row) => ReactNode } },
 ): DataColumn[] {
   const exclude = new Set(config.columns?.exclude ?? [])
   const overrides = config.columns?.overrides ?? {}
@@ -33,13 +33,13 @@ export function buildColumns(
       sortable: o.sortable ?? field.order,
       minWidth: o.minWidth,
       defaultWidth: o.width ?? WIDTH[kind] ?? 150,
-      render: o.render ?? ((row: Row) => <CellValue kind={kind} value={row[field.name]} field={field} to={to?.(row)} />),
+      render: o.render ?? ((row: Row) => <CellValue kind={kind} value={row[field.name]} field={field} to={to?.(row)} search={opts.linkSearch} />),
     })
   }
   for (const extra of config.columns?.extra ?? []) {
     if (exclude.has(extra.id)) continue
     out.push({ id: extra.id, label: i18n._(extra.label), render: extra.render, defaultWidth: extra.width ?? 150 })
   }
-  if (opts.actions) out.push({ id: 'actions', label: opts.actions.label, render: opts.actions.render, defaultWidth: 170, minWidth: 120 })
+  if (opts.actions && !exclude.has('actions')) out.push({ id: 'actions', label: opts.actions.label, render: opts.actions.render, defaultWidth: 170, minWidth: 120 })
   return out
 }

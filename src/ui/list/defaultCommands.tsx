@@ -37,7 +37,7 @@ export function defaultListCommands(config: ListConfig): ListCommand[] {
       visible: () => routes.create !== undefined,
       run: (_target, h) => {
         if (!routes.create) return
-        const search = { ...config.createSearch }
+        const search = { ...config.linkSearch }
         if (config.createInNewTab) h.openInNewTab(routes.create.path, search)
         else h.go(routes.create.path, search)
       },
@@ -80,7 +80,7 @@ export function defaultListCommands(config: ListConfig): ListCommand[] {
       visible: () => routes.update !== undefined,
       run: ({ row }, h) => {
         const route = routes.update
-        if (row && route) h.go(routePath(route, { id: row.id }))
+        if (row && route) h.go(routePath(route, { id: row.id }), { ...config.linkSearch })
       },
     },
     {
@@ -107,7 +107,7 @@ export function defaultListCommands(config: ListConfig): ListCommand[] {
       visible: () => routes.create !== undefined,
       run: ({ row }, h) => {
         const route = routes.create
-        if (row && route) h.go(route.path, { ...config.createSearch, clone_from: String(row.id) })
+        if (row && route) h.go(route.path, { ...config.linkSearch, clone_from: String(row.id) })
       },
     },
   ]

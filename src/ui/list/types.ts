@@ -87,8 +87,8 @@ export interface ListConfig {
   searchExclude?: readonly string[]
   /** URL filters that are fixed by the page and not shown as removable tags */
   hiddenFilters?: readonly string[]
-  /** search params passed to the create route (e.g. `{ user: id }`) */
-  createSearch?: Readonly<Record<string, string>>
+  /** search params added to every route the list links to: create, update, clone, detail (e.g. `{ user: id }`) */
+  linkSearch?: Readonly<Record<string, string>>
   createInNewTab?: boolean
   /** list state in the URL (pages) or local (lists inside a detail tab) */
   stateIn?: 'url' | 'local'

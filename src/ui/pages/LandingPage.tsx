@@ -1,12 +1,13 @@
 import { Body1, makeStyles, Title2, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { useRouterState } from '@tanstack/react-router'
+import type { RouteDef } from '../../router/types.ts'
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingVerticalXL },
 })
 
-const selectRoute = (s: { matches: { staticData?: { route?: import('../../router/types.ts').RouteDef } }[] }) =>
+const selectRoute = (s: { matches: { staticData?: { route?: RouteDef } }[] }) =>
   s.matches[s.matches.length - 1]?.staticData?.route
 
 /** Placeholder for a route whose page is not built yet: its title and a short note. */

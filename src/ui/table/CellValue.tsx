@@ -16,9 +16,10 @@ export interface CellValueProps {
   field?: Pick<FieldMeta, 'choices'>
   /** detailLink: where the name links to (undefined → plain text) */
   to?: string
+  search?: Readonly<Record<string, string>>
 }
 
-export function CellValue({ kind, value, field, to }: CellValueProps) {
+export function CellValue({ kind, value, field, to, search }: CellValueProps) {
   const styles = useStyles()
   const shown = displayValue(kind, value, field)
   switch (shown.kind) {
@@ -36,7 +37,7 @@ export function CellValue({ kind, value, field, to }: CellValueProps) {
     }
     case 'text':
       if (kind === 'detailLink' && to) {
-        return <span className={styles.clip}><RouteLink to={to} title={shown.text}>{shown.text}</RouteLink></span>
+        return <span className={styles.clip}><RouteLink to={to} search={search} title={shown.text}>{shown.text}</RouteLink></span>
       }
       return <span className={styles.clip} title={shown.text}>{shown.text}</span>
   }

@@ -1,0 +1,36 @@
+/** The list header's Export button and its dialog (list slot `renderExport`). */
+import { useState, type ReactElement } from 'react'
+import { t } from '@lingui/core/macro'
+import { Button } from '@fluentui/react-components'
+import { ArrowDownloadRegular } from '@fluentui/react-icons'
+import { notify } from '../common/notify.tsx'
+import { reloginHref } from '../confirm/confirmLogic.ts'
+import type { ListToolContext } from '../list/types.ts'
+import { ExportDialog } from './ExportDialog.tsx'
+import { confirmFailureText } from './confirmFailure.ts'
+
+export function ExportAction({ ctx, navigate = (href) => window.location.assign(href) }: { ctx: ListToolContext; navigate?: (href: string) => void }): ReactElement {
+  const [open, setOpen] = useState(false)
+  return (
+    <>
+      <Button data-command="export" icon={<ArrowDownloadRegular />} onClick={() => setOpen(true)}>
+        {t`Export`}
+      </Button>
+      {open && (
+        <ExportDialog
+          url={ctx.url}
+          query={ctx.query}
+          selection={ctx.selection}
+          needsConfirm={ctx.exportRequiresConfirm}
+          onSaved={(filename) => notify('success', t`Exported ${filename}`)}
+          onClose={(output) => {
+            setOpen(false)
+            if (output.status !== 'confirmFailed') return
+            if (output.confirm.status === 'relogin') navigate(reloginHref())
+            else if (output.confirm.status === 'failed') notify('error', t`The export needs a verification`, confirmFailureText(output.confirm.failure))
+          }}
+        />
+      )}
+    </>
+  )
+}

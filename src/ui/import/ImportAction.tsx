@@ -1,0 +1,33 @@
+/** The list header's Import button and its dialog (list slot `renderImport`). */
+import { useState, type ReactElement } from 'react'
+import { t } from '@lingui/core/macro'
+import { Button } from '@fluentui/react-components'
+import { ArrowUploadRegular } from '@fluentui/react-icons'
+import { useAccess } from '../common/access.tsx'
+import type { ListToolContext } from '../list/types.ts'
+import { ImportDialog } from './ImportDialog.tsx'
+
+export function ImportAction({ ctx }: { ctx: ListToolContext }): ReactElement {
+  const access = useAccess()
+  const [open, setOpen] = useState(false)
+  return (
+    <>
+      <Button data-command="import" icon={<ArrowUploadRegular />} onClick={() => setOpen(true)}>
+        {t`Import`}
+      </Button>
+      {open && (
+        <ImportDialog
+          listUrl={ctx.url}
+          orgId={access.orgId}
+          canCreate={ctx.canImportCreate}
+          canUpdate={ctx.canImportUpdate}
+          selection={ctx.selection}
+          onClose={(imported) => {
+            setOpen(false)
+            if (imported) ctx.reload()
+          }}
+        />
+      )}
+    </>
+  )
+}

@@ -1,0 +1,120 @@
+/**
+ * Import dialog (spec 000 §4.3, §5; console-behaviour §2.5). First the mode (create wins when both are
+ * permitted), the templates and the file; the file is read by the server (`render-to-json`) into a preview;
+ * then the import runs row by row (ImportRun). An unfinished import of this list is offered for resumption.
+ * Mount it to open it: each opening starts fresh (and looks for an unfinished import again).
+ */
+import { useCallback, useRef, useState, type ReactElement } from 'react'
+import { t } from '@lingui/core/macro'
+import { Dialog, DialogBody, DialogSurface, DialogTitle, makeStyles } from '@fluentui/react-components'
+import type { ImportMode, ImportRow } from '../../../machines/import-task/import-task.types.ts'
+import type { Row } from '../../api/resources.ts'
+import { ImportChoose } from './ImportChoose.tsx'
+import { ImportRun } from './ImportRun.tsx'
+import { clearImport, importStorageKey, loadImport, type SavedImport } from './persist.ts'
+import type { Preview } from './preview.ts'
+
+const useStyles = makeStyles({
+  surface: { maxWidth: 'min(1200px, 96vw)', width: '96vw' },
+})
+
+export interface ImportDialogProps {
+  listUrl: string
+  orgId: string | undefined
+  canCreate: boolean
+  canUpdate: boolean
+  /** the list's selected rows: the update template is filled with them */
+  selection: readonly Row[]
+  /** `imported`: at least one row was created or updated (the list reloads) */
+  onClose: (imported: boolean) => void
+}
+
+interface Run {
+  id: number
+  fileName: string
+  preview: Pick<Preview, 'columns' | 'fileColumns'>
+  rows: ImportRow[]
+  mode: ImportMode
+  resumed: boolean
+}
+
+/** An unfinished saved import: something is left to do. */
+function resumable(saved: SavedImport | null): SavedImport | null {
+  return saved && saved.task.rows.some((row) => row.status !== 'ok') ? saved : null
+}
+
+export function ImportDialog(props: ImportDialogProps): ReactElement {
+  const styles = useStyles()
+  const storageKey = importStorageKey(props.listUrl, props.orgId)
+  const [run, setRun] = useState<Run | null>(null)
+  const [saved, setSaved] = useState<SavedImport | null>(() => resumable(loadImport(storageKey)))
+  const runs = useRef(0)
+  const imported = useRef(false)
+
+  const start = (fileName: string, preview: Preview, mode: ImportMode) => {
+    runs.current += 1
+    const rows = preview.rows.map((data, i) => ({ id: `r${i}`, data, status: 'pending' as const }))
+    setSaved(null)
+    setRun({ id: runs.current, fileName, preview, rows, mode, resumed: false })
+  }
+  const resume = (s: SavedImport) => {
+    runs.current += 1
+    setSaved(null)
+    setRun({ id: runs.current, fileName: s.fileName, preview: s, rows: [...s.task.rows], mode: s.task.mode, resumed: true })
+  }
+  const discard = () => {
+    clearImport(storageKey)
+    setSaved(null)
+  }
+  const close = (finished: boolean) => {
+    if (finished) clearImport(storageKey)
+    setRun(null)
+    const any = imported.current
+    imported.current = false
+    props.onClose(any)
+  }
+  const onImported = useCallback(() => {
+    imported.current = true
+  }, [])
+
+  return (
+    <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && close(false)}>
+      <DialogSurface className={styles.surface}>
+        <DialogBody>
+          <DialogTitle>{t`Import`}</DialogTitle>
+          {run ? (
+            <ImportRun
+              key={run.id}
+              listUrl={props.listUrl}
+              storageKey={storageKey}
+              fileName={run.fileName}
+              columns={run.preview.columns}
+              fileColumns={run.preview.fileColumns}
+              rows={run.rows}
+              mode={run.mode}
+              resumed={run.resumed}
+              onChooseFile={() => {
+                clearImport(storageKey)
+                setRun(null)
+              }}
+              onClose={close}
+              onImported={onImported}
+            />
+          ) : (
+            <ImportChoose
+              listUrl={props.listUrl}
+              canCreate={props.canCreate}
+              canUpdate={props.canUpdate}
+              selection={props.selection}
+              saved={saved}
+              onResume={resume}
+              onDiscard={discard}
+              onPreview={start}
+              onCancel={() => close(false)}
+            />
+          )}
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  )
+}

@@ -1,0 +1,77 @@
+/** UserGroupList, UserGroupCreate/Update and UserGroupDetail (with its members). */
+import { msg } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
+import { patchResource, type RowId } from '../../../api/resources.ts'
+import { isRootOrg } from '../../../ui/common/access.tsx'
+import { Page } from '../../../ui/common/Page.tsx'
+import { hasPerm } from '../../../ui/common/perms.ts'
+import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
+import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
+import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
+import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
+import { noEmoji } from '../../../ui/form/validators.ts'
+import { ListTable } from '../../../ui/list/ListTable.tsx'
+import type { ListConfig } from '../../../ui/list/types.ts'
+import { USERS_URL } from '../users/resource.ts'
+import { userGroupResource } from './resource.ts'
+
+export const userGroupListConfig: ListConfig = {
+  resource: userGroupResource,
+  label: msg`User groups`,
+  columns: { min: ['name', 'actions'], defaults: ['name', 'users_amount', 'comment', 'actions'], exclude: ['users'] },
+  searchExclude: ['id'],
+}
+
+export function UserGroupListPage() {
+  const { t } = useLingui()
+  return (
+    <Page title={t`User groups`} back={false}>
+      <ListTable config={userGroupListConfig} />
+    </Page>
+  )
+}
+
+export const userGroupFormConfig: FormPageConfig = {
+  resource: userGroupResource,
+  title: { create: msg`Create user group`, update: msg`Update user group` },
+  layout: [[msg`Basic`, ['name', 'users']], [msg`Other`, ['comment']]],
+  overrides: { name: { rules: [noEmoji] }, users: { related: { url: USERS_URL, label: (r) => `${String(r.name)}(${String(r.username)})` } } },
+}
+
+export function UserGroupFormPage() {
+  return <GenericFormPage config={userGroupFormConfig} />
+}
+
+function Info({ object, fields }: DetailContext) {
+  const { t } = useLingui()
+  return <InfoCard title={t`Basic information`} items={detailItems(object, fields, ['name', 'users_amount', 'created_by', 'date_created', 'comment'])} />
+}
+
+function Members({ object, reload, access }: DetailContext) {
+  const { t } = useLingui()
+  const members = (Array.isArray(object.users) ? object.users : []) as { id: RowId; name?: string; username?: string }[]
+  return (
+    <RelationCard
+      title={t`Members`}
+      source={{ url: USERS_URL, label: (r) => `${String(r.name)}(${String(r.username)})` }}
+      items={members.map((m) => ({ id: m.id, label: m.username ? `${m.name ?? ''}(${m.username})` : m.name ?? String(m.id) }))}
+      canEdit={hasPerm(access.perms, userGroupResource.perms.change) && !isRootOrg(access)}
+      onSave={async (ids) => {
+        await patchResource(userGroupResource.url, object.id, { users: ids })
+        reload()
+      }}
+    />
+  )
+}
+
+export const userGroupDetailConfig: DetailConfig = {
+  resource: userGroupResource,
+  tabs: [
+    { id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> },
+    { id: 'Members', label: msg`Members`, render: (ctx) => <Members {...ctx} /> },
+  ],
+}
+
+export function UserGroupDetailPage() {
+  return <GenericDetailPage config={userGroupDetailConfig} />
+}
