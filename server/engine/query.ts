@@ -25,7 +25,7 @@ export type Query = Record<string, string | string[] | undefined>
 export const qstr = (q: Query, k: string): string | undefined => {
   const v = q[k]
   const last = Array.isArray(v) ? v[v.length - 1] : v
-  return typeof last === 'string' ? last.replace(/\u0000/g, '') : undefined
+  return typeof last === 'string' ? last.replaceAll('\u0000', '') : undefined
 }
 
 export const col = (name: string, alias = 't') => sql.ref(`${alias}.${name}`)

@@ -217,16 +217,11 @@ async function saveOne(tx: DB, def: ResourceDef, fields: FieldDef[], p: Prepared
   return id
 }
 
-/** Fields compared in the operate-log diff: everything writable. */
-const auditFields = (fields: FieldDef[]) => fields.filter((f) => !f.read_only)
+/** Fields compared in the operate-log diff: the writable fields this write sets (nothing else can change). */
+const writtenFields = (fields: FieldDef[], p: Prepared) => fields.filter((f) => !f.read_only && p.values[f.name] !== undefined)
 const english = (ctx: Ctx): Ctx => ({ ...ctx, lang: 'en' })
-
-/** The stored row and its English serialization (for the diff). */
-async function snapshot(tx: DB, def: ResourceDef, fields: FieldDef[], id: unknown, ctx: Ctx): Promise<{ row: Row; ser: Row } | undefined> {
-  const rows = await fetchRows(tx, def, fields, [idsCond(def, [id as string])])
-  if (!rows[0]) return undefined
-  return { row: rows[0], ser: (await serializeRows(def, rows, auditFields(fields), { db: tx, ctx: english(ctx) }))[0]! }
-}
+const serializeEnglish = async (tx: DB, def: ResourceDef, row: Row, fields: FieldDef[], ctx: Ctx) =>
+  (await serializeRows(def, [row], fields, { db: tx, ctx: english(ctx) }))[0]!
 
 export interface WriteItem { prepared: Prepared; existing?: Row }
 
@@ -242,13 +237,14 @@ export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields
         if (!locked[0]) throw new ApiError(404, { detail: `${def.verboseName} object does not exist.`, code: 'object_does_not_exist' })
         existing = locked[0]
       }
-      const before = existing ? await snapshot(tx, def, fields, existing.id, ctx) : undefined
+      const written = writtenFields(fields, item.prepared)
+      const before = existing && !def.noAudit ? await serializeEnglish(tx, def, existing, written, ctx) : undefined
       const id = await saveOne(tx, def, fields, item.prepared, ctx, { ...info, existing, req })
       ids.push(id)
       if (!def.noAudit) {
-        const after = await snapshot(tx, def, fields, id, ctx)
-        const row = after?.row ?? {}
-        const diff = diffOf(auditFields(fields), before?.ser, after?.ser ?? {}, item.prepared.secrets)
+        const row = (await fetchRows(tx, def, [], [idsCond(def, [id as string])]))[0] ?? { id }
+        const after = await serializeEnglish(tx, def, row, written, ctx)
+        const diff = diffOf(written, before, after, item.prepared.secrets)
         if (info.op === 'create' || diff.length) {
           await recordOperate(tx, ctx, { action: info.op, resourceType: def.verboseName, resource: objectDisplay(def, row), resourceId: id, orgId: auditOrgOf(def, ctx, row), diff })
         }

@@ -10,7 +10,8 @@ import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
 
 const LOGIN = '/core/auth/login/'
 const LOGIN_API = '/api/v1/authentication/login/'
-const BUDGET_GZIP_BYTES = 150 * 1024
+/** 150 kB of gzip (decimal, the stricter reading): every script the page loads, its catalogue included. */
+const BUDGET_GZIP_BYTES = 150_000
 const ROLE_USER = '00000000-0000-0000-0000-000000000003'
 const ROLE_ORG_USER = '00000000-0000-0000-0000-000000000007'
 
@@ -167,7 +168,7 @@ test.describe('login page', () => {
     await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty()
     // Labels are tied to their inputs.
     await expect(page.getByRole('textbox', { name: 'Username' })).toBeFocused()
-    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password')
+    await expect(page.getByLabel(/^Password/)).toHaveAttribute('type', 'password')
     await expect(page).toHaveTitle(/.+/)
     await fillAndSubmit(page, ADMIN.username, ADMIN.password)
     await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
@@ -276,9 +277,14 @@ test.describe('login page', () => {
     })
     await openLogin(page)
     await page.waitForLoadState('networkidle')
+    const sizes: string[] = []
     let total = 0
-    for (const body of scripts.values()) total += gzipSync(await body, { level: 9 }).length
-    test.info().annotations.push({ type: 'login JS gzip bytes', description: String(total) })
+    for (const [url, body] of scripts) {
+      const size = gzipSync(await body, { level: 9 }).length
+      sizes.push(`${new URL(url).pathname.split('/').pop()} ${size}`)
+      total += size
+    }
+    test.info().annotations.push({ type: 'login JS gzip bytes', description: `${total} = ${sizes.join(' + ')}` })
     expect(scripts.size).toBeGreaterThan(0)
     expect(total).toBeLessThan(BUDGET_GZIP_BYTES)
   })

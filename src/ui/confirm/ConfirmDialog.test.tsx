@@ -55,7 +55,7 @@ afterEach(() => {
   Cookies.remove('jms_public_key')
 })
 
-describe('ConfirmDialog', () => {
+describe('ConfirmDialog', { timeout: 30_000 }, () => {
   it('resolves at once when the protected URL answers (no dialog)', async () => {
     setup({ [`GET ${PROTECTED}`]: () => ({ count: 0, results: [] }) })
     await userEvent.click(screen.getByText('start'))

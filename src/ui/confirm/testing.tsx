@@ -14,7 +14,15 @@ export const PUBLIC_KEY_COOKIE = (() => {
   return `"${btoa(publicKey.export({ type: 'spki', format: 'pem' }).toString())}"`
 })()
 
+/** jsdom lacks ResizeObserver, which Fluent's positioning (tooltips, popovers) uses. */
+class NoResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+
 export function renderUi(ui: ReactElement): RenderResult {
+  if (typeof window.ResizeObserver !== 'function') window.ResizeObserver = NoResizeObserver as unknown as typeof ResizeObserver
   if (i18n.locale !== 'en') i18n.loadAndActivate({ locale: 'en', messages: {} })
   return render(
     <I18nProvider i18n={i18n}>

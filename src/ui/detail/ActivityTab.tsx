@@ -6,6 +6,7 @@ import {
   Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner, Table,
   TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, tokens,
 } from '@fluentui/react-components'
+import { plural } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
 import { getOperateLogDiff, listActivities, type Activity, type RowId } from '../../api/resources.ts'
@@ -31,11 +32,11 @@ function useWhen() {
       case 'justNow':
         return t`just now`
       case 'minutes':
-        return t`${r.n} minutes ago`
+        return plural(r.n, { one: '# minute ago', other: '# minutes ago' })
       case 'hours':
-        return t`${r.n} hours ago`
+        return plural(r.n, { one: '# hour ago', other: '# hours ago' })
       case 'days':
-        return r.n === 1 ? t`1 day ago` : t`${r.n} days ago`
+        return plural(r.n, { one: '# day ago', other: '# days ago' })
       case 'date':
         return formatDateTime(date)
     }

@@ -4,7 +4,7 @@ import {
 import { OpenRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
-import { useEffect, useMemo, useState, type MouseEvent } from 'react'
+import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react'
 import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../../router/menu.ts'
 import { MENU_ICONS } from './icons.tsx'
 import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
@@ -52,6 +52,9 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
     <NavDrawer
       open={open}
       type={type}
+      tabbable
+      // Overlay (narrow screens): a modal dialog holding the navigation; aria-modal is not allowed on role=navigation.
+      role={type === 'overlay' ? 'dialog' : 'navigation'}
       onOpenChange={(_, d) => !d.open && onClose()}
       className={styles.drawer}
       selectedValue={active}
@@ -61,9 +64,10 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
         const v = String(d.categoryValue ?? d.value)
         setOpened((o) => (o.includes(v) ? o.filter((x) => x !== v) : [...o, v]))
       }}
-      aria-label={t`Main menu`}
+      aria-label={type === 'overlay' ? t`Menu` : t`Main menu`}
     >
       <NavDrawerBody>
+        <Landmark overlay={type === 'overlay'} label={t`Main menu`}>
         {menu.map((e) => {
           const Icon = e.icon ? MENU_ICONS[e.icon] : undefined
           if (!e.children) {
@@ -87,7 +91,13 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
             </NavCategory>
           )
         })}
+        </Landmark>
       </NavDrawerBody>
     </NavDrawer>
   )
+}
+
+/** In the overlay the drawer is a dialog; the navigation landmark goes inside it. */
+function Landmark({ overlay, label, children }: { overlay: boolean; label: string; children: ReactNode }) {
+  return overlay ? <nav aria-label={label}>{children}</nav> : <>{children}</>
 }

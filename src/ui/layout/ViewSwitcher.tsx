@@ -1,5 +1,5 @@
 import {
-  Button, makeStyles, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger, Popover, PopoverSurface, PopoverTrigger, Text, tokens,
+  Button, makeStyles, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger, Popover, PopoverSurface, Text, tokens,
 } from '@fluentui/react-components'
 import { ChevronDownRegular } from '@fluentui/react-icons'
 import type { MessageDescriptor } from '@lingui/core'
@@ -45,6 +45,8 @@ export function ViewSwitcher() {
     localStorage.setItem(VIEW_SWITCHER_TIP_KEY, '1')
     setTipOpen(false)
   }
+  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null)
+  const showTip = tipOpen && views.length > 1 && anchor !== null
   const current = view ? i18n._(VIEW_TITLES[view]) : ''
   const choose = (next: ViewName) => {
     const root = viewRoot(next)
@@ -52,29 +54,36 @@ export function ViewSwitcher() {
   }
 
   return (
-    <Popover open={tipOpen && views.length > 1} onOpenChange={(_, d) => !d.open && dismissTip()} positioning="below-start" withArrow trapFocus={false}>
-      <PopoverTrigger disableButtonEnhancement>
-        <span>
-          <Menu checkedValues={{ view: view ? [view] : [] }} onCheckedValueChange={(_, d) => choose(d.checkedItems[0] as ViewName)}>
-            <MenuTrigger disableButtonEnhancement>
-              <Button appearance="transparent" className={buttonClass} icon={<ChevronDownRegular />} iconPosition="after" aria-label={t`Switch view, current: ${current}`}>
-                {current}
-              </Button>
-            </MenuTrigger>
-            <MenuPopover>
-              <MenuList>
-                {views.map((v) => (
-                  <MenuItemRadio key={v} name="view" value={v}>{i18n._(VIEW_TITLES[v])}</MenuItemRadio>
-                ))}
-              </MenuList>
-            </MenuPopover>
-          </Menu>
-        </span>
-      </PopoverTrigger>
-      <PopoverSurface className={styles.tip} aria-label={t`About the view switcher`}>
-        <Text>{t`Switch between the console, audit, workbench and the other views here.`}</Text>
-        <Button size="small" appearance="primary" onClick={dismissTip}>{t`Got it`}</Button>
-      </PopoverSurface>
-    </Popover>
+    <>
+      <Menu checkedValues={{ view: view ? [view] : [] }} onCheckedValueChange={(_, d) => choose(d.checkedItems[0] as ViewName)}>
+        <MenuTrigger disableButtonEnhancement>
+          <Button
+            ref={setAnchor}
+            appearance="transparent"
+            className={buttonClass}
+            icon={<ChevronDownRegular />}
+            iconPosition="after"
+            aria-label={t`Switch view, current: ${current}`}
+            aria-describedby={showTip ? 'view-switcher-tip' : undefined}
+          >
+            {current}
+          </Button>
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            {views.map((v) => (
+              <MenuItemRadio key={v} name="view" value={v}>{i18n._(VIEW_TITLES[v])}</MenuItemRadio>
+            ))}
+          </MenuList>
+        </MenuPopover>
+      </Menu>
+      {/* The tip is anchored to the switcher without wrapping it, so no control is nested in another. */}
+      <Popover open={showTip} onOpenChange={(_, d) => !d.open && dismissTip()} positioning={{ target: anchor, position: 'below', align: 'start' }} withArrow trapFocus={false}>
+        <PopoverSurface className={styles.tip} role="note" id="view-switcher-tip">
+          <Text>{t`Switch between the console, audit, workbench and the other views here.`}</Text>
+          <Button size="small" appearance="primary" onClick={dismissTip}>{t`Got it`}</Button>
+        </PopoverSurface>
+      </Popover>
+    </>
   )
 }

@@ -23,7 +23,7 @@ function overrides(mode: 'create' | 'update'): FieldOverrides {
       hidden: (v) => mode === 'create' && v.password_strategy !== 'custom',
       helpText: mode === 'update' ? msg`Leave empty to keep the current password` : undefined,
     },
-    public_key: { widget: 'textarea', helpText: msg`An SSH public key (ssh-rsa, ssh-ed25519, …); leave empty to keep the current one` },
+    public_key: { widget: 'textarea', helpText: mode === 'update' ? msg`An SSH public key (ssh-rsa, ssh-ed25519, …); leave empty to keep the current one` : msg`An SSH public key (ssh-rsa, ssh-ed25519, …)` },
   }
 }
 

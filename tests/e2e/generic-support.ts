@@ -1,0 +1,122 @@
+/**
+ * Helpers of the generic list/form/detail suites (tests/e2e/generic-*.spec.ts): API set-up with the admin's
+ * bearer token, logging in through the real login page, and locators that read like the page.
+ */
+import type { APIRequestContext, Locator, Page } from '@playwright/test'
+import { ADMIN, adminToken, expect } from './fixtures.ts'
+
+export interface Api {
+  get: (url: string) => Promise<any>
+  post: (url: string, body: unknown) => Promise<any>
+  patch: (url: string, body: unknown) => Promise<any>
+  del: (url: string) => Promise<void>
+}
+
+export async function api(request: APIRequestContext): Promise<Api> {
+  const token = await adminToken(request)
+  const headers = { Authorization: `Bearer ${token}` }
+  const check = async (res: Awaited<ReturnType<APIRequestContext['get']>>, what: string) => {
+    expect(res.status(), `${what}: ${await res.text()}`).toBeLessThan(300)
+    const text = await res.text()
+    return text ? JSON.parse(text) : undefined
+  }
+  const out: Api = {
+    get: async (url) => check(await request.get(url, { headers }), `GET ${url}`),
+    post: async (url, body) => check(await request.post(url, { headers, data: body }), `POST ${url}`),
+    patch: async (url, body) => check(await request.patch(url, { headers, data: body }), `PATCH ${url}`),
+    del: async (url) => {
+      await check(await request.delete(url, { headers }), `DELETE ${url}`)
+    },
+  }
+  // The administrator's first login would otherwise lead to the profile improvement page.
+  await out.patch('/api/v1/users/profile/', { is_first_login: false })
+  return out
+}
+
+/** A name unique to this run. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`
+}
+
+/** Logs in through the real login page and opens `path` (under /ui). */
+export async function login(page: Page, path: string, user = ADMIN): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
+  await page.goto(`/core/auth/login/?next=${encodeURIComponent(`/ui${path}`)}`)
+  await page.locator('input[name="username"]').fill(user.username)
+  await page.locator('input[name="password"]').fill(user.password)
+  await page.locator('input[name="password"]').press('Enter')
+  await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
+  if (!new URL(page.url()).pathname.startsWith(`/ui${path}`)) await page.goto(`/ui${path}`)
+}
+
+export function grid(page: Page): Locator {
+  return page.getByRole('grid').first()
+}
+
+export function row(page: Page, text: string): Locator {
+  return grid(page).getByRole('row').filter({ hasText: text })
+}
+
+/** Clicks a row action: a visible button, or the item of the row's More menu. */
+export async function rowAction(page: Page, text: string, action: string): Promise<void> {
+  const r = row(page, text).first()
+  const button = r.getByRole('button', { name: new RegExp(`^${action}\\b`) })
+  if (await button.count()) {
+    await button.first().click()
+    return
+  }
+  await r.locator('[data-command="more"]').click()
+  await page.getByRole('menuitem', { name: action, exact: true }).click()
+}
+
+export async function selectRows(page: Page, texts: readonly string[]): Promise<void> {
+  for (const text of texts) await row(page, text).first().getByRole('checkbox').check()
+}
+
+export async function bulkAction(page: Page, action: string): Promise<void> {
+  await page.locator('[data-command="bulk"]').click()
+  await page.getByRole('menuitem', { name: action, exact: true }).click()
+}
+
+export async function confirmDialog(page: Page, button: string): Promise<void> {
+  const dialog = page.getByRole('alertdialog')
+  await dialog.getByRole('button', { name: button, exact: true }).click()
+  await expect(dialog).toBeHidden()
+}
+
+/** Searches the list with a free-text term. */
+export async function search(page: Page, term: string): Promise<void> {
+  const box = page.getByRole('search').getByRole('textbox')
+  await box.fill(term)
+  await box.press('Enter')
+}
+
+/** Ids of the rows shown. */
+export async function rowIds(page: Page): Promise<string[]> {
+  return grid(page).locator('[data-row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-id') ?? ''))
+}
+
+/** The rows of a list answer, paginated or bare. */
+export function results(body: any): any[] {
+  return Array.isArray(body) ? body : body.results
+}
+
+/** Id of one permission by codename. */
+export async function permissionId(a: Api, codename: string): Promise<number> {
+  const [app, code] = codename.split('.')
+  const rows = results(await a.get(`/api/v1/rbac/permissions/?search=${encodeURIComponent(code!)}`))
+  const found = rows.find((p: any) => p.app_label === app && p.codename === code)
+  expect(found, codename).toBeTruthy()
+  return found.id as number
+}
+
+/** A user who can log in with a password, with the given org roles (and the built-in User system role). */
+export async function createLoginUser(a: Api, orgRoles: readonly string[]): Promise<{ username: string; password: string; id: string }> {
+  const username = unique('viewer')
+  const password = 'Viewer-Passw0rd!'
+  const user = await a.post('/api/v1/users/users/', {
+    name: username, username, email: `${username}@example.com`, password_strategy: 'custom', password,
+    system_roles: ['00000000-0000-0000-0000-000000000003'], org_roles: orgRoles, need_update_password: false,
+  })
+  return { username, password, id: user.id as string }
+}

@@ -1,0 +1,173 @@
+/**
+ * The console shell against the real server: start-up and login, views and organizations, guards (404/403),
+ * languages, the responsive sidebar, and live site messages. axe runs on every console page visited.
+ */
+import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import {
+  adminToken, createUser, dismissViewTip, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
+} from './shell-helpers.ts'
+
+test('a first-login user lands on /profile/improvement, and completing it continues', async ({ page, request }) => {
+  const token = await adminToken(request)
+  await createUser(request, token, 'first-timer', [ROLES.OrgAdmin])
+  await login(page, 'first-timer', PASSWORD, '/ui/console/users/users')
+  await expect(page).toHaveURL(/\/ui\/profile\/improvement$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Complete your profile' })).toBeVisible()
+  await expectNoAxeViolations(page, 'profile improvement')
+  // The server's field errors land on the fields.
+  await page.getByLabel('Email').fill('not-an-email@')
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page.getByText('Enter a valid email address.')).toBeVisible()
+  await page.getByLabel('Email').fill('first-timer@example.org')
+  await page.getByLabel('Phone').fill('+86 138 0000 0000')
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page).toHaveURL(/\/ui\/console\/dashboard$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  // The improvement page is not forced any more.
+  await page.goto('/ui/console/users/users')
+  await expect(page).toHaveURL(/\/ui\/console\/users\/users$/)
+})
+
+test('login through the login page lands in the default view', async ({ page, request }) => {
+  await readyAdmin(request)
+  await login(page, ADMIN.username, ADMIN.password)
+  await expect(page).toHaveURL(/\/ui\/console\/dashboard$/)
+  await expect(page.getByRole('button', { name: /Switch view, current: Console/ })).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible()
+  await expect(page).toHaveTitle(/^Dashboard - /)
+  await expectNoAxeViolations(page, 'console dashboard with the view tip')
+  await page.getByRole('button', { name: 'Got it' }).click()
+  // Navigate through the menu: a group, then a page, and the visited tabs follow.
+  await page.getByRole('navigation', { name: 'Main menu' }).getByText('Users', { exact: true }).click()
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'User list' }).click()
+  await expect(page).toHaveURL(/\/ui\/console\/users\/users$/)
+  const tabs = page.getByRole('navigation', { name: 'Open pages' })
+  await expect(tabs.getByRole('link', { name: 'User list' })).toHaveAttribute('aria-current', 'page')
+  await tabs.getByRole('button', { name: 'Close User list' }).click()
+  await expect(page).toHaveURL(/\/ui\/console\/dashboard$/)
+  await expectNoAxeViolations(page, 'console dashboard')
+})
+
+test('a user without console organizations lands in the workbench', async ({ page, request }) => {
+  const token = await adminToken(request)
+  await createUser(request, token, 'bench-user', [ROLES.OrgUser])
+  await finishFirstLogin(request, 'bench-user', PASSWORD)
+  await login(page, 'bench-user', PASSWORD, '/ui/console/dashboard')
+  await expect(page).toHaveURL(/\/ui\/workbench\/home$/)
+  await dismissViewTip(page)
+  await page.getByRole('button', { name: /Switch view, current: Workbench/ }).click()
+  await expect(page.getByRole('menuitemradio', { name: 'Workbench' })).toBeVisible()
+  await expect(page.getByRole('menuitemradio', { name: 'Console' })).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await expectNoAxeViolations(page, 'workbench home')
+})
+
+test('an unknown path shows the 404 page', async ({ page, request }) => {
+  await readyAdmin(request)
+  await login(page, ADMIN.username, ADMIN.password, '/ui/console/no/such/page')
+  await expect(page).toHaveURL(/\/ui\/404$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
+  await dismissViewTip(page)
+  await expectNoAxeViolations(page, '404')
+})
+
+test('a route the user may not open shows the 403 page', async ({ page, request }) => {
+  const token = await adminToken(request)
+  await createUser(request, token, 'auditor', [ROLES.OrgAuditor])
+  await finishFirstLogin(request, 'auditor', PASSWORD)
+  await login(page, 'auditor', PASSWORD, '/ui/audit/audits/job-execution-log')
+  await expect(page).toHaveURL(/\/ui\/audit\/audits\/job-execution-log$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'You have no permission to view this page' })).toBeVisible()
+  await dismissViewTip(page)
+  await expectNoAxeViolations(page, '403')
+  // A permitted page of the same view opens.
+  await page.goto('/ui/audit/sessions/sessions')
+  await expect(page.getByRole('heading', { level: 1, name: 'Session list' })).toBeVisible()
+})
+
+test('view and organization choices persist across reloads, per user', async ({ page, request }) => {
+  const token = await readyAdmin(request)
+  const org = await request.post('/api/v1/orgs/orgs/', { headers: { Authorization: `Bearer ${token}` }, data: { name: 'Second org' } })
+  expect([201, 400]).toContain(org.status())
+  await login(page, ADMIN.username, ADMIN.password)
+  await dismissViewTip(page)
+  await page.getByRole('button', { name: /Switch organization, current: DEFAULT/ }).click()
+  await page.getByRole('menuitemradio', { name: 'Second org' }).click()
+  await expect(page.getByRole('button', { name: /Switch organization, current: Second org/ })).toBeVisible()
+  await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('jms_current_org_admin') ?? '{}').name)).toBe('Second org')
+  expect((await page.context().cookies()).find((c) => c.name === 'X-JMS-ORG')?.value).toMatch(/^[0-9a-f-]{36}$/)
+  await page.reload()
+  await expect(page.getByRole('button', { name: /Switch organization, current: Second org/ })).toBeVisible()
+
+  await page.getByRole('button', { name: /Switch view, current: Console/ }).click()
+  await page.getByRole('menuitemradio', { name: 'Audit' }).click()
+  await expect(page).toHaveURL(/\/ui\/audit\/dashboard$/)
+  await expectNoAxeViolations(page, 'audit dashboard')
+  await page.goto('/ui/')
+  await expect(page).toHaveURL(/\/ui\/audit\/dashboard$/)
+  // Another user on the same browser keeps their own organization.
+  expect(await page.evaluate(() => localStorage.getItem('jms_current_org_bench-user'))).toBeNull()
+})
+
+test('the language switch changes the interface and the language cookie', async ({ page, request }) => {
+  await readyAdmin(request)
+  await login(page, ADMIN.username, ADMIN.password)
+  await dismissViewTip(page)
+  await page.getByTestId('profile-menu').click()
+  await page.getByRole('menuitemradio', { name: '中文' }).click()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN')
+  expect((await page.context().cookies()).find((c) => c.name === 'django_language')?.value).toBe('zh-hans')
+  await page.reload()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN')
+  await expectNoAxeViolations(page, 'console in Chinese')
+  await page.getByTestId('profile-menu').click()
+  await page.getByRole('menuitemradio', { name: 'English' }).click()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+})
+
+test('the sidebar is collapsed below 992 px and opens over the page', async ({ page, request }) => {
+  await readyAdmin(request)
+  await page.setViewportSize({ width: 900, height: 800 })
+  await login(page, ADMIN.username, ADMIN.password)
+  await dismissViewTip(page)
+  const menu = page.getByRole('navigation', { name: 'Main menu' })
+  await expect(menu).toBeHidden()
+  await page.getByRole('button', { name: 'Show the menu' }).click()
+  await expect(menu).toBeVisible()
+  await expectNoAxeViolations(page, 'sidebar open at 900 px')
+  await menu.getByRole('link', { name: 'Dashboard' }).click()
+  await expect(menu).toBeHidden()
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(menu).toBeVisible()
+  // The wide-screen state is remembered in the sidebarStatus cookie.
+  await page.getByRole('button', { name: 'Hide the menu' }).click()
+  await expect(menu).toBeHidden()
+  expect((await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0')
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'Show the menu' })).toBeVisible()
+  await expect(menu).toBeHidden()
+})
+
+test('a site message raises the badge without reload, and the drawer marks it read', async ({ page, request }) => {
+  const token = await readyAdmin(request)
+  const adminId = await profileId(request, token)
+  await request.patch('/api/v1/notifications/site-messages/mark-as-read-all/', { headers: { Authorization: `Bearer ${token}` } })
+  await login(page, ADMIN.username, ADMIN.password)
+  await dismissViewTip(page)
+  await expect(page.getByTestId('site-messages-button')).toHaveAccessibleName('Messages')
+  await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
+  await sendSiteMessage(request, token, [adminId], 'Maintenance tonight')
+  await expect(page.getByTestId('site-messages-badge')).toHaveText('1')
+  await sendSiteMessage(request, token, [adminId], 'Second notice')
+  await expect(page.getByTestId('site-messages-badge')).toHaveText('2')
+  await page.getByTestId('site-messages-button').click()
+  const drawer = page.getByRole('dialog', { name: 'Messages' })
+  await expect(drawer.getByRole('heading', { name: 'Maintenance tonight' })).toBeVisible()
+  await expectNoAxeViolations(page, 'site message drawer')
+  await drawer.getByRole('button', { name: 'Mark "Second notice" as read' }).click()
+  await expect(drawer.getByRole('heading', { name: 'Second notice' })).toHaveCount(0)
+  await expect(page.getByTestId('site-messages-badge')).toHaveText('1')
+  await drawer.getByRole('button', { name: 'Mark all as read' }).click()
+  await expect(drawer.getByText('No unread messages')).toBeVisible()
+  await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
+})
