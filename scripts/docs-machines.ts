@@ -269,7 +269,8 @@ function main(): void {
   for (const [exportName, machine] of machines) {
     const file = `${kebab(machine.id)}.md`
     writeFileSync(join(OUT_DIR, file), render(exportName, machine))
-    index.push(`| [${machine.id}](${file}) | \`${exportName}\` | ${cell(machine.root.description ?? '')} |`)
+    const summary = (machine.root.description ?? '').split(/(?<=\.) /, 1)[0] ?? ''
+    index.push(`| [${machine.id}](${file}) | \`${exportName}\` | ${cell(summary)} |`)
   }
   writeFileSync(join(OUT_DIR, 'README.md'), `${index.join('\n')}\n`)
   console.log(`docs/machines: ${machines.length} machines written`)

@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 
 const LOCALES = ['en', 'zh', 'ja']
-const before = new Map(LOCALES.map((l) => [l, readFileSync(`locales/${l}.po`, 'utf8')]))
+// Every catalogue file: the console's (locales/<l>.po) and the login page's (locales/login/<l>.po).
+const FILES = ['locales', 'locales/login'].flatMap((dir) => LOCALES.map((l) => `${dir}/${l}.po`))
+const before = new Map(FILES.map((f) => [f, readFileSync(f, 'utf8')]))
 const ex = spawnSync('npx', ['lingui', 'extract', '--clean'], { encoding: 'utf8' })
 if (ex.status !== 0) {
   console.error(ex.stdout, ex.stderr)
@@ -14,13 +16,13 @@ if (ex.status !== 0) {
 }
 const problems: string[] = []
 const strip = (po: string) => po.replace(/^"POT-Creation-Date:.*$/m, '')
-for (const l of LOCALES) {
-  const after = readFileSync(`locales/${l}.po`, 'utf8')
-  if (strip(after) !== strip(before.get(l)!)) problems.push(`locales/${l}.po is not up to date with the sources: run \`npm run i18n\` and translate`)
-  writeFileSync(`locales/${l}.po`, before.get(l)!)
+for (const f of FILES) {
+  const after = readFileSync(f, 'utf8')
+  if (strip(after) !== strip(before.get(f)!)) problems.push(`${f} is not up to date with the sources: run \`npm run i18n\` and translate`)
+  writeFileSync(f, before.get(f)!)
 }
-for (const l of ['zh', 'ja']) {
-  const po = before.get(l)!
+for (const f of FILES.filter((x) => !x.endsWith('/en.po'))) {
+  const po = before.get(f)!
   let id = ''
   let missing = 0
   const lines = po.split('\n')
@@ -29,7 +31,7 @@ for (const l of ['zh', 'ja']) {
     if (line.startsWith('msgid ')) id = line
     if (line === 'msgstr ""' && id !== 'msgid ""' && !(lines[i + 1] ?? '').startsWith('"')) missing++
   }
-  if (missing) problems.push(`locales/${l}.po: ${missing} messages without a translation`)
+  if (missing) problems.push(`${f}: ${missing} messages without a translation`)
 }
 void readdirSync
 const comp = spawnSync('npx', ['lingui', 'compile', '--typescript', '--strict'], { encoding: 'utf8' })

@@ -71,7 +71,9 @@ export const confirmMachine = setup({
   },
 }).createMachine({
   id: 'confirm',
-  description: 'Sensitive-action confirmation: already confirmed, re-login, password or MFA (OTP/SMS).',
+  description: 'Sensitive-action confirmation: already confirmed, re-login, password or MFA (OTP/SMS). ' +
+    'Unlike lina, a failed check without a confirm code ends in failed instead of asking for confirm_type=undefined, ' +
+    'an empty code is refused before any request, and all-disabled MFA methods fail at once.',
   context: ({ input }) => ({
     url: input.url,
     requestedType: null,

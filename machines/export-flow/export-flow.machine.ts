@@ -2,12 +2,15 @@
  * exportFlow — export of a list (spec §4.4, contract §2.6): optional confirmation (the confirm machine, invoked
  * as child `confirm`), then the options (scope and format), then the download (`download` actor) → done, or
  * error with RETRY / CANCEL. CANCEL from any unfinished state ends in `cancelled`.
+ * A download the server refuses for want of a confirmation (400 `{code: relogin|password|mfa}`, the server being
+ * the judge of its freshness) runs the confirmation against the refused URL, then downloads again — once: a
+ * second refusal is an error.
  */
 import { assign, fromPromise, setup } from 'xstate'
 import type { ErrorActorEvent } from 'xstate'
 import { confirmMachine } from '../confirm/confirm.machine.ts'
 import type { ConfirmOutput } from '../confirm/confirm.types.ts'
-import { notProvided } from '../shared/errors.ts'
+import { httpStatusOf, notProvided } from '../shared/errors.ts'
 import type {
   DownloadInput,
   ExportFlowContext,
@@ -37,6 +40,16 @@ export function defaultScope(table: { selectedCount: number; hasFilters: boolean
   return preferred.find((scope) => isScopeEnabled(scope, table)) ?? 'all'
 }
 
+/**
+ * The URL to confirm against when a download was refused for want of a confirmation: a 400 whose `code` is a
+ * confirmation level, carrying the request `url` (the API layer's error); else null.
+ */
+export function confirmationAsked(error: unknown): string | null {
+  if (httpStatusOf(error) !== 400 || typeof error !== 'object' || error === null) return null
+  const { code, url } = error as { code?: unknown; url?: unknown }
+  return (code === 'relogin' || code === 'password' || code === 'mfa') && typeof url === 'string' && url !== '' ? url : null
+}
+
 export const exportFlowMachine = setup({
   types: {
     input: {} as ExportFlowInput,
@@ -54,12 +67,15 @@ export const exportFlowMachine = setup({
   guards: {
     needsConfirm: ({ context }) => context.needsConfirm,
     isConfirmed: (_, output: ConfirmOutput) => output.status === 'confirmed',
+    confirmedForDownload: ({ context }, output: ConfirmOutput) => output.status === 'confirmed' && context.retryingDownload,
+    asksConfirmation: ({ context }, error: unknown) => !context.retryingDownload && confirmationAsked(error) !== null,
     isCancelled: (_, output: ConfirmOutput) => output.status === 'cancelled',
     isEnabledScope: ({ context, event }) => event.type === 'SET_SCOPE' && isScopeEnabled(event.scope, context),
   },
 }).createMachine({
   id: 'exportFlow',
-  description: 'Export: optional confirmation, options (scope, format), download with retry.',
+  description: 'Export: optional confirmation, options (scope, format), download with retry. ' +
+    'The confirm step is the confirm machine as child `confirm`; a download failure can be retried instead of closing the dialog.',
   context: ({ input }) => ({
     needsConfirm: input.needsConfirm,
     confirmUrl: input.confirmUrl ?? '',
@@ -70,6 +86,7 @@ export const exportFlowMachine = setup({
     progress: null,
     error: null,
     confirmOutput: null,
+    retryingDownload: false,
   }),
   initial: 'starting',
   output: ({ event }) => event.output as ExportFlowOutput,
@@ -84,6 +101,7 @@ export const exportFlowMachine = setup({
         src: 'confirm',
         input: ({ context }) => ({ url: context.confirmUrl }),
         onDone: [
+          { guard: { type: 'confirmedForDownload', params: ({ event }) => event.output }, target: 'downloading' },
           { guard: { type: 'isConfirmed', params: ({ event }) => event.output }, target: 'options' },
           { guard: { type: 'isCancelled', params: ({ event }) => event.output }, target: 'cancelled' },
           { target: 'confirmFailed', actions: assign({ confirmOutput: ({ event }) => event.output }) },
@@ -100,7 +118,7 @@ export const exportFlowMachine = setup({
       on: {
         SET_SCOPE: { guard: 'isEnabledScope', actions: assign({ scope: ({ event }) => event.scope }) },
         SET_FORMAT: { actions: assign({ format: ({ event }) => event.format }) },
-        SUBMIT: 'downloading',
+        SUBMIT: { target: 'downloading', actions: assign({ retryingDownload: false }) },
       },
     },
     downloading: {
@@ -117,11 +135,18 @@ export const exportFlowMachine = setup({
           onProgress: (progress) => self.send({ type: 'PROGRESS', ...progress }),
         }),
         onDone: 'done',
-        onError: { target: 'error', actions: assign({ error: ({ event }) => event.error }) },
+        onError: [
+          {
+            guard: { type: 'asksConfirmation', params: ({ event }) => event.error },
+            target: 'confirming',
+            actions: assign({ confirmUrl: ({ event }) => confirmationAsked(event.error) ?? '', retryingDownload: true }),
+          },
+          { target: 'error', actions: assign({ error: ({ event }) => event.error }) },
+        ],
       },
     },
     error: {
-      on: { RETRY: 'downloading' },
+      on: { RETRY: { target: 'downloading', actions: assign({ retryingDownload: false }) } },
     },
     done: { type: 'final', output: ({ context }) => ({ status: 'downloaded', scope: context.scope, format: context.format }) },
     cancelled: { type: 'final', output: { status: 'cancelled' } },

@@ -47,6 +47,8 @@ export interface ExportFlowContext {
   error: unknown
   /** Result of the confirm flow when it did not confirm. */
   confirmOutput: ConfirmOutput | null
+  /** The download was refused for want of a confirmation: confirming, then downloading again (once). */
+  retryingDownload: boolean
 }
 
 export type ExportFlowOutput =

@@ -124,7 +124,9 @@ const reportRun = importTaskSetup.enqueueActions(({ context, enqueue }) => {
 
 export const importTaskMachine = importTaskSetup.createMachine({
   id: 'importTask',
-  description: 'Row-by-row import: Import, Stop, Continue; failed rows are kept with their errors.',
+  description: 'Row-by-row import: Import, Stop, Continue; failed rows are kept with their errors. ' +
+    'STOP during an upload lets that row finish (never re-sent half-done); the task is persisted after each row ' +
+    'and a reloaded task resumes in stopped.',
   context: ({ input }) => ({
     rows: input.rows,
     mode: input.mode,

@@ -58,7 +58,8 @@ const sessionMarkSetup = setup({
 
 export const sessionMarkMachine = sessionMarkSetup.createMachine({
   id: 'sessionMark',
-  description: 'Keeps the jms_session_expire=close cookie alive every 10 s; no mark means the session expired.',
+  description: 'Keeps the jms_session_expire=close cookie alive every 10 s; no mark means the session expired. ' +
+    'The timer is a delayed self-transition, so a restarted start-up never stacks timers (lina re-created a setInterval each time).',
   context: ({ input }) => ({ mark: input.mark ?? null }),
   initial: 'checking',
   output: ({ event }) => event.output as SessionMarkOutput,

@@ -39,7 +39,8 @@ export const sessionRefreshMachine = setup({
   },
 }).createMachine({
   id: 'sessionRefresh',
-  description: 'Reads the profile once, 30 s after the last successful non-profile response.',
+  description: 'Reads the profile once, 30 s after the last successful non-profile response. ' +
+    'Profile responses do not re-arm it, so the refresh never loops.',
   initial: 'idle',
   on: {
     RESPONSE_OK: { guard: 'isActivity', target: '.armed' },

@@ -96,7 +96,8 @@ const siteMessagesSetup = setup({
 
 export const siteMessagesMachine = siteMessagesSetup.createMachine({
   id: 'siteMessages',
-  description: 'Site-message websocket with back-off reconnect, unread count, drawer list and mark-as-read.',
+  description: 'Site-message websocket with back-off reconnect, unread count, drawer list and mark-as-read. ' +
+    'Lina had no reconnect: here a close or error retries after 1, 2, 4 … 30 s; mark-as-read finishes even if the drawer closes.',
   type: 'parallel',
   context: ({ input }) => ({
     pageSize: input.pageSize ?? SITE_MESSAGES_PAGE_SIZE,

@@ -31,7 +31,7 @@ export function hasValidLicense(settings: PublicSettings | null): boolean {
 }
 
 /** The view check: the view to show and where to redirect (home, or a view the user may not see). */
-export function checkView(context: Pick<StartupContext, 'path' | 'profile' | 'persisted' | 'publicSettings'>) {
+export function resolveStartupView(context: Pick<StartupContext, 'path' | 'profile' | 'persisted' | 'publicSettings'>) {
   if (!context.profile) throw new Error('startup: view check without a profile')
   const requested = viewFromPath(context.path)
   const view = chooseView(requested, context.profile, context.persisted.lastView, { hasValidLicense: hasValidLicense(context.publicSettings) })
@@ -93,7 +93,8 @@ export const startupMachine = setup({
   },
 }).createMachine({
   id: 'startup',
-  description: 'Console start-up: settings, session, profile, view, organization, routes, first login, categories.',
+  description: 'Console start-up: settings, session, profile, view, organization, routes, first login, categories. ' +
+    'Decisions are returned as output (redirect, login, failure) instead of navigating; the tickets view also needs a valid license.',
   context: ({ input }) => ({
     path: input.path,
     publicSettings: null,
@@ -194,7 +195,7 @@ export const startupMachine = setup({
       },
     },
     checkingView: {
-      always: { target: 'checkingOrg', actions: assign(({ context }) => checkView(context)) },
+      always: { target: 'checkingOrg', actions: assign(({ context }) => resolveStartupView(context)) },
     },
     checkingOrg: {
       always: [

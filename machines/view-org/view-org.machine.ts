@@ -131,7 +131,8 @@ const commit = viewOrgSetup.enqueueActions(({ context, event, enqueue }) => {
 
 export const viewOrgMachine = viewOrgSetup.createMachine({
   id: 'viewOrg',
-  description: 'Current view and organization; settings view works in the system organization.',
+  description: 'Current view and organization; settings view works in the system organization. ' +
+    'Org changes are events (orgChanged) for the app to reload the profile and invalidate the router, not a page reload.',
   context: ({ input }) => {
     const options = input.options ?? {}
     const view = chooseView(input.view, input.profile, input.lastView, options)

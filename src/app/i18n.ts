@@ -8,10 +8,18 @@ export const LOCALES: readonly Locale[] = ['zh', 'en', 'ja']
 export const SERVER_LANGUAGE: Record<Locale, string> = { en: 'en', zh: 'zh-hans', ja: 'ja' }
 export const LANGUAGE_COOKIE = 'django_language'
 
-const loaders: Record<Locale, () => Promise<{ messages: Messages }>> = {
+export type CatalogLoaders = Record<Locale, () => Promise<{ messages: Messages }>>
+
+/** The console's catalogues. The login entry loads its own small ones instead (see `selectCatalogs`). */
+let loaders: CatalogLoaders = {
   en: () => import('../../locales/en.ts'),
   zh: () => import('../../locales/zh.ts'),
   ja: () => import('../../locales/ja.ts'),
+}
+
+/** Chooses which compiled catalogues `activateLocale` loads (an entry with its own, smaller catalogue). */
+export function selectCatalogs(next: CatalogLoaders): void {
+  loaders = next
 }
 
 function pick(value: string | undefined | null): Locale | undefined {

@@ -1,12 +1,19 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { I18nProvider } from '@lingui/react'
-import { activateLocale, detectLocale, i18n } from '../app/i18n.ts'
+import { activateLocale, detectLocale, i18n, selectCatalogs } from '../app/i18n.ts'
 import { LoginApp } from './LoginApp.tsx'
 import { nextFromLocation } from './useLoginFlow.ts'
 
 const container = document.getElementById('root')
 if (!container) throw new Error('login.html has no #root')
+
+// The login page's own catalogue: only its messages, not the console's.
+selectCatalogs({
+  en: () => import('../../locales/login/en.ts'),
+  zh: () => import('../../locales/login/zh.ts'),
+  ja: () => import('../../locales/login/ja.ts'),
+})
 
 /** Entry of login.html: language first (cookie, browser, zh), then the page. */
 void activateLocale(detectLocale())

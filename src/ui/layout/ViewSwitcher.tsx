@@ -45,7 +45,8 @@ export function ViewSwitcher() {
     localStorage.setItem(VIEW_SWITCHER_TIP_KEY, '1')
     setTipOpen(false)
   }
-  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null)
+  const [anchor, setAnchorState] = useState<HTMLElement | null>(null)
+  const setAnchor = (el: HTMLElement | null) => setAnchorState(el)
   const showTip = tipOpen && views.length > 1 && anchor !== null
   const current = view ? i18n._(VIEW_TITLES[view]) : ''
   const choose = (next: ViewName) => {
