@@ -7,8 +7,12 @@ export default defineConfig({
   fallbackLocales: { default: 'en' },
   catalogs: [
     // The console. The login page (a separate entry with a 150 KB budget) has its own small catalogue.
-    { path: '<rootDir>/locales/{locale}', include: ['<rootDir>/src', '<rootDir>/machines'], exclude: ['<rootDir>/src/login'] },
-    { path: '<rootDir>/locales/login/{locale}', include: ['<rootDir>/src/login', '<rootDir>/src/api'] },
+    {
+      path: '<rootDir>/locales/{locale}',
+      include: ['<rootDir>/src', '<rootDir>/machines'],
+      exclude: ['**/src/login/**', '**/*.test.ts', '**/*.test.tsx'],
+    },
+    { path: '<rootDir>/locales/login/{locale}', include: ['<rootDir>/src/login', '<rootDir>/src/api'], exclude: ['**/*.test.ts', '**/*.test.tsx'] },
   ],
   format: formatter({ lineNumbers: false }),
   compileNamespace: 'ts',

@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate'
 import { getSimplePaths } from 'xstate/graph'
 import { confirmMachine } from '../confirm/confirm.machine.ts'
 import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testing/model-walk.ts'
-import { defaultScope, exportFlowMachine, isScopeEnabled } from './export-flow.machine.ts'
+import { confirmationAsked, defaultScope, exportFlowMachine, isScopeEnabled } from './export-flow.machine.ts'
 import type { ConfirmCheckResult } from '../confirm/confirm.types.ts'
 import type { DownloadInput, ExportFlowInput } from './export-flow.types.ts'
 
@@ -31,6 +31,7 @@ const modelEvents = [
   { type: 'xstate.error.actor.confirm', error: new Error('confirm crashed') },
   { type: 'xstate.done.actor.download', output: undefined },
   { type: 'xstate.error.actor.download', error: { status: 500 } },
+  { type: 'xstate.error.actor.download', error: { status: 400, code: 'mfa', url: '/api/v1/users/users/?format=csv' } },
 ] as const
 
 const inputs: ExportFlowInput[] = [
@@ -133,6 +134,30 @@ describe('exportFlow machine — scenarios', () => {
     await flushMicrotasks()
     expect(download).toHaveBeenCalledTimes(2)
     expect(actor.getSnapshot().output).toEqual({ status: 'downloaded', scope: 'filtered', format: 'csv' })
+  })
+
+  it('confirms a download the server refuses for want of a confirmation, then downloads again — once', async () => {
+    const refused = { status: 400, code: 'mfa', url: '/api/v1/users/users/?confirm=mfa&format=csv' }
+    let calls = 0
+    const { actor, download, check } = start(inputs[1]!, async () => {
+      calls += 1
+      if (calls <= 2) throw refused
+      return undefined
+    })
+    actor.send({ type: 'SUBMIT' })
+    await flushMicrotasks()
+    expect(check).toHaveBeenCalledWith(expect.objectContaining({ input: { url: refused.url } }))
+    expect(download).toHaveBeenCalledTimes(2)
+    // the second refusal right after a confirmation is an error, not a loop
+    expect(actor.getSnapshot().value).toBe('error')
+    expect(actor.getSnapshot().context.error).toEqual(refused)
+    actor.send({ type: 'RETRY' })
+    await flushMicrotasks()
+    expect(download).toHaveBeenCalledTimes(3)
+    expect(actor.getSnapshot().output).toEqual({ status: 'downloaded', scope: 'filtered', format: 'csv' })
+    expect(confirmationAsked({ status: 400, code: 'mfa' })).toBeNull()
+    expect(confirmationAsked({ status: 403, code: 'mfa', url: '/x' })).toBeNull()
+    expect(confirmationAsked({ response: { status: 400 }, code: 'password', url: '/x' })).toBe('/x')
   })
 
   it('ends cancelled when the confirmation is cancelled or on CANCEL', async () => {

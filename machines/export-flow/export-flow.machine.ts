@@ -137,9 +137,12 @@ export const exportFlowMachine = setup({
         onDone: 'done',
         onError: [
           {
-            guard: { type: 'asksConfirmation', params: ({ event }) => event.error },
+            guard: { type: 'asksConfirmation', params: ({ event }: { event: ErrorActorEvent }) => event.error },
             target: 'confirming',
-            actions: assign({ confirmUrl: ({ event }) => confirmationAsked(event.error) ?? '', retryingDownload: true }),
+            actions: assign({
+              confirmUrl: ({ event }: { event: ErrorActorEvent }) => confirmationAsked(event.error) ?? '',
+              retryingDownload: true,
+            }),
           },
           { target: 'error', actions: assign({ error: ({ event }) => event.error }) },
         ],

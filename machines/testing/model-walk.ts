@@ -6,10 +6,12 @@
  *    `{ type: 'xstate.error.actor.<id>', error }`; delays (`xstate.after.*`) are added automatically.
  * 2. Every state node must be reached (eventless routing states excepted), and every listed event must be
  *    handled somewhere.
- * 3. Each path is replayed on a real actor (`createActor(machine.provide(stubs))`) under fake timers: done/error
- *    events settle the stub promise of that invocation, delays advance the clock by the machine's own delay,
- *    other events are sent (through the invoking callback actor's `sendBack` when `sentBy` says so). After every
- *    step the actor's value, context, status and output must equal the path's snapshot.
+ * 3. The shortest path to every snapshot, and every transition of the model (path to its source + the event), is
+ *    replayed on a real actor (`createActor(machine.provide(stubs))`) under fake timers: done/error events settle
+ *    the stub promise of that invocation, delays advance the clock by the machine's own delay, other events are
+ *    sent (through the invoking callback actor's `sendBack` when `sentBy` says so). After every step the actor's
+ *    value, context, status and output must equal the model's snapshot, and the invariant must hold.
+ * The caller uses `vi.useFakeTimers()`.
  */
 import { createActor, fromCallback, fromPromise } from 'xstate'
 import type { AnyActorLogic, AnyMachineSnapshot, AnyStateMachine, EventObject, InputFrom, SnapshotFrom } from 'xstate'
@@ -121,7 +123,7 @@ function withoutPrefixes(paths: Path[]): Path[] {
   const covered = new Set<string>()
   const kept: Path[] = []
   for (const path of [...paths].sort((a, b) => b.steps.length - a.steps.length)) {
-    const keys = path.steps.map((step) => JSON.stringify(step.event))
+    const keys = path.steps.map((step) => toJson(step.event))
     if (covered.has(keys.join('\n'))) continue
     kept.push(path)
     for (let end = 1; end <= keys.length; end++) covered.add(keys.slice(0, end).join('\n'))
@@ -131,7 +133,11 @@ function withoutPrefixes(paths: Path[]): Path[] {
 
 type Path = StatePath<AnyMachineSnapshot, EventObject>
 
-const serializeState = (snapshot: AnyMachineSnapshot): string => JSON.stringify({ value: snapshot.value, context: snapshot.context })
+/** JSON that keeps Error messages apart (plain JSON turns every Error into `{}`). */
+const toJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, item: unknown) => (item instanceof Error ? { error: item.name, message: item.message } : item))
+
+const serializeState = (snapshot: AnyMachineSnapshot): string => toJson({ value: snapshot.value, context: snapshot.context })
 
 /**
  * The shortest path to every reachable snapshot and, unless `everyTransition` is false, every transition of the

@@ -199,10 +199,14 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
   return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds }
 }
 
-/** `order=a,-b`: known orderable fields only; none → the default order; the id breaks ties. */
+/**
+ * `order=a,-b`: known orderable fields only; none → the default order. The id breaks ties in the direction of
+ * the first key, so an index on (key, id) serves both directions.
+ */
 export function orderBy(def: ResourceDef, param: string | undefined): Cond {
   const allowed = orderNames(def)
   const parts: Cond[] = []
+  let firstDesc: boolean | undefined
   const wanted = (param ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   const pick = (names: string[], strict: boolean) => {
     for (const item of names) {
@@ -212,12 +216,14 @@ export function orderBy(def: ResourceDef, param: string | undefined): Cond {
       const f = fieldByName(def, name)
       const column = f ? columnOf(f) : name
       const expr = f?.expr ? sql.raw(f.expr) : column ? col(column) : undefined
-      if (expr) parts.push(sql`${expr} ${sql.raw(desc ? 'desc' : 'asc')}`)
+      if (!expr) continue
+      firstDesc ??= desc
+      parts.push(sql`${expr} ${sql.raw(desc ? 'desc' : 'asc')}`)
     }
   }
   pick(wanted, true)
   if (!parts.length) pick(def.ordering?.default ?? [], false)
-  parts.push(sql`t.id asc`)
+  parts.push(sql`t.id ${sql.raw(firstDesc ? 'desc' : 'asc')}`)
   return sql.join(parts, sql`, `)
 }
 
@@ -228,9 +234,14 @@ export function selectList(def: ResourceDef, fields: FieldDef[]): Cond {
 }
 
 export async function fetchRows(db: DB, def: ResourceDef, fields: FieldDef[], conds: Cond[], opts: { order?: Cond; limit?: number; offset?: number; forUpdate?: boolean } = {}): Promise<Row[]> {
-  const r = await sql<Row>`select ${selectList(def, fields)} from ${sql.table(def.table)} as t where ${and(conds)}
-    ${opts.order ? sql`order by ${opts.order}` : sql``}
-    ${opts.limit !== undefined ? sql`limit ${opts.limit}` : sql``} ${opts.offset ? sql`offset ${opts.offset}` : sql``}
+  const order = opts.order ? sql`order by ${opts.order}` : sql``
+  const page = sql`${opts.limit !== undefined ? sql`limit ${opts.limit}` : sql``} ${opts.offset ? sql`offset ${opts.offset}` : sql``}`
+  if (opts.limit !== undefined && fields.some((f) => f.expr)) {
+    // Page first, computed columns after: the expressions (often subqueries) run for the page's rows only.
+    const r = await sql<Row>`select ${selectList(def, fields)} from (select t.* from ${sql.table(def.table)} as t where ${and(conds)} ${order} ${page}) as t ${order}`.execute(db)
+    return r.rows
+  }
+  const r = await sql<Row>`select ${selectList(def, fields)} from ${sql.table(def.table)} as t where ${and(conds)} ${order} ${page}
     ${opts.forUpdate ? sql`for update` : sql``}`.execute(db)
   return r.rows
 }

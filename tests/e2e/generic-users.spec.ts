@@ -121,7 +121,7 @@ test.describe('users', () => {
     await bulkAction(page, 'Update selected')
     const dialog = page.getByRole('dialog', { name: /Update 2 selected items/ })
     await dialog.getByRole('checkbox', { name: 'Comment' }).check()
-    await dialog.getByLabel('Comment', { exact: true }).fill('bulk note')
+    await dialog.locator('[data-field="comment"] textarea').fill('bulk note')
     await dialog.getByRole('button', { name: 'Confirm' }).click()
     await expect(dialog).toBeHidden()
     for (const u of users.slice(2)) expect((await a.get(`${USERS}${u.id}/`)).comment).toBe('bulk note')

@@ -75,8 +75,9 @@ test('a route the user may not open shows the 403 page', async ({ page, request 
   const token = await adminToken(request)
   await createUser(request, token, 'auditor', [ROLES.OrgAuditor])
   await finishFirstLogin(request, 'auditor', PASSWORD)
-  await login(page, 'auditor', PASSWORD, '/ui/audit/audits/job-execution-log')
-  await expect(page).toHaveURL(/\/ui\/audit\/audits\/job-execution-log$/)
+  // Ticket flows need tickets.view_ticketflow, which the built-in user roles do not have.
+  await login(page, 'auditor', PASSWORD, '/ui/tickets/flow')
+  await expect(page).toHaveURL(/\/ui\/tickets\/flow$/)
   await expect(page.getByRole('heading', { level: 1, name: 'You have no permission to view this page' })).toBeVisible()
   await dismissViewTip(page)
   await expectNoAxeViolations(page, '403')

@@ -30,3 +30,7 @@ end $$;
 
 create trigger role_bindings_org_ids after insert or update or delete on role_bindings
   for each row execute function role_bindings_sync_org_ids();
+
+-- Orders the console asks for after saves (`-date_updated`) and on the users page.
+create index users_date_updated_idx on users (date_updated, id);
+create index users_date_joined_idx on users (date_joined, id);

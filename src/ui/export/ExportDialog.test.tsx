@@ -100,6 +100,25 @@ describe('ExportDialog', { timeout: 30_000 }, () => {
     await waitFor(() => expect(onClose).toHaveBeenCalledWith(expect.objectContaining({ status: 'downloaded' })))
   })
 
+  it('asks for the verification when the server refuses the download for want of one, then downloads', async () => {
+    let confirmed = false
+    open({ query: { confirm: 'mfa' } }, {
+      [`GET ${URL_}`]: () => (confirmed ? FILE() : jsonResponse(400, { code: 'mfa', detail: 'This action require confirm current user' })),
+      'GET /api/v1/authentication/confirm/': () => ({ confirm_type: 'mfa', content: [{ name: 'otp', display_name: 'OTP', disabled: false, placeholder: 'OTP verification code' }] }),
+      'POST /api/v1/authentication/confirm/': () => {
+        confirmed = true
+        return 'ok'
+      },
+    })
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Export' }))
+    await user.type(await screen.findByRole('textbox', { name: /OTP/ }), '123456{Enter}')
+    await waitFor(() => expect(onClose).toHaveBeenCalledWith(expect.objectContaining({ status: 'downloaded', scope: 'filtered' })))
+    // refused export, the confirmation's check of that same URL, then the export again
+    expect(exports().map((r) => r.url.search)).toEqual(['?confirm=mfa&format=csv', '?confirm=mfa&format=csv', '?confirm=mfa&format=csv'])
+    expect(saved).toHaveLength(1)
+  })
+
   it('ends when the verification is cancelled', async () => {
     open({ needsConfirm: true }, {
       [`GET ${URL_}`]: () => jsonResponse(400, { code: 'password' }),

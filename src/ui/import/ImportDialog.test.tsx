@@ -28,7 +28,7 @@ function serve(count: number, bad: number[] = []) {
     [`POST ${URL_}render-to-json/`]: () => ({ title: TITLE, data: users(count, bad) }),
     [`POST ${URL_}`]: (req) => {
       const body = req.body as Record<string, string>
-      return body.email.includes('@') ? jsonResponse(201, { id: 'x', ...body }) : jsonResponse(400, { email: ['Enter a valid email address.'] })
+      return (body.email ?? '').includes('@') ? jsonResponse(201, { id: 'x', ...body }) : jsonResponse(400, { email: ['Enter a valid email address.'] })
     },
     [`PUT ${URL_}*/`]: (req) => jsonResponse(200, req.body),
     [`GET ${URL_}`]: () => new Response('*Name,*Username\r\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="user_2026.csv"' } }),

@@ -11,7 +11,7 @@ import type { ImportMode, ImportRow } from '../../../machines/import-task/import
 import type { Row } from '../../api/resources.ts'
 import { ImportChoose } from './ImportChoose.tsx'
 import { ImportRun } from './ImportRun.tsx'
-import { clearImport, importStorageKey, loadImport, type SavedImport } from './persist.ts'
+import { clearImport, importStorageKey, loadImport, resumedTask, type SavedImport } from './persist.ts'
 import type { Preview } from './preview.ts'
 
 const useStyles = makeStyles({
@@ -60,7 +60,8 @@ export function ImportDialog(props: ImportDialogProps): ReactElement {
   const resume = (s: SavedImport) => {
     runs.current += 1
     setSaved(null)
-    setRun({ id: runs.current, fileName: s.fileName, preview: s, rows: [...s.task.rows], mode: s.task.mode, resumed: true })
+    const task = resumedTask(s, t`The page was left while this row was being imported: it may have been imported already.`)
+    setRun({ id: runs.current, fileName: s.fileName, preview: s, rows: [...task.rows], mode: task.mode, resumed: true })
   }
   const discard = () => {
     clearImport(storageKey)

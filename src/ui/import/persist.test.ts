@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { clearImport, importStorageKey, loadImport, saveImport, type SavedImport } from './persist.ts'
+import { clearImport, importStorageKey, loadImport, markInflight, resumedTask, saveImport, type SavedImport } from './persist.ts'
 
 const saved: SavedImport = {
   version: 1,
@@ -31,6 +31,17 @@ describe('import persistence', () => {
     expect(loadImport(key)).toBeNull()
   })
 
+  it('marks the row that was in flight when the page went away, until the next save', () => {
+    saveImport('k', saved)
+    markInflight('k', 'r2')
+    const withMark = loadImport('k')!
+    expect(withMark.inflight).toBe('r2')
+    expect(resumedTask(withMark, 'interrupted').rows[2]!.status).toEqual({ error: ['interrupted'] })
+    expect(resumedTask(saved, 'interrupted')).toBe(saved.task)
+    saveImport('k', saved)
+    expect(loadImport('k')!.inflight).toBeUndefined()
+  })
+
   it('drops what it cannot read', () => {
     sessionStorage.setItem('k', '{"version":1}')
     expect(loadImport('k')).toBeNull()
@@ -42,5 +53,6 @@ describe('import persistence', () => {
   it('reports a full storage instead of failing', () => {
     const full = { setItem: () => { throw new DOMException('full', 'QuotaExceededError') } } as unknown as Storage
     expect(saveImport('k', saved, full)).toBe(false)
+    expect(() => markInflight('k', 'r1', full)).not.toThrow()
   })
 })

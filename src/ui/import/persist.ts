@@ -14,6 +14,8 @@ export interface SavedImport {
   fileColumns: PreviewColumn[]
   task: PersistedImportTask
   savedAt: number
+  /** the row being uploaded when this was saved: the page may have gone before its answer came */
+  inflight?: string
 }
 
 export function importStorageKey(listUrl: string, orgId: string | undefined): string {
@@ -48,7 +50,8 @@ export function loadImport(key: string, storage: Storage = sessionStorage): Save
     if (!text) return null
     const saved = parse(text)
     if (!saved) storage.removeItem(key)
-    return saved
+    const inflight = storage.getItem(inflightKey(key))
+    return saved && inflight ? { ...saved, inflight } : saved
   } catch {
     return null
   }
@@ -56,16 +59,43 @@ export function loadImport(key: string, storage: Storage = sessionStorage): Save
 
 export function saveImport(key: string, saved: SavedImport, storage: Storage = sessionStorage): boolean {
   try {
-    storage.setItem(key, JSON.stringify(saved))
+    const { inflight: _, ...rest } = saved
+    storage.setItem(key, JSON.stringify(rest))
+    storage.removeItem(inflightKey(key))
     return true
   } catch {
     return false
   }
 }
 
+const inflightKey = (key: string) => `${key}:inflight`
+
+/** Notes the row about to be uploaded, under its own small key (cleared by the next save). */
+export function markInflight(key: string, rowId: string, storage: Storage = sessionStorage): void {
+  try {
+    storage.setItem(inflightKey(key), rowId)
+  } catch {
+    // only the interruption notice is lost
+  }
+}
+
+/**
+ * A saved import as it is resumed: a row that was in flight when the page went away may or may not have been
+ * imported, so it is marked failed with `message` (Continue sends it again; the user can check first).
+ */
+export function resumedTask(saved: SavedImport, message: string): SavedImport['task'] {
+  const { inflight } = saved
+  if (!inflight) return saved.task
+  return {
+    ...saved.task,
+    rows: saved.task.rows.map((row) => (row.id === inflight && row.status === 'pending' ? { ...row, status: { error: [message] } } : row)),
+  }
+}
+
 export function clearImport(key: string, storage: Storage = sessionStorage): void {
   try {
     storage.removeItem(key)
+    storage.removeItem(inflightKey(key))
   } catch {
     // nothing to clear
   }

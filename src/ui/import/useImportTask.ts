@@ -10,7 +10,7 @@ import type { ImportMode, ImportRow, UploadRowInput } from '../../../machines/im
 import { ApiError } from '../../api/client.ts'
 import { importRow } from '../../api/transfer.ts'
 import { describeError } from '../confirm/describeError.ts'
-import { saveImport } from './persist.ts'
+import { markInflight, saveImport } from './persist.ts'
 import { plainLabel, type PreviewColumn } from './preview.ts'
 import { errorLines } from './rowErrors.ts'
 
@@ -41,6 +41,7 @@ export function importTaskLogic(setup: ImportTaskSetup) {
     actors: {
       uploadRow: fromPromise<unknown, UploadRowInput>(async ({ input, signal }) => {
         try {
+          markInflight(setup.storageKey, input.row.id)
           await importRow(setup.listUrl, input.mode, input.row.data, signal)
           return null
         } catch (e) {

@@ -3,7 +3,8 @@ import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import { loginUrl } from '../../app/appActor.ts'
-import { viewRoot } from '../../router/catalog.ts'
+import { routeByName, viewRoot } from '../../router/catalog.ts'
+import type { RouteDef } from '../../router/types.ts'
 import { AccessProvider } from '../common/access.tsx'
 import { NotifyHost } from '../common/notify.tsx'
 import { ReloginDialog } from '../feedback/ReloginDialog.tsx'
@@ -29,7 +30,10 @@ const useStyles = makeStyles({
   content: { flexGrow: 1, padding: tokens.spacingHorizontalL, backgroundColor: tokens.colorNeutralBackground1, margin: tokens.spacingHorizontalS, borderRadius: tokens.borderRadiusMedium },
 })
 
-const selectHref = (s: { resolvedLocation?: { href: string } }) => s.resolvedLocation?.href ?? ''
+type NavState = { status: string; location: { href: string }; matches: { staticData?: { route?: RouteDef } }[] }
+/** The settled location and its route, read together so a tab never mixes a new title with an old address. */
+const selectVisit = (s: NavState) =>
+  s.status === 'idle' ? `${s.location.href}\u0000${s.matches[s.matches.length - 1]?.staticData?.route?.name ?? ''}` : ''
 
 /** The frame every console screen lives in (spec 000 §2.3): header, left menu, tabs, warnings, page. */
 export function Shell() {
@@ -38,18 +42,21 @@ export function Shell() {
   const sidebar = useSidebar()
   const navigate = useNavigate()
   const route = useCurrentRoute()
-  const href = useRouterState({ select: selectHref as never }) as string
+  const visit = useRouterState({ select: selectVisit as never }) as string
+  const [visitHref, visitName] = visit.split('\u0000')
+  const href = useRouterState({ select: ((s: NavState) => s.location.href) as never }) as string
   const profile = useProfile()
   const { currentOrg } = useOrganizations()
   const [tabs, setTabs] = useState<VisitedTab[]>([])
 
   useEffect(() => {
-    if (!route || !href || route.kind !== 'page') return
-    const home = route.view ? viewRoot(route.view).redirect : undefined
-    setTabs((list) => addTab(list, { href, name: route.name, title: route.title, affix: href === home }))
+    const visited = visitName ? routeByName(visitName) : undefined
+    if (!visitHref || !visited || visited.kind !== 'page') return
+    const home = visited.view ? viewRoot(visited.view).redirect : undefined
+    setTabs((list) => addTab(list, { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home }))
     sidebar.closeOnMobile()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [href, route])
+  }, [visitHref, visitName])
 
   const access = useMemo(
     () => ({

@@ -1,5 +1,5 @@
 import {
-  makeStyles, NavCategory, NavCategoryItem, NavDrawer, NavDrawerBody, NavItem, NavSubItem, NavSubItemGroup, tokens,
+  makeStyles, NavCategory, NavCategoryItem, NavDrawer, NavItem, NavSubItem, NavSubItemGroup, tokens,
 } from '@fluentui/react-components'
 import { OpenRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
@@ -11,6 +11,7 @@ import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
 
 const useStyles = makeStyles({
   drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
+  body: { display: 'flex', flexDirection: 'column', flexGrow: 1, overflowY: 'auto', paddingInline: tokens.spacingHorizontalS, paddingBlock: tokens.spacingVerticalS, gap: tokens.spacingVerticalXXS },
   external: { marginLeft: 'auto', fontSize: '12px' },
 })
 
@@ -52,7 +53,6 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
     <NavDrawer
       open={open}
       type={type}
-      tabbable
       // Overlay (narrow screens): a modal dialog holding the navigation; aria-modal is not allowed on role=navigation.
       role={type === 'overlay' ? 'dialog' : 'navigation'}
       onOpenChange={(_, d) => !d.open && onClose()}
@@ -66,7 +66,9 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
       }}
       aria-label={type === 'overlay' ? t`Menu` : t`Main menu`}
     >
-      <NavDrawerBody>
+      {/* Not NavDrawerBody: its arrow-key group inserts focusable aria-hidden elements (tabster dummies) that axe
+          rightly reports; every entry is reachable with Tab instead. */}
+      <div className={styles.body}>
         <Landmark overlay={type === 'overlay'} label={t`Main menu`}>
         {menu.map((e) => {
           const Icon = e.icon ? MENU_ICONS[e.icon] : undefined
@@ -92,7 +94,7 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
           )
         })}
         </Landmark>
-      </NavDrawerBody>
+      </div>
     </NavDrawer>
   )
 }
