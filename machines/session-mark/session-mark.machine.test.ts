@@ -1,3 +1,5 @@
+// @vitest-environment node
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { MODEL_TEST_TIMEOUT, walkShortestPaths } from '../testing/model-walk.ts'

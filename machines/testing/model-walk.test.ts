@@ -1,3 +1,5 @@
+// @vitest-environment node
+
 /** The harness must fail when a model is incomplete or the running machine differs from its definition. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fromPromise, setup } from 'xstate'

@@ -1,3 +1,5 @@
+// @vitest-environment node
+
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import type { SnapshotFrom } from 'xstate'

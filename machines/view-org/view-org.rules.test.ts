@@ -1,3 +1,5 @@
+// @vitest-environment node
+
 import { describe, expect, it } from 'vitest'
 import { ORG_A, ORG_B, ORG_DEFAULT, ORG_STRANGER, adminProfile, userProfile } from '../testing/fixtures.ts'
 import {

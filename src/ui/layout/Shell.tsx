@@ -14,7 +14,7 @@ import { useSidebar } from './sidebar.ts'
 import { SiteMessagesDrawer } from './SiteMessages.tsx'
 import { addTab, closeAllTabs, closeOtherTabs, closeTab, type VisitedTab } from './tabs.ts'
 import { TabsBar } from './TabsBar.tsx'
-import { useCurrentRoute, useOrganizations, useProfile } from './useShell.ts'
+import { useOrganizations, useProfile } from './useShell.ts'
 import { Warnings } from './Warnings.tsx'
 
 const SYSTEM_ADMIN_ROLE = '00000000-0000-0000-0000-000000000001'
@@ -41,7 +41,6 @@ export function Shell() {
   const styles = useStyles()
   const sidebar = useSidebar()
   const navigate = useNavigate()
-  const route = useCurrentRoute()
   const visit = useRouterState({ select: selectVisit as never }) as string
   const [visitHref, visitName] = visit.split('\u0000')
   const href = useRouterState({ select: ((s: NavState) => s.location.href) as never }) as string

@@ -1,0 +1,148 @@
+/**
+ * The confirmation before a protected export, in real Chromium against the real server: a user with OTP bound
+ * logs in through the login page (password, then the code), exports a list whose export the server protects
+ * (`confirm=mfa` on the users export, see docs/import-export.md), is asked for the OTP, sees a malformed and a
+ * wrong code refused, and gets the file after the right one.
+ */
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
+import { hotp, totpCounter } from '../../server/auth/totp.ts'
+import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
+
+const USERS = '/api/v1/users/users/'
+const ROLE_USER = '00000000-0000-0000-0000-000000000003'
+const ROLE_ORG_ADMIN = '00000000-0000-0000-0000-000000000005'
+const SHOTS = process.env.E2E_SHOTS_DIR
+
+interface OtpUser {
+  username: string
+  password: string
+  secret: string
+}
+
+async function tokenFor(api: APIRequestContext, creds: { username: string; password: string }): Promise<string> {
+  const res = await api.post('/api/v1/authentication/auth/', { data: creds })
+  expect([200, 201], await res.text()).toContain(res.status())
+  return (await res.json()).token as string
+}
+
+/** An organization administrator with OTP bound through its own profile endpoints. */
+async function otpAdmin(request: APIRequestContext): Promise<OtpUser & { usedStep: number }> {
+  const admin = { Authorization: `Bearer ${await tokenFor(request, ADMIN)}` }
+  const suffix = Date.now().toString(36)
+  const user = { username: `confirm-${suffix}`, password: `Confirm-Passw0rd-${suffix}!` }
+  const created = await request.post(USERS, {
+    headers: admin,
+    data: {
+      name: `Confirm ${suffix}`, username: user.username, email: `${user.username}@example.com`,
+      password_strategy: 'custom', password: user.password, need_update_password: false,
+      system_roles: [ROLE_USER], org_roles: [ROLE_ORG_ADMIN],
+    },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  const own = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL })
+  try {
+    const self = { Authorization: `Bearer ${await tokenFor(own, user)}` }
+    await own.patch('/api/v1/users/profile/', { headers: self, data: { is_first_login: false } })
+    const setup = await own.get('/api/v1/users/profile/otp/setup/', { headers: self })
+    expect(setup.status(), await setup.text()).toBe(200)
+    const secret = (await setup.json()).secret as string
+    const step = totpCounter(Date.now())
+    const enable = await own.post('/api/v1/users/profile/otp/enable/', { headers: self, data: { code: hotp(secret, step) } })
+    expect(enable.status(), await enable.text()).toBe(200)
+    return { ...user, secret, usedStep: step }
+  } finally {
+    await own.dispose()
+  }
+}
+
+/**
+ * A code of a step after `used` (codes are single-use), no further ahead than the server's window allows
+ * (waiting for the clock when needed).
+ */
+async function freshCode(page: Page, secret: string, used: number): Promise<{ code: string; step: number }> {
+  const step = Math.max(totpCounter(Date.now()), used + 1)
+  while (step > totpCounter(Date.now()) + 1) await page.waitForTimeout(1000)
+  return { code: hotp(secret, step), step }
+}
+
+/** A six-digit code valid at no step near now. */
+function wrongCode(secret: string): string {
+  const now = totpCounter(Date.now())
+  const near = new Set(Array.from({ length: 11 }, (_, i) => hotp(secret, now - 5 + i)))
+  for (let d = 0; d < 10; d++) if (!near.has(String(d).repeat(6))) return String(d).repeat(6)
+  throw new Error('unreachable')
+}
+
+async function loginWithOtp(page: Page, user: OtpUser & { usedStep: number }, path: string): Promise<number> {
+  await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
+  await page.goto(`/core/auth/login/?next=${encodeURIComponent(`/ui${path}`)}`)
+  await page.locator('input[name="username"]').fill(user.username)
+  await page.locator('input[name="password"]').fill(user.password)
+  await page.locator('input[name="password"]').press('Enter')
+  const { code, step } = await freshCode(page, user.secret, user.usedStep)
+  await page.locator('input[name="code"]').fill(code)
+  await page.locator('input[name="code"]').press('Enter')
+  await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
+  if (!new URL(page.url()).pathname.startsWith(`/ui${path.split('?')[0]}`)) await page.goto(`/ui${path}`)
+  return step
+}
+
+test.describe('confirmation before a protected export', () => {
+  test.describe.configure({ timeout: 120_000 })
+
+  test('asks for the OTP, refuses a malformed and a wrong code, then exports', async ({ page, request }) => {
+    const user = await otpAdmin(request)
+    const loginStep = await loginWithOtp(page, user, '/console/users/users?confirm=mfa')
+    await expect(page.getByRole('grid').first()).toBeVisible()
+
+    await page.locator('[data-command="export"]').click()
+    const options = page.getByRole('dialog', { name: 'Export' })
+    await expect(options.getByRole('radio', { name: 'Filtered results' })).toBeChecked()
+    await options.getByRole('button', { name: 'Export' }).click()
+
+    const verify = page.getByRole('dialog', { name: 'Multi-factor authentication' })
+    await expect(verify).toBeVisible()
+    const code = verify.getByRole('textbox', { name: /OTP/ })
+    await expect(code).toBeFocused()
+    await shot(page, 'confirm-otp')
+    await expectNoAxeViolations(page, 'confirmation dialog')
+
+    await code.fill('12345')
+    await code.press('Enter')
+    await expect(verify.getByText('MFA error, please check')).toBeVisible()
+    await shot(page, 'confirm-otp-malformed')
+
+    await code.fill(wrongCode(user.secret))
+    await code.press('Enter')
+    await expect(verify.getByText('OTP code invalid, or server time error')).toBeVisible()
+    await expect(verify.getByText('MFA error, please check')).toBeHidden()
+    await shot(page, 'confirm-otp-wrong')
+
+    const { code: right } = await freshCode(page, user.secret, loginStep)
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      (async () => {
+        await code.fill(right)
+        await code.press('Enter')
+      })(),
+    ])
+    await expect(verify).toBeHidden()
+    expect(download.suggestedFilename()).toMatch(/^user_.*\.csv$/)
+  })
+
+  test('the confirmation can be cancelled, and the export ends', async ({ page, request }) => {
+    const user = await otpAdmin(request)
+    await loginWithOtp(page, user, '/console/users/users?confirm=mfa')
+    await page.locator('[data-command="export"]').click()
+    await page.getByRole('dialog', { name: 'Export' }).getByRole('button', { name: 'Export' }).click()
+    const verify = page.getByRole('dialog', { name: 'Multi-factor authentication' })
+    await expect(verify).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(verify).toBeHidden()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+  })
+})
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` })
+}
