@@ -2,7 +2,10 @@
  * Engine behaviour through the real app and database, using the user-group resource (org-scoped, simple)
  * and users (relations, computed fields) as subjects.
  */
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resourceByName } from './registry.ts'
+import { searchExpression } from './query.ts'
 import { createTestServer, dbKind, type TestClient, type TestServer } from '../testing.ts'
 
 const GROUPS = '/api/v1/users/groups/'
@@ -288,6 +291,36 @@ describe(`resource engine (${dbKind()})`, () => {
       const big = await post(Buffer.alloc(10 * 1024 * 1024 + 10, 0x41))
       expect(big.statusCode).toBe(400)
       expect(big.json().code).toBe('file_content_overflowed')
+    })
+  })
+
+  describe('database support', () => {
+    it('searches through the trigram index when pg_trgm is available (the expressions match exactly)', async () => {
+      const db = t.database.db
+      const hasTrgm = (await sql`select 1 from pg_extension where extname = 'pg_trgm'`.execute(db)).rows.length > 0
+      const expr = searchExpression(resourceByName('users.user'))
+      const plan = await db.transaction().execute(async (tx) => {
+        await sql`set local enable_seqscan = off`.execute(tx)
+        const r = await sql<{ 'QUERY PLAN': string }>`explain select id from users as t where ${sql.raw(expr)} ilike '%abc%'`.execute(tx)
+        return r.rows.map((x) => x['QUERY PLAN']).join('\n')
+      })
+      if (hasTrgm) expect(plan).toContain('users_search_trgm')
+      else expect(plan).not.toContain('users_search_trgm')
+      expect(expr).toBe("(coalesce(t.username::text, '') || ' ' || coalesce(t.email::text, '') || ' ' || coalesce(t.name::text, ''))")
+    })
+
+    it('keeps users.org_ids in step with org role bindings', async () => {
+      const db = t.database.db
+      const orgs = async () => (await sql<{ org_ids: string[] }>`select org_ids from users where id = ${userIds[0]}`.execute(db)).rows[0]!.org_ids
+      expect(await orgs()).toEqual(['00000000-0000-0000-0000-000000000002'])
+      await sql`insert into organizations (id, name) values ('00000000-0000-0000-0000-0000000000ee', 'E')`.execute(db)
+      await sql`insert into role_bindings (id, user_id, role_id, scope, org_id) values (gen_random_uuid(), ${userIds[0]}, '00000000-0000-0000-0000-000000000006', 'org', '00000000-0000-0000-0000-0000000000ee')`.execute(db)
+      expect([...(await orgs())].sort()).toEqual(['00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-0000000000ee'])
+      await sql`update role_bindings set org_id = '00000000-0000-0000-0000-000000000002' where user_id = ${userIds[0]} and org_id = '00000000-0000-0000-0000-0000000000ee'`.execute(db)
+      expect(await orgs()).toEqual(['00000000-0000-0000-0000-000000000002'])
+      await sql`delete from role_bindings where user_id = ${userIds[0]} and scope = 'org'`.execute(db)
+      expect(await orgs()).toEqual([])
+      expect((await admin.get(`/api/v1/users/users/${userIds[0]}/`)).statusCode).toBe(404)
     })
   })
 })

@@ -24,7 +24,7 @@ export function columnOf(f: FieldDef): string | undefined {
   return f.type === 'fk' || f.type === 'pk' ? `${f.name}_id` : f.name
 }
 
-const offsets = new Map<string, number>()
+const offsets = new Map<string, Map<number, number>>()
 const QUARTER_HOUR = 900_000
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n))
 
@@ -37,12 +37,14 @@ export function fastDateTime(value: unknown, tz: string): string | null {
   if (Number.isNaN(ms)) return null
   const year = new Date(ms).getUTCFullYear()
   if (year < 1000 || year > 9998) return formatDateTime(ms, tz)
-  const key = `${tz}|${Math.floor(ms / QUARTER_HOUR)}`
-  let off = offsets.get(key)
+  const bucket = Math.floor(ms / QUARTER_HOUR)
+  let zone = offsets.get(tz)
+  if (!zone) offsets.set(tz, (zone = new Map()))
+  let off = zone.get(bucket)
   if (off === undefined) {
-    if (offsets.size > 50_000) offsets.clear()
+    if (zone.size > 50_000) zone.clear()
     off = zoneOffsetMinutes(ms, tz)
-    offsets.set(key, off)
+    zone.set(bucket, off)
   }
   const w = new Date(Math.floor(ms / 1000) * 1000 + off * 60_000)
   const a = Math.abs(off)

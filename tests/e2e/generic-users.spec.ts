@@ -147,6 +147,7 @@ test.describe('users', () => {
     await expect(grid(page).getByRole('columnheader', { name: 'Email' })).toHaveCount(0)
 
     const header = grid(page).locator('[role="columnheader"][data-column="username"]')
+    await page.waitForTimeout(500) // the grid measures its container and settles its widths
     const before = (await header.boundingBox())!.width
     const handle = header.locator('.fui-TableResizeHandle')
     const box = (await handle.boundingBox())!

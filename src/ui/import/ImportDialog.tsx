@@ -15,7 +15,8 @@ import { clearImport, importStorageKey, loadImport, resumedTask, type SavedImpor
 import type { Preview } from './preview.ts'
 
 const useStyles = makeStyles({
-  surface: { maxWidth: 'min(1200px, 96vw)', width: '96vw' },
+  wide: { maxWidth: 'min(1200px, 96vw)', width: '96vw' },
+  narrow: { maxWidth: 'min(720px, 96vw)', width: '96vw' },
 })
 
 export interface ImportDialogProps {
@@ -80,7 +81,7 @@ export function ImportDialog(props: ImportDialogProps): ReactElement {
 
   return (
     <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && close(false)}>
-      <DialogSurface className={styles.surface}>
+      <DialogSurface className={run ? styles.wide : styles.narrow}>
         <DialogBody>
           <DialogTitle>{t`Import`}</DialogTitle>
           {run ? (

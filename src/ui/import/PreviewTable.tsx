@@ -46,7 +46,8 @@ const useStyles = makeStyles({
   wrap: { overflowX: 'auto', maxHeight: '52vh', overflowY: 'auto', border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium },
   table: { tableLayout: 'fixed' },
   head: { position: 'sticky', top: 0, zIndex: 1, backgroundColor: tokens.colorNeutralBackground1 },
-  status: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'flex-start', paddingBlock: tokens.spacingVerticalXS },
+  status: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'flex-start', paddingBlock: tokens.spacingVerticalXS, lineHeight: tokens.lineHeightBase300 },
+  icon: { flexShrink: 0, fontSize: '16px', marginTop: '2px' },
   statusText: { display: 'flex', flexDirection: 'column', minWidth: 0 },
   errorLine: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, lineHeight: tokens.lineHeightBase200, overflowWrap: 'anywhere' },
   ok: { color: tokens.colorPaletteGreenForeground1 },
@@ -61,14 +62,14 @@ function StatusCell({ row }: { row: PreviewRowView }): ReactElement {
     return <div className={styles.status}><Spinner size="extra-tiny" /><span>{t`Importing…`}</span></div>
   }
   if (row.state === 'ok') {
-    return <div className={styles.status}><CheckmarkCircleFilled className={styles.ok} aria-hidden /><span>{t`Success`}</span></div>
+    return <div className={styles.status}><CheckmarkCircleFilled className={mergeClasses(styles.icon, styles.ok)} aria-hidden /><span>{t`Success`}</span></div>
   }
   if (row.state === 'error') {
     const lines = row.errors.length > 0 ? row.errors : [t`Failed`]
     return (
       <Tooltip content={<div>{lines.map((line, i) => <div key={i}>{line}</div>)}</div>} relationship="description" withArrow>
         <div className={styles.status} tabIndex={0}>
-          <ErrorCircleFilled className={styles.bad} aria-hidden />
+          <ErrorCircleFilled className={mergeClasses(styles.icon, styles.bad)} aria-hidden />
           <div className={styles.statusText}>
             <span>{t`Failed`}</span>
             {lines.map((line, i) => <span key={i} className={styles.errorLine}>{line}</span>)}
@@ -77,7 +78,7 @@ function StatusCell({ row }: { row: PreviewRowView }): ReactElement {
       </Tooltip>
     )
   }
-  return <div className={styles.status}><CircleRegular aria-hidden /><span>{t`Pending`}</span></div>
+  return <div className={styles.status}><CircleRegular className={styles.icon} aria-hidden /><span>{t`Pending`}</span></div>
 }
 
 interface CellProps {

@@ -24,10 +24,12 @@ describe('import preview', () => {
     expect(preview.rows[0]!.password).toBe('enc(p1)')
   })
 
-  it('sizes columns at 10 px per character within 100–180 px', () => {
+  it('sizes columns at 10 px per character of the header or the longest value, within 100–180 px', () => {
     expect(columnWidth('Id')).toBe(100)
     expect(columnWidth('Date password last updated')).toBe(180)
     expect(columnWidth('Email address')).toBe(130)
+    expect(columnWidth('*Email', ['a@example.com', 'short'])).toBe(130)
+    expect(columnWidth('*Email', ['someone.with.a.long.name@example.com'])).toBe(180)
   })
 
   it('strips the required marker for error labels', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeListState, defaultRange, encodeListState, joinTerms, lastPage, rangeFor, searchTerms, toApiQuery, validateListSearch, withChange } from './listState.ts'
+import { decodeListState, defaultRange, encodeListState, joinTerms, lastPage, rangeFor, searchTerms, toApiQuery, urlValue, validateListSearch, withChange } from './listState.ts'
 
 const defaults = { size: 15, order: '-date_updated' }
 
@@ -17,7 +17,8 @@ describe('decode / encode', () => {
     const search = { page: 3, size: 50, search: 'alice,bob', order: 'name', is_active: 'false', source: 'ldap', activeTab: 'x' }
     const state = decodeListState(search, defaults)
     expect(state).toEqual({ page: 3, size: 50, search: 'alice,bob', order: 'name', filters: { is_active: 'false', source: 'ldap' } })
-    expect(encodeListState(state, defaults, search)).toEqual(search)
+    expect(encodeListState(state, defaults, search)).toEqual({ ...search, is_active: false })
+    expect(validateListSearch(encodeListState(state, defaults, search))).toEqual(validateListSearch(search))
     const plain = decodeListState({}, defaults)
     expect(plain).toEqual({ page: 1, size: 15, search: '', order: '-date_updated', filters: {} })
     expect(encodeListState(plain, defaults)).toEqual({})
@@ -36,6 +37,15 @@ describe('decode / encode', () => {
   it('builds the API query: limit/offset, search, order, filters, dates', () => {
     const state = decodeListState({ page: 2, size: 30, search: 'a', source: 'ldap', date_from: 'F' }, defaults)
     expect(toApiQuery(state)).toEqual({ source: 'ldap', search: 'a', order: '-date_updated', date_from: 'F', date_to: undefined, limit: 30, offset: 30 })
+  })
+
+  it('puts booleans and plain numbers in the URL as values, everything else as text', () => {
+    expect(urlValue('true')).toBe(true)
+    expect(urlValue('0')).toBe(0)
+    expect(urlValue('42')).toBe(42)
+    expect(urlValue('007')).toBe('007')
+    expect(urlValue('1e3')).toBe('1e3')
+    expect(urlValue('ldap')).toBe('ldap')
   })
 
   it('changes go back to page 1', () => {

@@ -74,11 +74,23 @@ export function decodeListState(search: ListSearch, defaults: ListDefaults): Lis
   return state
 }
 
+/**
+ * How a filter value is put in the URL: `true`/`false` and plain numbers as JSON values, so the router writes
+ * `?is_active=false` rather than `?is_active="false"`; `validateListSearch` turns them back into strings.
+ */
+export function urlValue(value: string): string | number | boolean {
+  if (value === 'true' || value === 'false') return value === 'true'
+  if (/^(0|-?[1-9]\d{0,14})$/.test(value)) return Number(value)
+  return value
+}
+
+export type UrlSearch = Record<string, string | number | boolean | undefined>
+
 /** The URL form of a state; values equal to the defaults are left out so links stay short. */
-export function encodeListState(state: ListState, defaults: ListDefaults, keep: ListSearch = {}): ListSearch {
-  const out: ListSearch = {}
+export function encodeListState(state: ListState, defaults: ListDefaults, keep: ListSearch = {}): UrlSearch {
+  const out: UrlSearch = {}
   for (const key of ['activeTab', 'oid'] as const) if (keep[key] !== undefined) out[key] = keep[key]
-  for (const [k, v] of Object.entries(state.filters)) if (v !== '') out[k] = v
+  for (const [k, v] of Object.entries(state.filters)) if (v !== '') out[k] = urlValue(v)
   if (state.search) out.search = state.search
   if (state.order && state.order !== defaults.order) out.order = state.order
   if (state.page > 1) out.page = state.page

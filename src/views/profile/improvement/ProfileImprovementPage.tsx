@@ -15,7 +15,7 @@ import { fieldMessages, isSystemAdmin, needsOtpBinding, passwordChecks } from '.
 import { OtpBinding } from './OtpBinding.tsx'
 
 const useStyles = makeStyles({
-  page: { minHeight: '100vh', display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL, boxSizing: 'border-box', backgroundColor: tokens.colorNeutralBackground2 },
+  page: { minHeight: '100vh', display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL, boxSizing: 'border-box', backgroundColor: tokens.colorNeutralBackground2, ':focus': { outlineStyle: 'none' } },
   card: { width: 'min(720px, 100%)', padding: tokens.spacingHorizontalXXL, height: 'fit-content' },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXL },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -106,7 +106,7 @@ export function ProfileImprovementPage() {
   }
 
   return (
-    <main className={styles.page}>
+    <main className={styles.page} tabIndex={-1}>
       <Card className={styles.card}>
         <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate>
           <header className={styles.section}>
