@@ -3,7 +3,7 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 import { tr } from '../i18n.ts'
 import { columnOf, META_TYPE } from './kinds.ts'
 import { defaultOf } from './parse.ts'
-import type { Action, Ctx, FieldDef, FilterDef, PermAction, ResourceDef } from './types.ts'
+import type { Action, Ctx, FieldDef, FilterDef, PermAction, ResourceDef, TreeChoice } from './types.ts'
 
 const ORG_FIELDS: FieldDef[] = [
   { name: 'org_id', type: 'string', label: 'Organization ID', read_only: true },
@@ -62,7 +62,7 @@ export function filterNames(def: ResourceDef): Set<string> {
   return new Set(filterDefs(def).map((f) => (typeof f === 'string' ? f : f.name)))
 }
 
-const NOT_ORDERABLE = new Set(['uuid', 'fk', 'pk', 'm2m', 'json', 'list', 'nested', 'nested_many', 'field'])
+const NOT_ORDERABLE = new Set(['uuid', 'fk', 'pk', 'm2m', 'json', 'list', 'nested', 'nested_many', 'field', 'tree'])
 
 /** Orderable field names: explicit list, else every column field except uuid/relations/json. */
 export function orderNames(def: ResourceDef): Set<string> {
@@ -97,6 +97,7 @@ export function fieldInfo(f: FieldDef, ctx: Ctx, extra?: { filter?: boolean; ord
     if (d !== undefined) info.default = d
   }
   if (f.choices) info.choices = f.choices.map((c) => ({ value: c.value, label: tr(ctx.lang, c.label) }))
+  if (f.type === 'tree') info.tree = treeInfo(f.tree ?? [], ctx)
   if (f.type === 'list') info.child = f.child ? fieldInfo(f.child, ctx, undefined, true) : { type: 'field', required: true, read_only: false, write_only: false }
   if (f.type === 'nested') info.children = childrenInfo(f.children ?? [], ctx)
   if (f.type === 'nested_many') {
@@ -105,6 +106,10 @@ export function fieldInfo(f: FieldDef, ctx: Ctx, extra?: { filter?: boolean; ord
   if (extra?.filter) info.filter = true
   if (extra?.order) info.order = true
   return info
+}
+
+function treeInfo(nodes: TreeChoice[], ctx: Ctx): unknown[] {
+  return nodes.map((n) => ({ value: n.value, label: tr(ctx.lang, n.label), ...(n.children?.length ? { children: treeInfo(n.children, ctx) } : {}) }))
 }
 
 function childrenInfo(children: FieldDef[], ctx: Ctx): Record<string, unknown> {

@@ -4,13 +4,18 @@
  */
 import { formatDateTime, zoneOffsetMinutes } from '../http/datetime.ts'
 import { tr } from '../i18n.ts'
-import type { Ctx, FieldDef, FieldType } from './types.ts'
+import type { Ctx, FieldDef, FieldType, TreeChoice } from './types.ts'
 
 export const META_TYPE: Record<FieldType, string> = {
   string: 'string', text: 'string', uuid: 'string', email: 'email', url: 'url', integer: 'integer', float: 'float',
   boolean: 'boolean', datetime: 'datetime', date: 'date', choice: 'choice', labeled_choice: 'labeled_choice',
   multiple_choice: 'multiple choice', fk: 'object_related_field', m2m: 'm2m_related_field', pk: 'field', json: 'json',
-  list: 'list', nested: 'nested object', nested_many: 'field', field: 'field',
+  list: 'list', nested: 'nested object', nested_many: 'field', field: 'field', tree: 'tree',
+}
+
+/** The leaves of a choice tree (the storable values). */
+export function treeLeaves(tree: TreeChoice[] = []): TreeChoice[] {
+  return tree.flatMap((n) => (n.children?.length ? treeLeaves(n.children) : [n]))
 }
 
 /** Fields that are relations to another resource. */
@@ -77,6 +82,11 @@ export function toJson(f: FieldDef, v: unknown, ctx: Ctx): unknown {
     case 'integer':
     case 'float':
       return v === null || v === undefined ? null : Number(toNumber(v))
+    case 'tree': {
+      const leaves = treeLeaves(f.tree)
+      const held = f.bits ? leaves.filter((l) => (Number(toNumber(v) ?? 0) & (f.bits![l.value] ?? 0)) !== 0) : leaves.filter((l) => Array.isArray(v) && v.includes(l.value))
+      return held.map((l) => ({ value: l.value, label: tr(ctx.lang, l.label) }))
+    }
     default:
       return toNumber(v) ?? null
   }
@@ -93,7 +103,7 @@ export function toCell(f: FieldDef, v: unknown): string {
   if (v === null || v === undefined) return '-'
   if (typeof v === 'boolean') return v ? 'Yes' : 'No'
   if (f.type === 'labeled_choice' && typeof v === 'object') return String((v as { value: unknown }).value)
-  if (f.type === 'multiple_choice' && Array.isArray(v)) return JSON.stringify(v.map((x) => (x && typeof x === 'object' ? (x as { value: unknown }).value : x)))
+  if ((f.type === 'multiple_choice' || f.type === 'tree') && Array.isArray(v)) return JSON.stringify(v.map((x) => (x && typeof x === 'object' ? (x as { value: unknown }).value : x)))
   if (f.type === 'fk') return relCell(v)
   if (f.type === 'm2m' && Array.isArray(v)) return JSON.stringify(v.map(relCell))
   if (typeof v === 'object') return JSON.stringify(v)
@@ -105,7 +115,7 @@ export function toDisplay(f: FieldDef, v: unknown): string {
   if (v === null || v === undefined || v === '') return ''
   if (typeof v === 'boolean') return v ? 'Yes' : 'No'
   if ((f.type === 'labeled_choice') && typeof v === 'object') return String((v as { label: unknown }).label)
-  if (f.type === 'multiple_choice' && Array.isArray(v)) return v.map((x) => String((x as { label?: unknown }).label ?? x)).join(', ')
+  if ((f.type === 'multiple_choice' || f.type === 'tree') && Array.isArray(v)) return v.map((x) => String((x as { label?: unknown }).label ?? x)).join(', ')
   if (f.type === 'fk' && typeof v === 'object') return nameOf(v as Record<string, unknown>)
   if (f.type === 'm2m' && Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' ? nameOf(x) : String(x))).join(', ')
   if (typeof v === 'object') return JSON.stringify(v)
@@ -164,6 +174,7 @@ export function fromCell(f: FieldDef, raw: unknown): unknown {
     case 'nested':
     case 'nested_many':
     case 'multiple_choice':
+    case 'tree':
       return json !== undefined ? json : text
     default:
       return json !== undefined ? json : text

@@ -23,6 +23,7 @@ addMessages({
   'Invalid pk "{pk}" - object does not exist.': ['无效主键 “{pk}” - 对象不存在。', '無効な主キー "{pk}" - オブジェクトが存在しません。'],
   'Incorrect type. Expected pk value, received {type}.': ['类型错误。期望为主键，得到的类型为 {type}。', '型が正しくありません。主キーが必要ですが、{type} が渡されました。'],
   'Value must be valid JSON.': ['值必须是有效的 JSON。', '値は有効な JSON である必要があります。'],
+  'Invalid choice: {value}': ['无效的选项: {value}', '無効な選択肢: {value}'],
   'Duplicate value.': ['重复的值。', '値が重複しています。'],
   // django-filter
   'Select a valid choice. {value} is not one of the available choices.': ['选择一个有效的选项。{value} 不在可用的选项中。', '有効な選択肢を選んでください。{value} は選択肢にありません。'],

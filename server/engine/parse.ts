@@ -5,6 +5,7 @@
  */
 import { parseDateTime } from '../http/datetime.ts'
 import { tr } from '../i18n.ts'
+import { treeLeaves } from './kinds.ts'
 import { pyType } from './messages.ts'
 import type { Ctx, FieldDef } from './types.ts'
 
@@ -125,6 +126,21 @@ function parseList(f: FieldDef, v: unknown, ctx: Ctx, each: (x: unknown) => Pars
   return { ok: false, error: errors }
 }
 
+/** Tree / bit choices: names or `{value}` objects; "all" selects every leaf; stored as bits or a list. */
+function parseTree(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
+  if (!Array.isArray(v)) return fail(ctx, 'Expected a list of items but got type "{type}".', { type: pyType(v) })
+  const leaves = treeLeaves(f.tree)
+  const picked = new Set<string>()
+  for (const x of v) {
+    const name = x && typeof x === 'object' && !Array.isArray(x) ? (x as { value?: unknown }).value : x
+    if (name === 'all') leaves.forEach((l) => picked.add(l.value))
+    else if (typeof name === 'string' && leaves.some((l) => l.value === name)) picked.add(name)
+    else return fail(ctx, 'Invalid choice: {value}', { value: typeof name === 'object' ? JSON.stringify(name) : String(name) })
+  }
+  const values = leaves.map((l) => l.value).filter((x) => picked.has(x))
+  return ok(f.bits ? values.reduce((acc, x) => acc | (f.bits![x] ?? 0), 0) : values)
+}
+
 function parseNested(children: FieldDef[], v: unknown, ctx: Ctx, partial: boolean): Parsed {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(ctx, 'Invalid data. Expected a dictionary, but got {type}.', { type: pyType(v) })
   const { values, errors } = parseObject(children, v as Record<string, unknown>, ctx, { partial })
@@ -177,6 +193,8 @@ export function parseValue(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
       r = parseNested(f.children ?? [], v, ctx, false); break
     case 'nested_many':
       r = parseList(f, v, ctx, (x) => parseNested(f.children ?? [], x, ctx, false), true); break
+    case 'tree':
+      r = parseTree(f, v, ctx); break
     default:
       r = ok(v)
   }

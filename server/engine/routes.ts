@@ -131,9 +131,8 @@ async function bulkDeleteAllowed(def: ResourceDef, req: FastifyRequest, plan: Li
   const guard = def.bulkDelete ?? (def.orgScoped ? 'org' : 'ids')
   if (guard === 'never' || matched === 0) return false
   if (guard === 'ids') return plan.hasSpm || plan.hasIds
-  if (!plan.filtered) return false
   if (guard === 'org' && (matched === 1 || plan.hasSpm)) return true
-  return matched < (await countRows(req.ctx.db, def, plan.scope))
+  return plan.filtered && matched < (await countRows(req.ctx.db, def, plan.scope))
 }
 
 function paths(path: string): string[] {
@@ -265,7 +264,8 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     const row = await api.getObject(req, idOf(req))
     const custom = await def.hooks?.retrieve?.(req, row)
     if (custom !== undefined) return custom
-    const [out] = await api.serialize(req, [row], { action: 'retrieve' })
+    const fields = narrow(def, await resolveFields(def, req.ctx, 'retrieve'), (req.query ?? {}) as Query)
+    const [out] = await api.serialize(req, [row], { action: 'retrieve', only: fields.map((f) => f.name) })
     return out
   })
   route(['PUT', 'PATCH'], detail, async (req) => {

@@ -35,8 +35,10 @@ export type FieldType =
   | 'nested' // single nested object (+ children)
   | 'nested_many' // many nested objects: type `field` with child `nested object`
   | 'field' // generic read-only value (method fields)
+  | 'tree' // tree choice / bit field: [{value, label}] (+ `tree`; `bits` stores an integer)
 
 export interface Choice { value: string | number | boolean; label: string }
+export interface TreeChoice { value: string; label: string; children?: TreeChoice[] }
 
 export type Action =
   | 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'destroy'
@@ -96,6 +98,10 @@ export interface FieldDef {
   /** Plain default (shown in OPTIONS when simple) or a function evaluated per request. */
   default?: unknown
   relation?: Relation
+  /** tree: the choice tree (group nodes use their label as value); leaves are the values. */
+  tree?: TreeChoice[]
+  /** tree: store the values as an integer bit field (value → bit); otherwise a JSON array. */
+  bits?: Record<string, number>
   /** list: element info; nested_many: the element's children. */
   child?: FieldDef
   children?: FieldDef[]

@@ -32,6 +32,7 @@ export interface Prepared {
 }
 
 const JSON_TYPES = new Set(['json', 'list', 'nested', 'nested_many', 'multiple_choice'])
+const isJsonColumn = (f: FieldDef) => JSON_TYPES.has(f.type) || (f.type === 'tree' && !f.bits)
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -159,7 +160,7 @@ function rowColumns(fields: FieldDef[], values: Row): Row {
     const c = columnOf(f)
     if (!c || f.read_only || f.toColumns || f.write || values[f.name] === undefined) continue
     const v = values[f.name]
-    out[c] = JSON_TYPES.has(f.type) && v !== null ? JSON.stringify(v) : v
+    out[c] = isJsonColumn(f) && v !== null ? JSON.stringify(v) : v
   }
   return out
 }

@@ -2,9 +2,9 @@
  * The console shell against the real server: start-up and login, views and organizations, guards (404/403),
  * languages, the responsive sidebar, and live site messages. axe runs on every console page visited.
  */
-import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { ADMIN, expect, test } from './fixtures.ts'
 import {
-  adminToken, createUser, dismissViewTip, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
+  adminToken, createUser, dismissViewTip, expectAccessible, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
 } from './shell-helpers.ts'
 
 test('a first-login user lands on /profile/improvement, and completing it continues', async ({ page, request }) => {
@@ -13,7 +13,7 @@ test('a first-login user lands on /profile/improvement, and completing it contin
   await login(page, 'first-timer', PASSWORD, '/ui/console/users/users')
   await expect(page).toHaveURL(/\/ui\/profile\/improvement$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Complete your profile' })).toBeVisible()
-  await expectNoAxeViolations(page, 'profile improvement')
+  await expectAccessible(page, 'profile improvement')
   // The server's field errors land on the fields.
   await page.getByLabel('Email').fill('not-an-email@')
   await page.getByRole('button', { name: 'Save and continue' }).click()
@@ -35,7 +35,7 @@ test('login through the login page lands in the default view', async ({ page, re
   await expect(page.getByRole('button', { name: /Switch view, current: Console/ })).toBeVisible()
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible()
   await expect(page).toHaveTitle(/^Dashboard - /)
-  await expectNoAxeViolations(page, 'console dashboard with the view tip')
+  await expectAccessible(page, 'console dashboard with the view tip')
   await page.getByRole('button', { name: 'Got it' }).click()
   // Navigate through the menu: a group, then a page, and the visited tabs follow.
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Users', { exact: true }).click()
@@ -45,7 +45,7 @@ test('login through the login page lands in the default view', async ({ page, re
   await expect(tabs.getByRole('link', { name: 'User list' })).toHaveAttribute('aria-current', 'page')
   await tabs.getByRole('button', { name: 'Close User list' }).click()
   await expect(page).toHaveURL(/\/ui\/console\/dashboard$/)
-  await expectNoAxeViolations(page, 'console dashboard')
+  await expectAccessible(page, 'console dashboard')
 })
 
 test('a user without console organizations lands in the workbench', async ({ page, request }) => {
@@ -59,7 +59,7 @@ test('a user without console organizations lands in the workbench', async ({ pag
   await expect(page.getByRole('menuitemradio', { name: 'Workbench' })).toBeVisible()
   await expect(page.getByRole('menuitemradio', { name: 'Console' })).toHaveCount(0)
   await page.keyboard.press('Escape')
-  await expectNoAxeViolations(page, 'workbench home')
+  await expectAccessible(page, 'workbench home')
 })
 
 test('an unknown path shows the 404 page', async ({ page, request }) => {
@@ -68,7 +68,7 @@ test('an unknown path shows the 404 page', async ({ page, request }) => {
   await expect(page).toHaveURL(/\/ui\/404$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
   await dismissViewTip(page)
-  await expectNoAxeViolations(page, '404')
+  await expectAccessible(page, '404')
 })
 
 test('a route the user may not open shows the 403 page', async ({ page, request }) => {
@@ -80,7 +80,7 @@ test('a route the user may not open shows the 403 page', async ({ page, request 
   await expect(page).toHaveURL(/\/ui\/tickets\/flow$/)
   await expect(page.getByRole('heading', { level: 1, name: 'You have no permission to view this page' })).toBeVisible()
   await dismissViewTip(page)
-  await expectNoAxeViolations(page, '403')
+  await expectAccessible(page, '403')
   // A permitted page of the same view opens.
   await page.goto('/ui/audit/sessions/sessions')
   await expect(page.getByRole('heading', { level: 1, name: 'Session list' })).toBeVisible()
@@ -103,7 +103,7 @@ test('view and organization choices persist across reloads, per user', async ({ 
   await page.getByRole('button', { name: /Switch view, current: Console/ }).click()
   await page.getByRole('menuitemradio', { name: 'Audit' }).click()
   await expect(page).toHaveURL(/\/ui\/audit\/dashboard$/)
-  await expectNoAxeViolations(page, 'audit dashboard')
+  await expectAccessible(page, 'audit dashboard')
   await page.goto('/ui/')
   await expect(page).toHaveURL(/\/ui\/audit\/dashboard$/)
   // Another user on the same browser keeps their own organization.
@@ -114,7 +114,7 @@ test('the language switch changes the interface and the language cookie', async 
   await readyAdmin(request)
   await login(page, ADMIN.username, ADMIN.password)
   await dismissViewTip(page)
-  const menu = page.getByRole('navigation').filter({ has: page.getByRole('link', { name: /Dashboard|仪表盘/ }) })
+  const menu = page.locator('#main-menu')
   await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeVisible()
   await page.getByTestId('profile-menu').click()
   await page.getByRole('menuitemradio', { name: '中文' }).click()
@@ -127,7 +127,9 @@ test('the language switch changes the interface and the language cookie', async 
   await page.reload()
   await expect(page.getByRole('heading', { level: 1, name: '仪表盘' })).toBeVisible()
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN')
-  await expectNoAxeViolations(page, 'console in Chinese')
+  // A fresh load starts keyboard focus in the page content.
+  await expect(page.locator('main#main')).toBeFocused()
+  await expectAccessible(page, 'console in Chinese')
   await page.getByTestId('profile-menu').click()
   await page.getByRole('menuitemradio', { name: '日本語' }).click()
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja')
@@ -147,7 +149,7 @@ test('the sidebar is collapsed below 992 px and opens over the page', async ({ p
   await expect(menu).toBeHidden()
   await page.getByRole('button', { name: 'Show the menu' }).click()
   await expect(menu).toBeVisible()
-  await expectNoAxeViolations(page, 'sidebar open at 900 px')
+  await expectAccessible(page, 'sidebar open at 900 px')
   await menu.getByRole('link', { name: 'Dashboard' }).click()
   await expect(menu).toBeHidden()
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -176,7 +178,7 @@ test('a site message raises the badge without reload, and the drawer marks it re
   await page.getByTestId('site-messages-button').click()
   const drawer = page.getByRole('dialog', { name: 'Messages' })
   await expect(drawer.getByRole('heading', { name: 'Maintenance tonight' })).toBeVisible()
-  await expectNoAxeViolations(page, 'site message drawer')
+  await expectAccessible(page, 'site message drawer')
   await drawer.getByRole('button', { name: 'Mark "Second notice" as read' }).click()
   await expect(drawer.getByRole('heading', { name: 'Second notice' })).toHaveCount(0)
   await expect(page.getByTestId('site-messages-badge')).toHaveText('1')

@@ -111,6 +111,7 @@ function roleResource(kind: 'role' | 'systemrole' | 'orgrole'): ResourceDef {
     hooks: {
       async validate(values, ctx, info) {
         refuseBuiltin(info.existing, ctx)
+        if (info.existing) delete values.scope // a role keeps its scope: its bindings and permissions depend on it
         const scope = (fixed ?? values.scope ?? info.existing?.scope) as Scope
         if (!fixed && info.op === 'create') {
           const held = await ctx.permsIn(ORG_IDS.ROOT)

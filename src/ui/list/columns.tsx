@@ -11,7 +11,8 @@ import type { DataColumn } from '../table/DataTable.tsx'
 import { chooseFormatter, type FormatterKind } from '../table/formatters.ts'
 import type { ListConfig } from './types.ts'
 
-const WIDTH: Partial<Record<FormatterKind, number>> = { detailLink: 180, yesNo: 100, datetime: 170, number: 100, longText: 200 }
+const WIDTH: Partial<Record<FormatterKind, number>> = { detailLink: 160, yesNo: 90, datetime: 165, number: 100, longText: 180, relatedList: 140, list: 140, labeledChoice: 110, choice: 110 }
+const TEXT_WIDTH = 130
 
 export function buildColumns(
   fields: readonly FieldMeta[],
@@ -32,14 +33,14 @@ export function buildColumns(
       label: o.label ? i18n._(o.label) : field.label,
       sortable: o.sortable ?? field.order,
       minWidth: o.minWidth,
-      defaultWidth: o.width ?? WIDTH[kind] ?? 150,
+      defaultWidth: o.width ?? WIDTH[kind] ?? TEXT_WIDTH,
       render: o.render ?? ((row: Row) => <CellValue kind={kind} value={row[field.name]} field={field} to={to?.(row)} search={opts.linkSearch} />),
     })
   }
   for (const extra of config.columns?.extra ?? []) {
     if (exclude.has(extra.id)) continue
-    out.push({ id: extra.id, label: i18n._(extra.label), render: extra.render, defaultWidth: extra.width ?? 150 })
+    out.push({ id: extra.id, label: i18n._(extra.label), render: extra.render, defaultWidth: extra.width ?? TEXT_WIDTH })
   }
-  if (opts.actions && !exclude.has('actions')) out.push({ id: 'actions', label: opts.actions.label, render: opts.actions.render, defaultWidth: 170, minWidth: 120 })
+  if (opts.actions && !exclude.has('actions')) out.push({ id: 'actions', label: opts.actions.label, render: opts.actions.render, defaultWidth: 150, minWidth: 120, sticky: true })
   return out
 }

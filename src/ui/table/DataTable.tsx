@@ -19,6 +19,8 @@ export interface DataColumn {
   /** px */
   minWidth?: number
   defaultWidth?: number
+  /** stays in view at the right edge when the table scrolls sideways (the actions column) */
+  sticky?: boolean
 }
 
 export type SortDirection = 'ascending' | 'descending'
@@ -51,6 +53,10 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   cell: { minWidth: 0 },
+  sticky: {
+    position: 'sticky', right: 0, zIndex: 1, backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: `-6px 0 6px -6px ${tokens.colorNeutralShadowAmbient}`,
+  },
 })
 
 const keepOrder = (_a: Row, _b: Row) => 0
@@ -93,6 +99,7 @@ function DataTableImpl(props: DataTableProps) {
     }, 250)
   }
 
+  const stickyIds = useMemo(() => new Set(columns.filter((c) => c.sticky).map((c) => c.id)), [columns])
   const pageIds = useMemo(() => rows.map((r) => r.id), [rows])
   const selectedHere = useMemo(() => new Set<TableRowId>(pageIds.filter((id) => selected?.has(id))), [pageIds, selected])
 
@@ -122,13 +129,15 @@ function DataTableImpl(props: DataTableProps) {
         selectedItems={selectedHere}
         onSelectionChange={onSelect}
         resizableColumns
+        // Widening a column scrolls the table sideways instead of squeezing its neighbours.
+        resizableColumnsOptions={{ autoFitColumns: false }}
         columnSizingOptions={sizing}
         onColumnResize={onResize}
       >
         <DataGridHeader>
           <DataGridRow selectionCell={props.selectable ? { checkboxIndicator: { 'aria-label': t`Select all rows on this page` } } : undefined}>
             {({ renderHeaderCell, columnId }) => (
-              <DataGridHeaderCell data-column={String(columnId)}>{renderHeaderCell()}</DataGridHeaderCell>
+              <DataGridHeaderCell data-column={String(columnId)} className={stickyIds.has(String(columnId)) ? styles.sticky : undefined}>{renderHeaderCell()}</DataGridHeaderCell>
             )}
           </DataGridRow>
         </DataGridHeader>
@@ -139,7 +148,9 @@ function DataTableImpl(props: DataTableProps) {
               data-row-id={String(rowId)}
               selectionCell={props.selectable ? { checkboxIndicator: { 'aria-label': t`Select ${props.rowLabel?.(item) ?? String(rowId)}` } } : undefined}
             >
-              {({ renderCell, columnId }) => <DataGridCell className={styles.cell} data-column={String(columnId)}>{renderCell(item)}</DataGridCell>}
+              {({ renderCell, columnId }) => (
+                <DataGridCell className={stickyIds.has(String(columnId)) ? `${styles.cell} ${styles.sticky}` : styles.cell} data-column={String(columnId)}>{renderCell(item)}</DataGridCell>
+              )}
             </DataGridRow>
           )}
         </DataGridBody>
