@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { formatDateTime } from '../http/datetime.ts'
-import { fastDateTime, fromCell, toCell, toDisplay } from './kinds.ts'
+import { fastDateTime, fromCell, toCell, toDisplay, toJson } from './kinds.ts'
+import { parseValue } from './parse.ts'
+import type { Ctx } from './types.ts'
 import type { FieldDef } from './types.ts'
 
 const f = (type: FieldDef['type'], extra: Partial<FieldDef> = {}): FieldDef => ({ name: 'x', type, ...extra })
@@ -49,5 +51,20 @@ describe('field kinds', () => {
     expect(toDisplay(f('labeled_choice'), { value: 'x', label: 'Ex' })).toBe('Ex')
     expect(toDisplay(f('boolean'), false)).toBe('No')
     expect(toDisplay(f('string'), '')).toBe('')
+  })
+
+  it('parses and renders tree choices stored as bits (asset-permission actions style)', () => {
+    const actions = f('tree', {
+      bits: { connect: 1, upload: 2, download: 4 },
+      tree: [{ value: 'All', label: 'All', children: [{ value: 'connect', label: 'Connect' },
+        { value: 'Transfer', label: 'Transfer', children: [{ value: 'upload', label: 'Upload' }, { value: 'download', label: 'Download' }] }] }],
+    })
+    const ctx = { lang: 'en', tz: 'UTC' } as Ctx
+    expect(parseValue(actions, ['connect', { value: 'download' }], ctx)).toEqual({ ok: true, value: 5 })
+    expect(parseValue(actions, ['all'], ctx)).toEqual({ ok: true, value: 7 })
+    expect(parseValue(actions, ['fly'], ctx)).toEqual({ ok: false, error: ['Invalid choice: fly'] })
+    expect(parseValue(actions, 'connect', ctx)).toEqual({ ok: false, error: ['Expected a list of items but got type "str".'] })
+    expect(toJson(actions, 5, ctx)).toEqual([{ value: 'connect', label: 'Connect' }, { value: 'download', label: 'Download' }])
+    expect(toCell(actions, toJson(actions, 3, ctx))).toBe('["connect","upload"]')
   })
 })

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import { requirePerm, requireUser } from '../http/context.ts'
-import { ApiError, methodNotAllowed, validationError } from '../http/errors.ts'
+import { ApiError, validationError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { recordOperate, objectDisplay, auditOrgOf } from './audit.ts'
@@ -149,7 +149,10 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     for (const u of paths(url)) app.route({ method, url: u, handler })
   }
   const idOf = (req: FastifyRequest) => (req.params as { id: string }).id
-  const refuse = (req: FastifyRequest) => { requireUser(req); throw methodNotAllowed(req.method) }
+  const refuse = (req: FastifyRequest) => {
+    requireUser(req)
+    throw new ApiError(405, { detail: tr(req.ctx.lang, 'Method "{method}" not allowed.', { method: req.method }), code: 'method_not_allowed' })
+  }
 
   route('OPTIONS', list, async (req) => {
     requireUser(req)

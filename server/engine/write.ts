@@ -235,7 +235,7 @@ export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields
       let existing = item.existing
       if (existing) {
         const locked = await fetchRows(tx, def, [], [idsCond(def, [existing.id])], { forUpdate: true })
-        if (!locked[0]) throw new ApiError(404, { detail: `${def.verboseName} object does not exist.`, code: 'object_does_not_exist' })
+        if (!locked[0]) throw new ApiError(404, { detail: tr(ctx.lang, '{model} object does not exist.', { model: tr(ctx.lang, def.verboseName) }), code: 'object_does_not_exist' })
         existing = locked[0]
       }
       const written = writtenFields(fields, item.prepared)

@@ -3,7 +3,7 @@
  * server pages. Created before the router (main.tsx); the router context and the React bridge hold its ref.
  */
 import Cookies from 'js-cookie'
-import { createActor, fromCallback, fromPromise, waitFor, type ActorRefFrom, type AnyActorRef } from 'xstate'
+import { createActor, fromCallback, fromPromise, waitFor, type ActorRefFrom } from 'xstate'
 import { SESSION_MARK_COOKIE } from '../../machines/session-mark/session-mark.machine.ts'
 import { sessionMarkMachine } from '../../machines/session-mark/session-mark.machine.ts'
 import { sessionRefreshMachine } from '../../machines/session-refresh/session-refresh.machine.ts'
@@ -87,14 +87,6 @@ const provided = appMachine.provide({
         markRead: fromPromise<unknown, { ids: readonly string[] }>(({ input }) => markMessagesRead(input.ids)),
         markAllRead: fromPromise<unknown, void>(() => markAllMessagesRead()),
       },
-    }),
-    childEvents: fromCallback(({ sendBack, system }) => {
-      const subs: { unsubscribe(): void }[] = []
-      const viewOrg = system.get('viewOrg') as AnyActorRef | undefined
-      const mark = system.get('sessionMark') as AnyActorRef | undefined
-      if (viewOrg) subs.push(viewOrg.on('orgChanged', (e: { org: Org | null }) => sendBack({ type: 'ORG_CHANGED', org: e.org })))
-      if (mark) subs.push(mark.on('expired', () => sendBack({ type: 'SESSION_EXPIRED' })))
-      return () => subs.forEach((s) => s.unsubscribe())
     }),
     loadProfile: fromPromise(({ signal }) => fetchProfile(signal)),
     loadLicense: fromPromise(({ signal }) => fetchLicense(signal)),

@@ -4,7 +4,7 @@
  * session refresh, view/organization, site messages. Side effects are actors provided by `appActor.ts`; this file
  * only composes the machines of machines/ and can be tested with stubs.
  */
-import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom } from 'xstate'
+import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type AnyActorRef } from 'xstate'
 import { sessionMarkMachine } from '../../machines/session-mark/session-mark.machine.ts'
 import { sessionRefreshMachine } from '../../machines/session-refresh/session-refresh.machine.ts'
 import { siteMessagesMachine } from '../../machines/site-messages/site-messages.machine.ts'
@@ -82,7 +82,14 @@ export const appMachine = setup({
     viewOrg: viewOrgMachine,
     siteMessages: siteMessagesMachine,
     /** Relays events the children emit (viewOrg `orgChanged`, sessionMark `expired`) to the app. */
-    childEvents: fromCallback<AppEvent>(() => () => {}),
+    childEvents: fromCallback<AppEvent>(({ sendBack, system }) => {
+      const subs: { unsubscribe(): void }[] = []
+      const viewOrg = system.get('viewOrg') as AnyActorRef | undefined
+      const mark = system.get('sessionMark') as AnyActorRef | undefined
+      if (viewOrg) subs.push(viewOrg.on('orgChanged', (e: { org: Org | null }) => sendBack({ type: 'ORG_CHANGED', org: e.org })))
+      if (mark) subs.push(mark.on('expired', () => sendBack({ type: 'SESSION_EXPIRED' })))
+      return () => subs.forEach((sub) => sub.unsubscribe())
+    }),
     loadProfile: fromPromise<Profile, void>(async () => {
       throw new Error('app: loadProfile must be provided')
     }),

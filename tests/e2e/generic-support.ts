@@ -64,6 +64,7 @@ export function row(page: Page, text: string): Locator {
 /** Clicks a row action: a visible button, or the item of the row's More menu. */
 export async function rowAction(page: Page, text: string, action: string): Promise<void> {
   const r = row(page, text).first()
+  await expect(r).toBeVisible()
   const button = r.getByRole('button', { name: new RegExp(`^${action}\\b`) })
   if (await button.count()) {
     await button.first().click()

@@ -186,3 +186,48 @@ test('a site message raises the badge without reload, and the drawer marks it re
   await expect(drawer.getByText('No unread messages')).toBeVisible()
   await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
 })
+
+test('/ui, /ui/, deep links and old #/ links all reach the right page', async ({ page, request }) => {
+  await readyAdmin(request)
+  // A deep link before login comes back after it.
+  await login(page, ADMIN.username, ADMIN.password, '/ui/audit/audits/login-logs')
+  await expect(page).toHaveURL(/\/ui\/audit\/audits\/login-logs$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Login logs' })).toBeVisible()
+  await page.goto('/ui')
+  await expect(page).toHaveURL(/\/ui\/(console|audit)\/dashboard$/)
+  await page.goto('/ui/#/console/users/groups')
+  await expect(page).toHaveURL(/\/ui\/console\/users\/groups$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'User groups' })).toBeVisible()
+  // View roots and menu groups redirect to their first page; the legacy session link keeps its id and query.
+  await page.goto('/ui/settings')
+  await expect(page).toHaveURL(/\/ui\/settings\/basic$/)
+  await page.goto('/ui/terminal/sessions/abc?oid=00000000-0000-0000-0000-000000000002')
+  await expect(page).toHaveURL(/\/ui\/audit\/sessions\/sessions\/abc\?oid=00000000-0000-0000-0000-000000000002$/)
+  await expect(page).toHaveTitle(/^Session details - /)
+})
+
+test('licence holders are warned about a licence that expires within 7 days', async ({ page, request }) => {
+  const token = await readyAdmin(request)
+  const soon = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
+  const licence = { corporation: 'Shell Tests Ltd', date_expired: soon, asset_count: 1000, edition: 'Enterprise', serial_no: 'E2E-SHELL-1' }
+  const res = await request.post('/api/v1/xpack/license/import', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { file: { name: 'license.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(licence)) } },
+  })
+  expect(res.status(), await res.text()).toBe(200)
+  await login(page, ADMIN.username, ADMIN.password)
+  await dismissViewTip(page)
+  const warnings = page.getByRole('region', { name: 'Warnings' })
+  await expect(warnings).toContainText('Your license will expire on')
+  await expectAccessible(page, 'licence warning')
+  await warnings.getByRole('link', { name: 'View the license' }).click()
+  await expect(page).toHaveURL(/\/ui\/settings\/license$/)
+  await page.getByRole('region', { name: 'Warnings' }).getByRole('button', { name: 'Dismiss' }).click()
+  await expect(page.getByRole('region', { name: 'Warnings' })).toHaveCount(0)
+  // The About dialog names the licence holder and the version.
+  await page.getByRole('button', { name: 'Help' }).click()
+  await page.getByRole('menuitem', { name: 'About' }).click()
+  await expect(page.getByTestId('about-version')).toHaveText('3.2.2')
+  await expect(page.getByRole('dialog', { name: 'About' })).toContainText('Shell Tests Ltd')
+  await expectAccessible(page, 'about dialog')
+})

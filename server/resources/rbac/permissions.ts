@@ -41,9 +41,10 @@ export function permissionRows(perms: PermissionDef[], lang: Lang): Row[] {
 interface RoleInfo { id: string; scope: Scope; builtin: boolean }
 
 async function roleById(req: FastifyRequest, id: string): Promise<RoleInfo> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(404, { detail: 'Role object does not exist.', code: 'object_does_not_exist' })
+  const missing = () => new ApiError(404, { detail: tr(req.ctx.lang, '{model} object does not exist.', { model: tr(req.ctx.lang, 'Role') }), code: 'object_does_not_exist' })
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw missing()
   const r = (await sql<RoleInfo>`select id, scope, builtin from roles where id = ${id.toLowerCase()}`.execute(req.ctx.db)).rows[0]
-  if (!r) throw new ApiError(404, { detail: 'Role object does not exist.', code: 'object_does_not_exist' })
+  if (!r) throw missing()
   return r
 }
 

@@ -48,9 +48,14 @@ const rolePerm = (model: 'systemrolebinding' | 'orgrolebinding') => async (ctx: 
 const adminIds = async (db: DB, ids: unknown[]): Promise<Set<string>> => new Set((await sql<{ user_id: string }>`
   select distinct user_id from role_bindings where user_id = any(${ids}::uuid[]) and role_id = any(${[ROLE_IDS.SystemAdmin, ROLE_IDS.OrgAdmin]}::uuid[])`.execute(db)).rows.map((r) => r.user_id))
 
+/** Admin user ids among a page's rows, computed once per page for both MFA fields. */
+const adminsOfPage = new WeakMap<Row[], Promise<Set<string>>>()
+
 async function mfaLoad(ids: unknown[], { db, rows }: { db: DB; rows: Row[] }, enabled: boolean): Promise<Map<unknown, unknown>> {
   const setting = (await allSettings(db)).get('SECURITY_MFA_AUTH')
-  const admins = ids.length ? await adminIds(db, ids) : new Set<string>()
+  let pending = adminsOfPage.get(rows)
+  if (!pending) adminsOfPage.set(rows, (pending = ids.length ? adminIds(db, ids) : Promise.resolve(new Set<string>())))
+  const admins = await pending
   return new Map(rows.map((r) => {
     const forced = r.mfa_level === 2 || mfaForcedBySetting(setting, admins.has(r.id))
     return [r.id, enabled ? forced || r.mfa_level > 0 : forced]

@@ -1,5 +1,5 @@
 /** A vertical timeline: each entry has a marker, a title, a time and content, with an optional action. */
-import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components'
+import { Caption1, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components'
 import type { ReactNode } from 'react'
 
 const useStyles = makeStyles({
@@ -31,7 +31,7 @@ export function Timeline({ entries, label }: { entries: readonly TimelineEntry[]
       {entries.map((e, i) => (
         <li key={e.key} className={styles.item}>
           {i < entries.length - 1 && <span className={styles.line} aria-hidden />}
-          <span className={e.primary ? `${styles.dot} ${styles.primary}` : styles.dot} aria-hidden />
+          <span className={e.primary ? mergeClasses(styles.dot, styles.primary) : styles.dot} aria-hidden />
           <div className={styles.head}>
             <Text weight="semibold">{e.title}</Text>
             <Caption1 className={styles.time}><time dateTime={e.dateTime}>{e.time}</time></Caption1>

@@ -4,7 +4,7 @@
  * verification form (MFA code, SMS with a 60 s resend countdown, or password) or the re-login notice.
  * `onResult` receives the machine's output once it is final.
  */
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react'
 import { t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import {
@@ -100,6 +100,12 @@ export type ConfirmActor = ActorRefFrom<typeof confirmMachine>
 function VerifyDialog({ actor, onCancel }: { actor: ConfirmActor; onCancel: () => void }): ReactElement {
   const styles = useStyles()
   const [code, setCode] = useState('')
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    // after the dialog has focused its first element (the method choice), the code field takes focus
+    const id = setTimeout(() => input.current?.focus())
+    return () => clearTimeout(id)
+  }, [])
   const method = useSelector(actor, selectMethod)
   const methods = useSelector(actor, selectMethods)
   const error = useSelector(actor, selectError)
@@ -150,7 +156,7 @@ function VerifyDialog({ actor, onCancel }: { actor: ConfirmActor; onCancel: () =
                     inputMode={isPassword ? undefined : 'numeric'}
                     value={code}
                     onChange={(_, data) => setCode(data.value)}
-                    autoFocus
+                    ref={input}
                   />
                 </Field>
                 {method === 'sms' && (

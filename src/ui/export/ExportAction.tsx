@@ -1,6 +1,6 @@
 /** The list header's Export button and its dialog (list slot `renderExport`). */
 import { useState, type ReactElement } from 'react'
-import { t } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowDownloadRegular } from '@fluentui/react-icons'
 import { notify } from '../common/notify.tsx'
@@ -10,6 +10,7 @@ import { ExportDialog } from './ExportDialog.tsx'
 import { confirmFailureText } from './confirmFailure.ts'
 
 export function ExportAction({ ctx, navigate = (href) => window.location.assign(href) }: { ctx: ListToolContext; navigate?: (href: string) => void }): ReactElement {
+  const { t } = useLingui()
   const [open, setOpen] = useState(false)
   return (
     <>

@@ -139,7 +139,7 @@ export function ExportDialog(props: ExportDialogProps): ReactElement | null {
               <Field label={t`Range`} hint={filters ? t`Clear the filters of the list to export all of it.` : undefined}>
                 <RadioGroup value={scope} disabled={downloading} onChange={(_, data) => actor.send({ type: 'SET_SCOPE', scope: data.value as ExportScope })}>
                   {scopes.map((s) => (
-                    <Radio key={s.value} value={s.value} label={s.label} disabled={!isScopeEnabled(s.value, table)} />
+                    <Radio key={s.value} value={s.value} label={s.label} disabled={downloading || !isScopeEnabled(s.value, table)} />
                   ))}
                 </RadioGroup>
               </Field>

@@ -1,6 +1,6 @@
 /** The list header's Import button and its dialog (list slot `renderImport`). */
 import { useState, type ReactElement } from 'react'
-import { t } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowUploadRegular } from '@fluentui/react-icons'
 import { useAccess } from '../common/access.tsx'
@@ -9,6 +9,7 @@ import { ImportDialog } from './ImportDialog.tsx'
 
 export function ImportAction({ ctx }: { ctx: ListToolContext }): ReactElement {
   const access = useAccess()
+  const { t } = useLingui()
   const [open, setOpen] = useState(false)
   return (
     <>

@@ -25,6 +25,20 @@ export interface ImportTaskSetup {
   resumed: boolean
 }
 
+/**
+ * Set while the page goes away: the upload in flight is then aborted by the browser, which is not the row's
+ * failure, so nothing more is saved and the resume offer finds the row still marked in flight.
+ */
+let leaving = false
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    leaving = true
+  })
+  window.addEventListener('pageshow', () => {
+    leaving = false
+  })
+}
+
 /** The error lines of a failed upload. */
 export function uploadErrorLines(error: unknown, fileColumns: readonly PreviewColumn[]): string[] {
   if (error instanceof ApiError) {
@@ -51,6 +65,7 @@ export function importTaskLogic(setup: ImportTaskSetup) {
     },
     actions: {
       persist: (_, task) => {
+        if (leaving) return
         saveImport(setup.storageKey, {
           version: 1,
           fileName: setup.fileName,

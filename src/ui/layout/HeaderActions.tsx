@@ -1,4 +1,4 @@
-import { Button, CounterBadge, Tooltip } from '@fluentui/react-components'
+import { Button, CounterBadge, mergeClasses, Tooltip } from '@fluentui/react-components'
 import { SettingsRegular, TicketDiagonalRegular, WindowConsoleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
@@ -35,7 +35,7 @@ export function HeaderActions() {
         <Tooltip content={t`Tickets`} relationship="description">
           <Button
             appearance="transparent"
-            className={`${styles.button} ${styles.iconButton}`}
+            className={mergeClasses(styles.button, styles.iconButton)}
             icon={<TicketDiagonalRegular />}
             aria-label={ticketsLabel}
             onClick={() => void navigate({ to: pathOf('AssignedTicketList') as never })}

@@ -1,4 +1,4 @@
-import { Button, Menu, MenuDivider, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
+import { Button, makeStyles, Menu, MenuDivider, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
 import { AddRegular, ChevronDownRegular, OrganizationRegular, TextBulletListSquareRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
@@ -15,9 +15,12 @@ import { useCurrentRoute, useCurrentView, useHasValidLicense, useOrganizations, 
  * (permissions are per organization) and re-runs the route guards. The console view also offers the
  * organization list and creation (spec 000 §6).
  */
+const useStyles = makeStyles({ chevron: { marginInlineStart: '6px' } })
+
 export function OrgSwitcher() {
   const { t } = useLingui()
   const buttonClass = useHeaderStyles().button
+  const styles = useStyles()
   const app = useAppActor()
   const router = useRouter()
   const navigate = useNavigate()
@@ -42,7 +45,7 @@ export function OrgSwitcher() {
       <MenuTrigger disableButtonEnhancement>
         <Button appearance="transparent" className={buttonClass} icon={<OrganizationRegular />} aria-label={t`Switch organization, current: ${name}`}>
           {name}
-          <ChevronDownRegular aria-hidden="true" />
+          <ChevronDownRegular className={styles.chevron} fontSize={20} aria-hidden="true" />
         </Button>
       </MenuTrigger>
       <MenuPopover>

@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import { loginUrl } from '../../app/appActor.ts'
-import { routeByName, viewRoot } from '../../router/catalog.ts'
+import { ROUTES, routeByName, viewRoot } from '../../router/catalog.ts'
 import type { RouteDef } from '../../router/types.ts'
 import { AccessProvider } from '../common/access.tsx'
 import { NotifyHost } from '../common/notify.tsx'
@@ -12,7 +12,7 @@ import { Header } from './Header.tsx'
 import { Sidebar } from './Sidebar.tsx'
 import { useSidebar } from './sidebar.ts'
 import { SiteMessagesDrawer } from './SiteMessages.tsx'
-import { addTab, closeAllTabs, closeOtherTabs, closeTab, type VisitedTab } from './tabs.ts'
+import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
 import { TabsBar } from './TabsBar.tsx'
 import { useOrganizations, useProfile } from './useShell.ts'
 import { Warnings } from './Warnings.tsx'
@@ -46,13 +46,23 @@ export function Shell() {
   const href = useRouterState({ select: ((s: NavState) => s.location.href) as never }) as string
   const profile = useProfile()
   const { currentOrg } = useOrganizations()
-  const [tabs, setTabs] = useState<VisitedTab[]>([])
+  const [tabs, setTabsState] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
+  const setTabs = (next: VisitedTab[] | ((list: VisitedTab[]) => VisitedTab[])) =>
+    setTabsState((list) => {
+      const value = typeof next === 'function' ? next(list) : next
+      saveTabs(sessionStorage, value)
+      return value
+    })
 
   useEffect(() => {
     const visited = visitName ? routeByName(visitName) : undefined
     if (!visitHref || !visited || visited.kind !== 'page') return
     const home = visited.view ? viewRoot(visited.view).redirect : undefined
-    setTabs((list) => addTab(list, { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home }))
+    const homeRoute = home ? ROUTES.find((r) => r.path === home) : undefined
+    setTabs((list) => {
+      const added = addTab(list, { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home })
+      return homeRoute && home ? withAffix(added, { href: home, name: homeRoute.name, title: homeRoute.title, affix: true }) : added
+    })
     sidebar.closeOnMobile()
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [visitHref, visitName])

@@ -74,7 +74,7 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
           const Icon = e.icon ? MENU_ICONS[e.icon] : undefined
           if (!e.children) {
             return (
-              <NavItem key={e.name} value={e.path} href={hrefOf(e)} icon={Icon ? <Icon /> : undefined} onClick={go(e)} {...externalProps(e)}>
+              <NavItem key={e.name} value={e.path} href={hrefOf(e)} icon={Icon ? <Icon fontSize={20} /> : undefined} onClick={go(e)} {...externalProps(e)}>
                 {label(e)}
                 {e.external && <OpenRegular className={styles.external} aria-label={t`opens in a new tab`} />}
               </NavItem>
@@ -82,7 +82,7 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
           }
           return (
             <NavCategory key={e.name} value={e.path}>
-              <NavCategoryItem icon={Icon ? <Icon /> : undefined}>{label(e)}</NavCategoryItem>
+              <NavCategoryItem icon={Icon ? <Icon fontSize={20} /> : undefined}>{label(e)}</NavCategoryItem>
               <NavSubItemGroup>
                 {e.children.map((c) => (
                   <NavSubItem key={c.name} value={c.path} href={hrefOf(c)} onClick={go(c)} {...externalProps(c)}>

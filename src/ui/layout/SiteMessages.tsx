@@ -1,5 +1,5 @@
 import {
-  Body1, Button, Caption1, CounterBadge, DrawerBody, DrawerHeader, DrawerHeaderTitle, makeStyles, MessageBar, MessageBarBody,
+  Body1, Button, mergeClasses, Caption1, CounterBadge, DrawerBody, DrawerHeader, DrawerHeaderTitle, makeStyles, MessageBar, MessageBarBody,
   OverlayDrawer, Spinner, Subtitle2, tokens, Tooltip,
 } from '@fluentui/react-components'
 import { AlertRegular, CheckmarkRegular, DismissRegular, MailReadRegular } from '@fluentui/react-icons'
@@ -39,7 +39,7 @@ export function SiteMessagesButton() {
     <Tooltip content={t`Messages`} relationship="description">
       <Button
         appearance="transparent"
-        className={`${styles.button} ${styles.iconButton}`}
+        className={mergeClasses(styles.button, styles.iconButton)}
         icon={<AlertRegular />}
         aria-label={label}
         data-testid="site-messages-button"

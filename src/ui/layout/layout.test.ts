@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import { describe, expect, it } from 'vitest'
 import { readSidebarCookie } from './sidebar.ts'
-import { addTab, closeAllTabs, closeOtherTabs, closeTab, MAX_TABS, type VisitedTab } from './tabs.ts'
+import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, MAX_TABS, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
 import { licenseWarnings, parseServerDate, passwordWarning } from './warnings.ts'
 
 const tab = (href: string, affix = false): VisitedTab => ({ href, name: href, title: msg`Page`, affix })
@@ -34,6 +34,23 @@ describe('visited tabs', () => {
     const tabs = [tab('/home', true), tab('/a'), tab('/b')]
     expect(closeOtherTabs(tabs, '/b').map((t) => t.href)).toEqual(['/home', '/b'])
     expect(closeAllTabs(tabs).map((t) => t.href)).toEqual(['/home'])
+  })
+})
+
+describe('affixed home and storage', () => {
+  it('keeps the current view’s home first and affixed, other homes closable', () => {
+    const tabs = withAffix([tab('/audit/dashboard', true), tab('/a')], tab('/console/dashboard'))
+    expect(tabs.map((t) => [t.href, t.affix])).toEqual([['/console/dashboard', true], ['/audit/dashboard', false], ['/a', false]])
+    expect(withAffix(tabs, tab('/a')).map((t) => t.affix)).toEqual([false, false, true])
+  })
+
+  it('survives a reload through storage, dropping unknown routes', () => {
+    const store = new Map<string, string>()
+    const storage = { setItem: (k: string, v: string) => store.set(k, v), getItem: (k: string) => store.get(k) ?? null }
+    saveTabs(storage, [tab('/home', true), tab('/a')])
+    const loaded = loadTabs(storage, (name) => (name === '/home' ? msg`Home` : undefined))
+    expect(loaded.map((t) => [t.href, t.affix])).toEqual([['/home', true]])
+    expect(loadTabs({ getItem: () => '{bad json' }, () => msg`x`)).toEqual([])
   })
 })
 

@@ -43,3 +43,29 @@ export function closeOtherTabs(tabs: readonly VisitedTab[], href: string): Visit
 export function closeAllTabs(tabs: readonly VisitedTab[]): VisitedTab[] {
   return tabs.filter((t) => t.affix)
 }
+
+/** The current view's home page is the one affixed tab: put first when missing; other homes become closable. */
+export function withAffix(tabs: readonly VisitedTab[], tab: VisitedTab): VisitedTab[] {
+  const marked = tabs.map((t) => ({ ...t, affix: t.href === tab.href }))
+  return marked.some((t) => t.affix) ? marked : [{ ...tab, affix: true }, ...marked]
+}
+
+export const TABS_STORAGE_KEY = 'visitedTabs'
+
+/** Tabs survive a reload of the browser tab (sessionStorage), as hrefs and route names. */
+export function saveTabs(storage: Pick<Storage, 'setItem'>, tabs: readonly VisitedTab[]): void {
+  storage.setItem(TABS_STORAGE_KEY, JSON.stringify(tabs.map((t) => ({ href: t.href, name: t.name, affix: t.affix }))))
+}
+
+export function loadTabs(storage: Pick<Storage, 'getItem'>, titleOf: (name: string) => VisitedTab['title'] | undefined): VisitedTab[] {
+  try {
+    const raw = JSON.parse(storage.getItem(TABS_STORAGE_KEY) ?? '[]') as { href?: unknown; name?: unknown; affix?: unknown }[]
+    return raw.flatMap((t) => {
+      if (typeof t.href !== 'string' || typeof t.name !== 'string') return []
+      const title = titleOf(t.name)
+      return title ? [{ href: t.href, name: t.name, title, affix: t.affix === true }] : []
+    })
+  } catch {
+    return []
+  }
+}

@@ -10,7 +10,7 @@ import {
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { fieldsOf } from '../../api/metadata.ts'
+import { fieldsOf, parseField } from '../../api/metadata.ts'
 import { listResources, type Row, type RowId } from '../../api/resources.ts'
 import { isRootOrg, useAccess } from '../common/access.tsx'
 import { useConfirm } from '../common/ConfirmDialog.tsx'
@@ -78,7 +78,8 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
   const rowName = config.rowName ?? defaultRowName
 
   // Metadata and rows load in parallel.
-  const meta = useMetadata(url)
+  const explicit = config.columns?.fields
+  const meta = useMetadata(explicit ? undefined : url)
   const query = toApiQuery(state)
   const queryKey = JSON.stringify(query)
   const list = useAsync((signal) => listResources(url, query, { signal }), `${access.orgId}|${url}|${queryKey}`)
@@ -106,7 +107,10 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
 
   const [bulkOpen, setBulkOpen] = useState(false)
 
-  const getFields = useMemo(() => fieldsOf(meta.data, 'GET'), [meta.data])
+  const getFields = useMemo(
+    () => (explicit ? explicit.map((f) => parseField(f.name, { type: f.type ?? 'string', label: i18n._(f.label) })) : fieldsOf(meta.data, 'GET')),
+    [explicit, meta.data, i18n],
+  )
   const env: CommandEnv = useMemo(() => ({ access, perms: resource.perms, rootOrg: isRootOrg(access) }), [access, resource.perms])
   const commands = useMemo<ListCommand[]>(
     () => mergeCommands(defaultListCommands(config), config.commands?.overrides, config.commands?.extra),

@@ -11,7 +11,7 @@ import type { DataColumn } from '../table/DataTable.tsx'
 import { chooseFormatter, type FormatterKind } from '../table/formatters.ts'
 import type { ListConfig } from './types.ts'
 
-const WIDTH: Partial<Record<FormatterKind, number>> = { detailLink: 160, yesNo: 90, datetime: 165, number: 100, longText: 180, relatedList: 140, list: 140, labeledChoice: 110, choice: 110 }
+const WIDTH: Partial<Record<FormatterKind, number>> = { detailLink: 160, yesNo: 80, datetime: 165, number: 100, longText: 180, relatedList: 130, list: 130, labeledChoice: 110, choice: 110 }
 const TEXT_WIDTH = 130
 
 export function buildColumns(
@@ -33,7 +33,7 @@ export function buildColumns(
       label: o.label ? i18n._(o.label) : field.label,
       sortable: o.sortable ?? field.order,
       minWidth: o.minWidth,
-      defaultWidth: o.width ?? WIDTH[kind] ?? TEXT_WIDTH,
+      defaultWidth: o.width ?? (field.type === 'email' ? 190 : WIDTH[kind] ?? TEXT_WIDTH),
       render: o.render ?? ((row: Row) => <CellValue kind={kind} value={row[field.name]} field={field} to={to?.(row)} search={opts.linkSearch} />),
     })
   }

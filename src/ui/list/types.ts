@@ -1,7 +1,7 @@
 /** The configuration a view passes to the generic list (a resource described once; the list does the rest). */
 import type { MessageDescriptor } from '@lingui/core'
 import type { ReactNode } from 'react'
-import type { FieldMeta } from '../../api/metadata.ts'
+import type { FieldMeta, FieldType } from '../../api/metadata.ts'
 import type { Query, Row } from '../../api/resources.ts'
 import type { ConfirmOptions } from '../common/ConfirmDialog.tsx'
 import type { ResourceDef } from '../common/resource.ts'
@@ -74,6 +74,8 @@ export interface ListConfig {
     /** shown by default (default: all) */
     defaults?: readonly string[]
     overrides?: Readonly<Record<string, ColumnOverride>>
+    /** explicit columns for URLs without OPTIONS metadata (custom list actions such as `…/<id>/users/`) */
+    fields?: readonly { name: string; label: MessageDescriptor; type?: FieldType }[]
   }
   commands?: {
     overrides?: Readonly<Record<string, Partial<ListCommand> | null>>

@@ -4,7 +4,7 @@
  * bar that keeps the current rows in place, and an empty/error state.
  */
 import {
-  createTableColumn, DataGrid, DataGridBody, DataGridCell, DataGridHeader, DataGridHeaderCell, DataGridRow, makeStyles,
+  createTableColumn, DataGrid, DataGridBody, DataGridCell, DataGridHeader, DataGridHeaderCell, DataGridRow, makeStyles, mergeClasses,
   ProgressBar, tokens, type DataGridProps, type TableColumnDefinition, type TableColumnSizingOptions, type TableRowId,
 } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
@@ -149,7 +149,7 @@ function DataTableImpl(props: DataTableProps) {
               selectionCell={props.selectable ? { checkboxIndicator: { 'aria-label': t`Select ${props.rowLabel?.(item) ?? String(rowId)}` } } : undefined}
             >
               {({ renderCell, columnId }) => (
-                <DataGridCell className={stickyIds.has(String(columnId)) ? `${styles.cell} ${styles.sticky}` : styles.cell} data-column={String(columnId)}>{renderCell(item)}</DataGridCell>
+                <DataGridCell className={stickyIds.has(String(columnId)) ? mergeClasses(styles.cell, styles.sticky) : styles.cell} data-column={String(columnId)}>{renderCell(item)}</DataGridCell>
               )}
             </DataGridRow>
           )}

@@ -32,7 +32,8 @@ function Users({ object, url }: DetailContext) {
     stateIn: 'local',
     defaultOrder: null,
     commands: { overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null, import: null, export: null } },
-    columns: { min: ['name'], exclude: ['actions'] },
+    // The bound-users action has no OPTIONS of its own: its three columns are named here.
+    columns: { min: ['name'], exclude: ['actions'], fields: [{ name: 'name', label: msg`Name` }, { name: 'username', label: msg`Username` }] },
   }), [url, object.id])
   return <ListTable config={config} />
 }

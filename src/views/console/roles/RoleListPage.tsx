@@ -38,7 +38,6 @@ export function roleListConfig(scope: RoleScope): ListConfig {
       overrides: {
         update: { visible: (_e, { row }) => !isBuiltin(row) },
         delete: { visible: (_e, { row }) => !isBuiltin(row) },
-        bulkUpdate: null,
       },
     },
     searchExclude: ['id', 'scope'],

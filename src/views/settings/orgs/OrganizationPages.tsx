@@ -23,7 +23,7 @@ export const organizationListConfig: ListConfig = {
   resource: organizationResource,
   label: msg`Organizations`,
   columns: { min: ['name', 'actions'], defaults: ['name', 'is_default', 'created_by', 'date_created', 'comment', 'actions'], exclude: ['resource_statistics', 'is_root'] },
-  commands: { overrides: { bulkDelete: null, clone: null } },
+  commands: { overrides: { bulkDelete: null } },
   searchExclude: ['id'],
 }
 

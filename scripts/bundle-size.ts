@@ -1,0 +1,78 @@
+/**
+ * First-load JavaScript of each entry of the built console (`node --import tsx scripts/bundle-size.ts [dist]`):
+ * the entry scripts and module preloads of dist/index.html and dist/login.html, plus every chunk they import
+ * statically (transitively). Dynamic `import()` chunks are lazy and not counted. Prints gzip sizes and fails
+ * when an entry is over its budget.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+const BUDGETS_KB: Record<string, number> = { 'index.html': 300, 'login.html': 150 }
+
+/** Script and modulepreload URLs of an HTML page (paths under the /ui/ base). */
+export function htmlEntries(html: string): string[] {
+  const urls = new Set<string>()
+  for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) urls.add(m[1]!)
+  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) urls.add(m[1]!)
+  return [...urls]
+}
+
+/** Static imports of a built chunk: `import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"`. */
+export function staticImports(code: string): string[] {
+  const out = new Set<string>()
+  const re = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["']([^"']+\.js)["']/g
+  for (const m of code.matchAll(re)) out.add(m[1]!)
+  return [...out]
+}
+
+export interface EntrySize {
+  entry: string
+  files: string[]
+  raw: number
+  gzip: number
+}
+
+export function measure(dist: string, page: string): EntrySize {
+  const html = readFileSync(join(dist, page), 'utf8')
+  const toFile = (url: string) => join(dist, url.replace(/^\/ui\//, '').replace(/^\//, ''))
+  const seen = new Set<string>()
+  const queue = htmlEntries(html).map(toFile)
+  while (queue.length) {
+    const file = queue.shift()!
+    if (seen.has(file) || !existsSync(file)) continue
+    seen.add(file)
+    const code = readFileSync(file, 'utf8')
+    for (const spec of staticImports(code)) if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec))
+  }
+  let raw = 0
+  let gzip = 0
+  for (const file of seen) {
+    const buf = readFileSync(file)
+    raw += buf.length
+    gzip += gzipSync(buf, { level: 9 }).length
+  }
+  return { entry: page, files: [...seen].map((f) => f.slice(resolve(dist).length + 1)).sort(), raw, gzip }
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+
+function main() {
+  const dist = resolve(process.argv[2] ?? 'dist')
+  let over = false
+  for (const [page, budget] of Object.entries(BUDGETS_KB)) {
+    if (!existsSync(join(dist, page))) {
+      console.log(`${page}: not built`)
+      over = true
+      continue
+    }
+    const size = measure(dist, page)
+    const ok = size.gzip <= budget * 1024
+    over ||= !ok
+    console.log(`${page}: ${kb(size.gzip)} gzip (${kb(size.raw)} raw) in ${size.files.length} files — budget ${budget} KB ${ok ? 'ok' : 'EXCEEDED'}`)
+    for (const f of size.files) console.log(`  ${f}`)
+  }
+  if (over) process.exitCode = 1
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main()

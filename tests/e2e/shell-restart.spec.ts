@@ -1,0 +1,73 @@
+/**
+ * Site messages survive a server restart: the console's websocket reconnects with back-off, and a message sent
+ * after the restart raises the badge without reloading the page. This suite starts its own server process (same
+ * data folder, another port), kills it and starts it again.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { request as playwrightRequest, type APIRequestContext } from '@playwright/test'
+import { ADMIN, expect, test } from './fixtures.ts'
+import { dismissViewTip, expectAccessible, login, profileId, readyAdmin, sendSiteMessage } from './shell-helpers.ts'
+
+const PORT = Number(process.env.E2E_RESTART_PORT ?? 18095)
+const BASE = `http://127.0.0.1:${PORT}`
+
+function startServer(dataDir: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts'], {
+    env: { ...process.env, E2E_PORT: String(PORT), E2E_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.resume()
+  child.stderr?.resume()
+  return child
+}
+
+async function waitHealthy(api: APIRequestContext): Promise<void> {
+  await expect
+    .poll(async () => (await api.get('/api/health/', { timeout: 2000 }).catch(() => null))?.status() ?? 0, { timeout: 120_000, intervals: [500] })
+    .toBe(200)
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))])
+  if (child.exitCode === null) child.kill('SIGKILL')
+}
+
+test('the badge follows new messages across a server restart', async ({ browser }) => {
+  test.setTimeout(300_000)
+  const dataDir = mkdtempSync(join(tmpdir(), 'bastion-e2e-restart-'))
+  const api = await playwrightRequest.newContext({ baseURL: BASE })
+  let server = startServer(dataDir)
+  const context = await browser.newContext({ baseURL: BASE, locale: 'en-US' })
+  try {
+    await waitHealthy(api)
+    const token = await readyAdmin(api)
+    const adminId = await profileId(api, token)
+    const page = await context.newPage()
+    await login(page, ADMIN.username, ADMIN.password)
+    await dismissViewTip(page)
+    await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
+    await sendSiteMessage(api, token, [adminId], 'Before the restart')
+    await expect(page.getByTestId('site-messages-badge')).toHaveText('1')
+
+    await stopServer(server)
+    server = startServer(dataDir)
+    await waitHealthy(api)
+    // Same database: the session and the token are still valid; the page was never reloaded.
+    await sendSiteMessage(api, token, [adminId], 'After the restart')
+    await expect(page.getByTestId('site-messages-badge')).toHaveText('2', { timeout: 60_000 })
+    await page.getByTestId('site-messages-button').click()
+    await expect(page.getByRole('dialog', { name: 'Messages' }).getByRole('heading', { name: 'After the restart' })).toBeVisible()
+    await expectAccessible(page, 'site messages after a restart')
+  } finally {
+    await context.close()
+    await api.dispose()
+    await stopServer(server)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+})
