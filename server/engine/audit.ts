@@ -51,6 +51,6 @@ export async function recordOperate(tx: DB, ctx: Ctx, entry: {
   diff?: DiffEntry[]
 }): Promise<void> {
   await sql`insert into operate_logs (id, "user", action, resource_type, resource, resource_id, remote_addr, org_id, diff)
-    values (${randomUUID()}, ${userDisplay(ctx.user)}, ${entry.action}, ${entry.resourceType.slice(0, 64)}, ${entry.resource.slice(0, 128)},
+    values (${randomUUID()}, ${userDisplay(ctx.user).slice(0, 128)}, ${entry.action}, ${entry.resourceType.slice(0, 64)}, ${entry.resource.slice(0, 128)},
             ${String(entry.resourceId ?? '')}, ${ctx.ip ?? ''}, ${entry.orgId}, ${JSON.stringify(entry.diff ?? [])}::jsonb)`.execute(tx)
 }

@@ -156,6 +156,10 @@ export function parseValue(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
     return fail(ctx, 'This field may not be null.')
   }
   let r: Parsed
+  if (f.parse) {
+    const c = f.parse(v, ctx)
+    return 'error' in c ? { ok: false, error: [c.error] } : ok(c.value)
+  }
   switch (f.type) {
     case 'string': case 'text': case 'email': case 'url': case 'uuid':
       r = parseString(f, v, ctx); break

@@ -115,6 +115,8 @@ export interface FieldDef {
   get?: (row: Row, ctx: Ctx, loaded: unknown) => unknown
   /** Batch loader for computed output: value per row id. */
   load?: (ids: unknown[], args: LoadArgs) => Promise<Map<unknown, unknown>>
+  /** Replaces the kind's input parsing (e.g. phone numbers given as text or `{code, phone}`): the value, or an error message. */
+  parse?: (raw: unknown, ctx: Ctx) => { value: unknown } | { error: string }
   /** Extra validation of a parsed value: an error message (or messages / nested errors). */
   validate?: (value: any, ctx: Ctx) => string | string[] | Record<string, unknown> | undefined
   /** Whether the field is part of the serializer for this request and action. */

@@ -189,8 +189,8 @@ async function writeLinks(tx: DB, def: ResourceDef, f: FieldDef, id: unknown, id
 function autoColumns(def: ResourceDef, ctx: Ctx, op: 'create' | 'update'): Row {
   const out: Row = {}
   const has = (n: string) => allFields(def).some((f) => f.name === n && columnOf(f) === n)
-  if (op === 'create' && has('created_by')) out.created_by = userDisplay(ctx.user)
-  if (has('updated_by')) out.updated_by = userDisplay(ctx.user)
+  if (op === 'create' && has('created_by')) out.created_by = userDisplay(ctx.user).slice(0, 128)
+  if (has('updated_by')) out.updated_by = userDisplay(ctx.user).slice(0, 128)
   if (op === 'update' && has('date_updated')) out.date_updated = new Date()
   return out
 }

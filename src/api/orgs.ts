@@ -1,4 +1,4 @@
-import type { Org } from '../../machines/view-org/view-org.types.ts'
+import type { Org } from '../../machines/index.ts'
 import { ApiError, request } from './client.ts'
 
 export type { Org }

@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie'
-import type { Org, UserProfile } from '../../machines/view-org/view-org.types.ts'
+import type { Org, UserProfile } from '../../machines/index.ts'
 import { ApiError, http, PROFILE_URL, request, silent } from './client.ts'
 import { encryptSecret } from './crypto.ts'
 import { parseOrg } from './orgs.ts'

@@ -1,6 +1,6 @@
 import { request } from './client.ts'
 
-import type { SiteMessage, SiteMessagePage } from '../../machines/site-messages/site-messages.types.ts'
+import type { SiteMessage, SiteMessagePage } from '../../machines/index.ts'
 
 /** Site messages (contract §4.13, §4.14), in the shape the siteMessages machine holds. */
 export type { SiteMessage, SiteMessagePage }

@@ -5,8 +5,7 @@
 import { useSelector } from '@xstate/react'
 import { createContext, useContext, type ReactNode } from 'react'
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
-import type { siteMessagesMachine } from '../../machines/site-messages/site-messages.machine.ts'
-import type { viewOrgMachine } from '../../machines/view-org/view-org.machine.ts'
+import type { siteMessagesMachine, viewOrgMachine } from '../../machines/index.ts'
 import type { AppActorRef, AppSnapshot } from './appMachine.ts'
 
 const AppActorContext = createContext<AppActorRef | null>(null)

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef } from 'xstate'
-import { siteMessagesMachine } from '../../machines/site-messages/site-messages.machine.ts'
-import { startupMachine } from '../../machines/startup/startup.machine.ts'
-import type { Org } from '../../machines/view-org/view-org.types.ts'
-import { viewOrgMachine } from '../../machines/view-org/view-org.machine.ts'
+import { siteMessagesMachine, startupMachine, viewOrgMachine } from '../../machines/index.ts'
+import type { AssetCategory, Org, UserProfile } from '../../machines/index.ts'
+import type { LicenseDetail } from '../api/license.ts'
 import type { Profile } from '../api/profile.ts'
 import type { PublicSettings } from '../api/settings.ts'
 import { appMachine } from './appMachine.ts'
@@ -39,24 +38,24 @@ function start(opts: Options = {}) {
           loadPublicSettings: fromPromise(async () => settings),
           readSessionMark: fromPromise(async () => (opts.sessionMark === undefined ? 'age' : opts.sessionMark)),
           logout: fromPromise<unknown, void>(async () => undefined),
-          loadProfile: fromPromise(async () => {
+          loadProfile: fromPromise<UserProfile | null, void>(async () => {
             if (opts.startupProfile instanceof Error) throw opts.startupProfile
             return opts.startupProfile ?? profile()
           }),
-          loadCategories: fromPromise(async () => []),
+          loadCategories: fromPromise<readonly AssetCategory[], void>(async () => []),
         },
       }),
       viewOrg: viewOrgMachine.provide({ actions: { persist: (_, payload) => calls.persisted.push(payload) } }),
       siteMessages: siteMessagesMachine.provide({ actors: { socket: fromCallback(() => () => {}) } }),
-      loadProfile: fromPromise(async () => {
+      loadProfile: fromPromise<Profile, void>(async () => {
         calls.profile.push(currentOrgId() ?? 'none')
         return profile({ perms: ['tickets.view_ticket', `org.${currentOrgId()}`] })
       }),
-      loadLicense: fromPromise(async () => {
+      loadLicense: fromPromise<LicenseDetail, void>(async () => {
         calls.license++
         return { corporation: 'Acme', date_expired: '2099-01-01', asset_count: 10, current_asset_count: 1, edition: '' }
       }),
-      loadTicketsCount: fromPromise(async () => {
+      loadTicketsCount: fromPromise<number, { userId: string }>(async () => {
         calls.tickets++
         return 3
       }),

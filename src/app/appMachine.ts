@@ -5,13 +5,8 @@
  * only composes the machines of machines/ and can be tested with stubs.
  */
 import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type AnyActorRef } from 'xstate'
-import { sessionMarkMachine } from '../../machines/session-mark/session-mark.machine.ts'
-import { sessionRefreshMachine } from '../../machines/session-refresh/session-refresh.machine.ts'
-import { siteMessagesMachine } from '../../machines/site-messages/site-messages.machine.ts'
-import { startupMachine } from '../../machines/startup/startup.machine.ts'
-import type { LoginReason, StartupError, StartupOutput } from '../../machines/startup/startup.types.ts'
-import { viewOrgMachine } from '../../machines/view-org/view-org.machine.ts'
-import type { Org, ViewName } from '../../machines/view-org/view-org.types.ts'
+import { sessionMarkMachine, sessionRefreshMachine, siteMessagesMachine, startupMachine, viewOrgMachine } from '../../machines/index.ts'
+import type { LoginReason, Org, StartupError, StartupOutput, ViewName } from '../../machines/index.ts'
 import type { AssetCategory } from '../api/categories.ts'
 import type { LicenseDetail } from '../api/license.ts'
 import type { Profile } from '../api/profile.ts'

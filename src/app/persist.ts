@@ -4,8 +4,8 @@
  * `X-JMS-ORG` cookie that server-rendered pages read.
  */
 import Cookies from 'js-cookie'
-import { isViewName } from '../../machines/view-org/view-org.rules.ts'
-import type { Org, PersistedViewOrg, PersistViewOrgPayload } from '../../machines/view-org/view-org.types.ts'
+import { isViewName } from '../../machines/index.ts'
+import type { Org, PersistedViewOrg, PersistViewOrgPayload } from '../../machines/index.ts'
 
 export const currentOrgKey = (username: string) => `jms_current_org_${username}`
 export const previousOrgKey = (username: string) => `PRE_ORG_${username}`

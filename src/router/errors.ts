@@ -1,4 +1,4 @@
-import type { StartupError } from '../../machines/startup/startup.types.ts'
+import type { StartupError } from '../../machines/index.ts'
 
 /** Thrown by a guard: the route exists but this user may not open it (rendered as the 403 page). */
 export class ForbiddenError extends Error {

@@ -2,8 +2,8 @@
  * The navigation guard's decisions as pure functions (spec 000 §2.2, §6; console-behaviour §1.3). The router's
  * `beforeLoad` gathers the state from the root app actor and turns a decision into a redirect, a 403 or a page.
  */
-import { chooseView, isViewAllowed } from '../../machines/view-org/view-org.rules.ts'
-import type { UserProfile, ViewName } from '../../machines/view-org/view-org.types.ts'
+import { chooseView, isViewAllowed } from '../../machines/index.ts'
+import type { UserProfile, ViewName } from '../../machines/index.ts'
 import { fillParams, matchPath, viewRoot } from './catalog.ts'
 import { hasPermission } from './permissions.ts'
 import type { RouteDef } from './types.ts'

@@ -4,9 +4,9 @@
  * view, then apply `decide` (spec 000 §2.2, §6). Pages load lazily.
  */
 import {
-  createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type AnyRoute,
+  createRootRouteWithContext, createRoute, createRouter, defaultParseSearch, lazyRouteComponent, Outlet, redirect, type AnyRoute,
 } from '@tanstack/react-router'
-import { isViewAllowed } from '../../machines/view-org/view-org.rules.ts'
+import { isViewAllowed } from '../../machines/index.ts'
 import { ensureView, viewOrgState, whenSettled } from '../app/appActor.ts'
 import type { AppActorRef, AppSnapshot } from '../app/appMachine.ts'
 import { ROUTABLE } from './catalog.ts'
@@ -98,7 +98,10 @@ export function buildRouteTree(shellComponent: () => React.ReactNode) {
     component: Root,
     beforeLoad: async ({ context, location }) => {
       const target = hashLinkTarget(location.pathname, location.hash)
-      if (target) throw redirect({ href: `/ui${target}`, replace: true } as never)
+      if (target) {
+        const [to, query = ''] = target.split('?')
+        throw redirect({ to, search: defaultParseSearch(query ? `?${query}` : ''), hash: '', replace: true } as never)
+      }
       await ready(context.app)
     },
     errorComponent: RootErrorPage,

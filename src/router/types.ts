@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core'
 
-import type { ViewName } from '../../machines/view-org/view-org.types.ts'
+import type { ViewName } from '../../machines/index.ts'
 
 export type { ViewName }
 

@@ -57,8 +57,9 @@ export function grid(page: Page): Locator {
   return page.getByRole('grid').first()
 }
 
+/** Data rows (not the header) containing the text. */
 export function row(page: Page, text: string): Locator {
-  return grid(page).getByRole('row').filter({ hasText: text })
+  return grid(page).locator('[role="row"][data-row-id]').filter({ hasText: text })
 }
 
 /** Clicks a row action: a visible button, or the item of the row's More menu. */

@@ -66,8 +66,12 @@ export async function readyAdmin(request: APIRequestContext): Promise<string> {
   return tokenFor(request, ADMIN.username, ADMIN.password)
 }
 
-/** Logs in through the real login page, starting from a console URL; resolves once back in the console. */
-export async function login(page: Page, username: string, password: string, start = '/ui/'): Promise<void> {
+/**
+ * Logs in through the real login page, starting from a console URL; resolves once back in the console. The view
+ * switcher tip (shown once per browser) is marked as seen first unless `keepTip`.
+ */
+export async function login(page: Page, username: string, password: string, start = '/ui/', opts: { keepTip?: boolean } = {}): Promise<void> {
+  if (!opts.keepTip) await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
   await page.goto(start)
   await page.waitForURL(/\/core\/auth\/login\//)
   await page.getByLabel('Username').fill(username)

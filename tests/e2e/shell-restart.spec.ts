@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test'
 import { ADMIN, expect, test } from './fixtures.ts'
-import { dismissViewTip, expectAccessible, login, profileId, readyAdmin, sendSiteMessage } from './shell-helpers.ts'
+import { expectAccessible, login, profileId, readyAdmin, sendSiteMessage } from './shell-helpers.ts'
 
 const PORT = Number(process.env.E2E_RESTART_PORT ?? 18095)
 const BASE = `http://127.0.0.1:${PORT}`
@@ -50,8 +50,7 @@ test('the badge follows new messages across a server restart', async ({ browser 
     const adminId = await profileId(api, token)
     const page = await context.newPage()
     await login(page, ADMIN.username, ADMIN.password)
-    await dismissViewTip(page)
-    await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
+      await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
     await sendSiteMessage(api, token, [adminId], 'Before the restart')
     await expect(page.getByTestId('site-messages-badge')).toHaveText('1')
 

@@ -4,7 +4,7 @@
  */
 import { ADMIN, expect, test } from './fixtures.ts'
 import {
-  adminToken, createUser, dismissViewTip, expectAccessible, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
+  adminToken, createUser, expectAccessible, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
 } from './shell-helpers.ts'
 
 test('a first-login user lands on /profile/improvement, and completing it continues', async ({ page, request }) => {
@@ -30,7 +30,7 @@ test('a first-login user lands on /profile/improvement, and completing it contin
 
 test('login through the login page lands in the default view', async ({ page, request }) => {
   await readyAdmin(request)
-  await login(page, ADMIN.username, ADMIN.password)
+  await login(page, ADMIN.username, ADMIN.password, '/ui/', { keepTip: true })
   await expect(page).toHaveURL(/\/ui\/console\/dashboard$/)
   await expect(page.getByRole('button', { name: /Switch view, current: Console/ })).toBeVisible()
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible()
@@ -54,7 +54,6 @@ test('a user without console organizations lands in the workbench', async ({ pag
   await finishFirstLogin(request, 'bench-user', PASSWORD)
   await login(page, 'bench-user', PASSWORD, '/ui/console/dashboard')
   await expect(page).toHaveURL(/\/ui\/workbench\/home$/)
-  await dismissViewTip(page)
   await page.getByRole('button', { name: /Switch view, current: Workbench/ }).click()
   await expect(page.getByRole('menuitemradio', { name: 'Workbench' })).toBeVisible()
   await expect(page.getByRole('menuitemradio', { name: 'Console' })).toHaveCount(0)
@@ -67,7 +66,6 @@ test('an unknown path shows the 404 page', async ({ page, request }) => {
   await login(page, ADMIN.username, ADMIN.password, '/ui/console/no/such/page')
   await expect(page).toHaveURL(/\/ui\/404$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
-  await dismissViewTip(page)
   await expectAccessible(page, '404')
 })
 
@@ -79,7 +77,6 @@ test('a route the user may not open shows the 403 page', async ({ page, request 
   await login(page, 'auditor', PASSWORD, '/ui/tickets/flow')
   await expect(page).toHaveURL(/\/ui\/tickets\/flow$/)
   await expect(page.getByRole('heading', { level: 1, name: 'You have no permission to view this page' })).toBeVisible()
-  await dismissViewTip(page)
   await expectAccessible(page, '403')
   // A permitted page of the same view opens.
   await page.goto('/ui/audit/sessions/sessions')
@@ -91,7 +88,6 @@ test('view and organization choices persist across reloads, per user', async ({ 
   const org = await request.post('/api/v1/orgs/orgs/', { headers: { Authorization: `Bearer ${token}` }, data: { name: 'Second org' } })
   expect([201, 400]).toContain(org.status())
   await login(page, ADMIN.username, ADMIN.password)
-  await dismissViewTip(page)
   await page.getByRole('button', { name: /Switch organization, current: DEFAULT/ }).click()
   await page.getByRole('menuitemradio', { name: 'Second org' }).click()
   await expect(page.getByRole('button', { name: /Switch organization, current: Second org/ })).toBeVisible()
@@ -113,7 +109,6 @@ test('view and organization choices persist across reloads, per user', async ({ 
 test('the language switch changes the interface and the language cookie', async ({ page, request }) => {
   await readyAdmin(request)
   await login(page, ADMIN.username, ADMIN.password)
-  await dismissViewTip(page)
   const menu = page.locator('#main-menu')
   await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeVisible()
   await page.getByTestId('profile-menu').click()
@@ -144,7 +139,6 @@ test('the sidebar is collapsed below 992 px and opens over the page', async ({ p
   await readyAdmin(request)
   await page.setViewportSize({ width: 900, height: 800 })
   await login(page, ADMIN.username, ADMIN.password)
-  await dismissViewTip(page)
   const menu = page.getByRole('navigation', { name: 'Main menu' })
   await expect(menu).toBeHidden()
   await page.getByRole('button', { name: 'Show the menu' }).click()
@@ -168,7 +162,6 @@ test('a site message raises the badge without reload, and the drawer marks it re
   const adminId = await profileId(request, token)
   await request.patch('/api/v1/notifications/site-messages/mark-as-read-all/', { headers: { Authorization: `Bearer ${token}` } })
   await login(page, ADMIN.username, ADMIN.password)
-  await dismissViewTip(page)
   await expect(page.getByTestId('site-messages-button')).toHaveAccessibleName('Messages')
   await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
   await sendSiteMessage(request, token, [adminId], 'Maintenance tonight')
@@ -198,6 +191,13 @@ test('/ui, /ui/, deep links and old #/ links all reach the right page', async ({
   await page.goto('/ui/#/console/users/groups')
   await expect(page).toHaveURL(/\/ui\/console\/users\/groups$/)
   await expect(page.getByRole('heading', { level: 1, name: 'User groups' })).toBeVisible()
+  // The same inside the running console (a link written by a server page, followed without a reload).
+  await page.evaluate(() => {
+    history.pushState(null, '', '/ui/#/audit/audits/operate-logs?limit=15')
+    dispatchEvent(new PopStateEvent('popstate'))
+  })
+  await expect(page).toHaveURL(/\/ui\/audit\/audits\/operate-logs\?limit=15$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Operate logs' })).toBeVisible()
   // View roots and menu groups redirect to their first page; the legacy session link keeps its id and query.
   await page.goto('/ui/settings')
   await expect(page).toHaveURL(/\/ui\/settings\/basic$/)
@@ -216,7 +216,6 @@ test('licence holders are warned about a licence that expires within 7 days', as
   })
   expect(res.status(), await res.text()).toBe(200)
   await login(page, ADMIN.username, ADMIN.password)
-  await dismissViewTip(page)
   const warnings = page.getByRole('region', { name: 'Warnings' })
   await expect(warnings).toContainText('Your license will expire on')
   await expectAccessible(page, 'licence warning')

@@ -89,10 +89,13 @@ export const USER_FIELDS: FieldDef[] = [
   },
   { name: 'wechat', type: 'string', label: 'Wechat', max_length: 128, allow_blank: true },
   {
-    name: 'phone', type: 'string', label: 'Phone', max_length: 128, allow_blank: true, allow_null: true,
+    name: 'phone', type: 'string', label: 'Phone', column: 'phone', max_length: 128, allow_blank: true, allow_null: true,
     get: (row) => phoneValue(row.phone),
-    validate: (v: string, ctx) => (normalizePhone(v).ok ? undefined : tr(ctx.lang, 'Enter a valid phone number.')),
-    toColumns: (v: string | null) => { const n = normalizePhone(v); return { phone: n.ok ? n.value : null } },
+    parse: (raw, ctx) => {
+      if (typeof raw === 'string' && [...raw].length > 128) return { error: tr(ctx.lang, 'Ensure this field has no more than {n} characters.', { n: 128 }) }
+      const n = raw && typeof raw === 'object' && !Array.isArray(raw) && !('phone' in raw) ? { ok: false as const } : normalizePhone(raw)
+      return n.ok ? { value: n.value } : { error: tr(ctx.lang, 'Enter a valid phone number.') }
+    },
   },
   { name: 'mfa_level', type: 'labeled_choice', label: 'MFA', choices: MFA_CHOICES, default: 0 },
   { name: 'source', type: 'labeled_choice', label: 'Source', choices: SOURCE_CHOICES, default: 'local' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { msg } from '@lingui/core/macro'
 import { parseField } from '../../api/metadata.ts'
+import type { Row } from '../../api/resources.ts'
 import { buildPayload, cloneValues, initialValues, isUuid, layoutGroups, relatedLabels, toDateTimeInput } from './formModel.ts'
 
 const f = (name: string, info: Record<string, unknown>) => parseField(name, { required: false, read_only: false, write_only: false, ...info })
@@ -37,6 +38,8 @@ describe('initialValues', () => {
   })
   it('collects labels of related objects', () => {
     expect(relatedLabels({ groups: [{ id: 'g1', name: 'ops' }], org: { id: 'o1', name: 'Default' }, name: 'x' })).toEqual({ groups: { g1: 'ops' }, org: { o1: 'Default' } })
+    const overrides = { groups: { related: { url: '/g/', label: (r: Row) => `[${String(r.name)}]` } } }
+    expect(relatedLabels({ groups: [{ id: 'g1', name: 'ops' }] }, overrides)).toEqual({ groups: { g1: '[ops]' } })
   })
 })
 

@@ -97,14 +97,21 @@ export function initialValues(fields: readonly FieldMeta[], overrides: FieldOver
   return out
 }
 
-/** Known labels of related values (`{id, name}` objects in the server's answer): field → id → label. */
-export function relatedLabels(object: Json | undefined): Record<string, Record<string, string>> {
+/**
+ * Known labels of related values (`{id, name}` objects in the server's answer): field → id → label, through the
+ * field's picker label when it has one, so a value reads the same before and after the picker is opened.
+ */
+export function relatedLabels(object: Json | undefined, overrides: FieldOverrides = {}): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {}
   if (!object) return out
   for (const [key, value] of Object.entries(object)) {
+    const label = overrides[key]?.related?.label
     const items = Array.isArray(value) ? value : [value]
     for (const item of items) {
-      if (isObject(item) && ('id' in item || 'pk' in item)) (out[key] ??= {})[String(item.id ?? item.pk)] = objectLabel(item)
+      if (isObject(item) && ('id' in item || 'pk' in item)) {
+        const id = (item.id ?? item.pk) as RowId
+        ;(out[key] ??= {})[String(id)] = label ? label({ ...item, id }) : objectLabel(item)
+      }
     }
   }
   return out

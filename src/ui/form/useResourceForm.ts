@@ -99,7 +99,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const start = useCallback(() => {
     const raw = object.data && cloneFrom !== undefined && id === undefined ? cloneValues(object.data, cloneMarker()) : object.data
     setValues(initialValues(fields, overrides, raw, initial))
-    setLabels(relatedLabels(object.data))
+    setLabels(relatedLabels(object.data, overrides))
     setErrors({})
     setTopErrors([])
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,7 +1,7 @@
 /** UserGroupList, UserGroupCreate/Update and UserGroupDetail (with its members). */
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
-import { patchResource, type RowId } from '../../../api/resources.ts'
+import { patchResource, type Row, type RowId } from '../../../api/resources.ts'
 import { isRootOrg } from '../../../ui/common/access.tsx'
 import { Page } from '../../../ui/common/Page.tsx'
 import { hasPerm } from '../../../ui/common/perms.ts'
@@ -14,6 +14,9 @@ import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListConfig } from '../../../ui/list/types.ts'
 import { USERS_URL } from '../users/resource.ts'
 import { userGroupResource } from './resource.ts'
+
+/** "Name(username)", or the name alone when the answer has no username (members of a group). */
+const personLabel = (r: Row) => (r.username ? `${String(r.name)}(${String(r.username)})` : String(r.name ?? r.id))
 
 export const userGroupListConfig: ListConfig = {
   resource: userGroupResource,
@@ -35,7 +38,7 @@ export const userGroupFormConfig: FormPageConfig = {
   resource: userGroupResource,
   title: { create: msg`Create user group`, update: msg`Update user group` },
   layout: [[msg`Basic`, ['name', 'users']], [msg`Other`, ['comment']]],
-  overrides: { name: { rules: [noEmoji] }, users: { related: { url: USERS_URL, label: (r) => `${String(r.name)}(${String(r.username)})` } } },
+  overrides: { name: { rules: [noEmoji] }, users: { related: { url: USERS_URL, label: personLabel } } },
 }
 
 export function UserGroupFormPage() {
@@ -53,8 +56,8 @@ function Members({ object, reload, access }: DetailContext) {
   return (
     <RelationCard
       title={t`Members`}
-      source={{ url: USERS_URL, label: (r) => `${String(r.name)}(${String(r.username)})` }}
-      items={members.map((m) => ({ id: m.id, label: m.username ? `${m.name ?? ''}(${m.username})` : m.name ?? String(m.id) }))}
+      source={{ url: USERS_URL, label: personLabel }}
+      items={members.map((m) => ({ id: m.id, label: personLabel(m as Row) }))}
       canEdit={hasPerm(access.perms, userGroupResource.perms.change) && !isRootOrg(access)}
       onSave={async (ids) => {
         await patchResource(userGroupResource.url, object.id, { users: ids })

@@ -1,0 +1,151 @@
+/**
+ * Console benchmark (not a test): `node --import tsx scripts/bench-console.ts` (needs a built console in dist/,
+ * or DIST_DIR). Starts the real server on a fresh embedded database (or uses BENCH_URL), seeds 10,000 users
+ * through the API (bulk POSTs of 500), logs in through the login page in Chromium, then measures, median of 20:
+ *   - in-app navigation: from the dashboard, a click on "User list" until the first row is visible (the budget);
+ *   - a full page load of the users list until the first row is visible (reported).
+ * Budget: in-app navigation median ≤ 300 ms. Exit code 1 when over budget.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+
+const USERS = Number(process.env.BENCH_USERS ?? 10_000)
+const BATCH = 500
+const RUNS = Number(process.env.BENCH_RUNS ?? 20)
+const BUDGET_MS = 300
+const PASSWORD = 'Bench-Passw0rd!'
+const LIST_PATH = '/ui/console/users/users'
+const ROW = '[role="grid"] [role="row"][data-row-id]'
+
+function median(samples: number[]): number {
+  const s = [...samples].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
+
+async function waitHealthy(base: string, ms = 120_000): Promise<void> {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${base}/api/health/`)).ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`server at ${base} did not become healthy`)
+}
+
+async function startServer(): Promise<{ base: string; stop: () => void }> {
+  if (process.env.BENCH_URL) return { base: process.env.BENCH_URL.replace(/\/$/, ''), stop: () => {} }
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-'))
+  const port = String(19000 + Math.floor(Math.random() * 500))
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, SECRET_KEY: 'bench-console' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const base = `http://127.0.0.1:${port}`
+  await waitHealthy(base)
+  return {
+    base,
+    stop: () => {
+      child.kill('SIGTERM')
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function api(base: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`)
+  return text ? JSON.parse(text) : undefined
+}
+
+async function seed(base: string): Promise<string> {
+  const password = process.env.BENCH_ADMIN_PASSWORD ?? PASSWORD
+  const auth = await fetch(`${base}/api/v1/authentication/auth/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) })
+  if (!auth.ok) throw new Error(`admin token: ${auth.status} ${await auth.text()}`)
+  const { token } = (await auth.json()) as { token: string }
+  await api(base, token, 'PATCH', '/api/v1/users/profile/', { is_first_login: false })
+  const existing = (await api(base, token, 'GET', '/api/v1/users/users/?limit=1')).count as number
+  const t0 = performance.now()
+  for (let start = existing; start < USERS; start += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, USERS - start) }, (_, i) => {
+      const n = start + i
+      return { name: `Bench user ${n}`, username: `bench${n}`, email: `bench${n}@example.com` }
+    })
+    await api(base, token, 'POST', '/api/v1/users/users/', batch)
+  }
+  const total = (await api(base, token, 'GET', '/api/v1/users/users/?limit=1')).count as number
+  console.log(`users in DEFAULT: ${total} (seeded ${Math.max(0, USERS - existing)} in ${Math.round(performance.now() - t0)} ms)`)
+  return password
+}
+
+async function login(page: Page, base: string, password: string): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
+  await page.goto(`${base}/core/auth/login/?next=${encodeURIComponent('/ui/console/dashboard')}`)
+  await page.locator('input[name="username"]').fill('admin')
+  await page.locator('input[name="password"]').fill(password)
+  await page.locator('input[name="password"]').press('Enter')
+  await page.waitForURL((u) => u.pathname.startsWith('/ui/'))
+}
+
+/** Click "User list" in the menu; the page's own clock from the click to the first row on screen. */
+async function inAppNavigation(page: Page, base: string): Promise<number> {
+  await page.goto(`${base}/ui/console/dashboard`)
+  const link = page.getByRole('link', { name: 'User list', exact: true }).first()
+  await link.waitFor()
+  await page.waitForTimeout(300)
+  await page.evaluate(() => { (window as unknown as { __t0: number }).__t0 = performance.now() })
+  await link.click()
+  const handle = await page.waitForFunction((sel) => {
+    const w = window as unknown as { __t0: number }
+    return document.querySelector(sel) ? performance.now() - w.__t0 : false
+  }, ROW, { polling: 'raf', timeout: 30_000 })
+  return (await handle.jsonValue()) as number
+}
+
+/** Full load of the list: from navigation start (the page's time origin) to the first row on screen. */
+async function fullLoad(page: Page, base: string): Promise<number> {
+  await page.goto(`${base}${LIST_PATH}`, { waitUntil: 'commit' })
+  const handle = await page.waitForFunction((sel) => (document.querySelector(sel) ? performance.now() : false), ROW, { polling: 'raf', timeout: 30_000 })
+  return (await handle.jsonValue()) as number
+}
+
+async function main(): Promise<void> {
+  const server = await startServer()
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  })
+  try {
+    const password = await seed(server.base)
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })).newPage()
+    await login(page, server.base, password)
+    await inAppNavigation(page, server.base) // warm-up: code chunks and metadata in cache
+    const nav: number[] = []
+    for (let i = 0; i < RUNS; i++) nav.push(await inAppNavigation(page, server.base))
+    const load: number[] = []
+    for (let i = 0; i < RUNS; i++) load.push(await fullLoad(page, server.base))
+    const navMedian = Math.round(median(nav))
+    console.log(`users list, in-app navigation → first row: median ${navMedian} ms of ${RUNS} (min ${Math.round(Math.min(...nav))}, max ${Math.round(Math.max(...nav))}); budget ${BUDGET_MS} ms`)
+    console.log(`users list, full page load → first row:     median ${Math.round(median(load))} ms of ${RUNS} (min ${Math.round(Math.min(...load))}, max ${Math.round(Math.max(...load))})`)
+    if (navMedian > BUDGET_MS) {
+      console.log('OVER BUDGET')
+      process.exitCode = 1
+    }
+  } finally {
+    await browser.close()
+    server.stop()
+  }
+}
+
+await main()
