@@ -102,6 +102,9 @@ async function login(page: Page, base: string, password: string): Promise<void> 
 async function inAppNavigation(page: Page, base: string): Promise<number> {
   await page.goto(`${base}/ui/console/dashboard`)
   const link = page.getByRole('link', { name: 'User list', exact: true }).first()
+  const group = page.getByRole('button', { name: 'Users', exact: true }).first()
+  await group.or(link).first().waitFor()
+  if (!(await link.isVisible())) await group.click()
   await link.waitFor()
   await page.waitForTimeout(300)
   await page.evaluate(() => { (window as unknown as { __t0: number }).__t0 = performance.now() })

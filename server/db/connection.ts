@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import {
   CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql,
   type DatabaseConnection, type Dialect, type Driver, type QueryResult,
@@ -114,12 +115,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       },
     }
   }
+  // pg_trgm backs the trigram indexes that keep searches fast (migration 003 creates them when available).
+  const extensions = { pg_trgm }
   let pglite: PGlite
   if (opts.memory || !opts.dataDir) {
-    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {})
+    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir, extensions } : { extensions })
   } else {
     mkdirSync(opts.dataDir, { recursive: true })
-    pglite = await PGlite.create({ dataDir: opts.dataDir })
+    pglite = await PGlite.create({ dataDir: opts.dataDir, extensions })
   }
   const db = new Kysely<any>({ dialect: pgliteDialect(pglite) })
   const listeners = new Map<string, Set<(p: string) => void>>()

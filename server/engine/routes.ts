@@ -3,6 +3,7 @@
  * and the resource's special actions, each behind its permission (contract §7).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import { requireConfirm } from '../auth/confirm.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
@@ -180,6 +181,11 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     if (format === 'csv' || format === 'xlsx') {
       if (!allows(def, 'export')) return refuse(req)
       await checkPerm(req, def, 'view')
+      // Exports of sensitive resources need a recent confirmation (contract §4.16). A caller may also ask for a
+      // stricter export with `confirm=relogin|password|mfa` (never a weaker one).
+      const asked = qstr(q, 'confirm')
+      const level = asked === 'relogin' || asked === 'password' || asked === 'mfa' ? asked : def.exportConfirm
+      if (level) await requireConfirm(req, level)
       return exportAnswer(def, req, reply, format)
     }
     if (!allows(def, 'list')) return refuse(req)

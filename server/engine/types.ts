@@ -204,6 +204,8 @@ export interface ActionDef {
 export interface DiffEntry { field: string; before: string; after: string }
 
 export interface ResourceDef {
+  /** Exports need a recent user confirmation of this level (e.g. secrets). */
+  exportConfirm?: 'relogin' | 'password' | 'mfa'
   /** Registry key `<app>.<model>`; also the default permission codename base. */
   name: string
   app: string

@@ -97,6 +97,7 @@ const ROWS: Row[] = [
   ['xpack', 'account', CRUD, true],
   ['xpack', 'syncinstancetask', CRUD, true],
   ['xpack', 'syncinstancedetail', ['view'], true],
+  ['users', 'user', ['remove'], false],
 ]
 
 function codenameOf(app: string, model: string, action: string): string {

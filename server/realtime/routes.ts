@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
-import { formatDateTime, pageLinks, pageRequest } from './format.ts'
+import { pageLinks, pageParams, type Query } from '../engine/query.ts'
+import { formatDateTime } from '../http/datetime.ts'
 import { SiteMessageHub } from './hub.ts'
 import { groupMembers } from './groups.ts'
 import { existingUsers, listMessages, markRead, storeMessage, unreadCount, type SiteMessageRow } from './store.ts'
@@ -55,11 +56,11 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     const errors: Errors = {}
     const hasRead = parseHasRead(query.has_read, req.ctx.lang, errors)
     if (Object.keys(errors).length) throw validationError(errors)
-    const page = pageRequest(query)
+    const page = pageParams(query as Query) ?? null
     const { rows, count } = await listMessages(db(), user.id, { hasRead, page })
     const results = rows.map((r) => serialize(r, req.ctx.tz))
     if (!page) return reply.send(results)
-    return reply.send({ count, ...pageLinks(req, page, count), results })
+    return reply.send({ count, ...pageLinks(req, count, page.limit, page.offset), results })
   })
 
   app.get(`${BASE}unread-total/`, async (req) => {

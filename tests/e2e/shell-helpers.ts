@@ -1,4 +1,5 @@
 /** Set-up helpers of the shell suites: users through the real API, login through the real login page. */
+import { createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
@@ -40,12 +41,12 @@ export async function tokenFor(request: APIRequestContext, username: string, pas
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` })
 
 /** Creates a user (system role User + the given org roles in DEFAULT) and returns its id. */
-export async function createUser(request: APIRequestContext, adminToken: string, username: string, orgRoles: string[]): Promise<string> {
+export async function createUser(request: APIRequestContext, adminToken: string, username: string, orgRoles: string[], extra: Record<string, unknown> = {}): Promise<string> {
   const res = await request.post('/api/v1/users/users/', {
     headers: bearer(adminToken),
     data: {
       name: username, username, email: `${username}@example.com`, password: PASSWORD, password_strategy: 'custom',
-      system_roles: [ROLES.User], org_roles: orgRoles,
+      system_roles: [ROLES.User], org_roles: orgRoles, ...extra,
     },
   })
   expect(res.status(), await res.text()).toBe(201)
@@ -97,4 +98,17 @@ export async function sendSiteMessage(request: APIRequestContext, token: string,
 export async function profileId(request: APIRequestContext, token: string): Promise<string> {
   const res = await request.get('/api/v1/users/profile/', { headers: bearer(token) })
   return (await res.json()).id as string
+}
+
+/** RFC 6238 TOTP (SHA-1, 30 s, 6 digits) of a base32 secret, as an authenticator app computes it. */
+export function totp(secret: string, now = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let bits = ''
+  for (const ch of secret.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, '0')
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)))
+  const mac = createHmac('sha1', key).update(counter).digest()
+  const offset = mac[mac.length - 1]! & 0xf
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
 }

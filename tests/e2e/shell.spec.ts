@@ -4,7 +4,7 @@
  */
 import { ADMIN, expect, test } from './fixtures.ts'
 import {
-  adminToken, createUser, expectAccessible, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
+  adminToken, createUser, expectAccessible, totp, finishFirstLogin, login, PASSWORD, profileId, readyAdmin, ROLES, sendSiteMessage,
 } from './shell-helpers.ts'
 
 test('a first-login user lands on /profile/improvement, and completing it continues', async ({ page, request }) => {
@@ -229,4 +229,26 @@ test('licence holders are warned about a licence that expires within 7 days', as
   await expect(page.getByTestId('about-version')).toHaveText('3.2.2')
   await expect(page.getByRole('dialog', { name: 'About' })).toContainText('Shell Tests Ltd')
   await expectAccessible(page, 'about dialog')
+})
+
+test('a first-login user with enforced MFA binds an authenticator on the improvement page', async ({ page, request }) => {
+  const token = await adminToken(request)
+  await createUser(request, token, 'mfa-first', [ROLES.OrgAdmin], { mfa_level: 2 })
+  await login(page, 'mfa-first', PASSWORD)
+  await expect(page).toHaveURL(/\/ui\/profile\/improvement$/)
+  await expect(page.getByRole('heading', { level: 2, name: 'Multi-factor authentication' })).toBeVisible()
+  await expect(page.getByRole('img', { name: 'QR code of the authenticator link' })).toBeVisible()
+  await expect(page.getByTestId('otp-uri')).toContainText('otpauth://totp/')
+  const secret = (await page.getByTestId('otp-secret').textContent())!.replace(/\s+/g, '')
+  // Saving waits for the binding; a wrong code is refused with the reference's message.
+  await expect(page.getByRole('button', { name: 'Save and continue' })).toBeDisabled()
+  await expectAccessible(page, 'OTP binding')
+  await page.getByLabel('Verification code').fill('12345')
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText('MFA error, please check')).toBeVisible()
+  await page.getByLabel('Verification code').fill(totp(secret))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText('Your authenticator app is bound.')).toBeVisible()
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page).toHaveURL(/\/ui\/console\/dashboard$/)
 })

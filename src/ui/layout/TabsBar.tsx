@@ -3,7 +3,10 @@ import { DismissRegular, MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import type { KeyboardEvent, MouseEvent } from 'react'
+import { routeByName } from '../../router/catalog.ts'
 import type { VisitedTab } from './tabs.ts'
+import { useCurrentView } from './useShell.ts'
+import { VIEW_TITLES } from './ViewSwitcher.tsx'
 
 const useStyles = makeStyles({
   bar: {
@@ -41,6 +44,7 @@ interface Props {
  */
 export function TabsBar({ tabs, activeHref, onClose, onCloseOthers, onCloseAll }: Props) {
   const { t, i18n } = useLingui()
+  const currentView = useCurrentView()
   const styles = useStyles()
   const router = useRouter()
   const navigate = useNavigate()
@@ -61,7 +65,9 @@ export function TabsBar({ tabs, activeHref, onClose, onCloseOthers, onCloseAll }
       <ul className={styles.list}>
         {tabs.map((tab) => {
           const active = tab.href === activeHref
-          const title = i18n._(tab.title)
+          // Pages of another view say which (two views both have a "Dashboard").
+          const view = routeByName(tab.name)?.view
+          const title = view && currentView && view !== currentView ? `${i18n._(VIEW_TITLES[view])} · ${i18n._(tab.title)}` : i18n._(tab.title)
           return (
             <li key={tab.href} className={mergeClasses(styles.tab, active && styles.active)}>
               <a
