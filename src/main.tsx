@@ -5,9 +5,12 @@ import { App } from './app/App.tsx'
 import { activateLocale, detectLocale } from './app/i18n.ts'
 import { hashLinkTarget } from './router/guards.ts'
 import { createAppRouter } from './router/router.tsx'
+import { registerTransferTools } from './ui/export/transferTools.tsx'
 import { Shell } from './ui/layout/Shell.tsx'
 
 async function main() {
+  // Import and export join every list's header tools.
+  registerTransferTools()
   // Links the server still writes as /ui/#/x become /ui/x before anything reads the location.
   const target = hashLinkTarget(routerPath(window.location.pathname), window.location.hash)
   if (target) window.history.replaceState(null, '', `/ui${target}`)

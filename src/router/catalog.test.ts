@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 // Tests may import both sides (architecture: layer rules); this one checks the console against the server's catalogue.
-// eslint-disable-next-line no-restricted-imports
 import { PERMISSIONS } from '../../server/rbac/catalog.ts'
 import { actionOfPath, resourceOfSegment } from './build.ts'
 import { ROUTES, pathOf, routeByName, routesOfView, viewRoot } from './catalog.ts'

@@ -1,28 +1,10 @@
 /** Set-up helpers of the shell suites: users through the real API, login through the real login page. */
 import { createHmac } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN } from './fixtures.ts'
+import { ADMIN, expectNoAxeViolations } from './fixtures.ts'
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-/**
- * axe (WCAG 2.0/2.1 A and AA), as `expectNoAxeViolations` in fixtures.ts, except for Tabster's focus bumpers:
- * Fluent UI inserts `<i data-tabster-dummy tabindex="0" aria-hidden="true">` elements whose only job is to
- * redirect focus; axe reports them under aria-hidden-focus (a known false positive, microsoft/tabster#288,
- * suppressed the same way by Accessibility Insights, accessibility-insights-web#7605). Only those elements are
- * left out; every rule still runs on everything else.
- */
-export async function expectAccessible(page: Page, context: string): Promise<void> {
-  await page.addScriptTag({ content: axeSource })
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
-    return axe.run({ include: [['html']], exclude: [['[data-tabster-dummy]']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-  })
-  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
-  expect(summary, `axe violations on ${context}`).toEqual([])
-}
+/** axe on the page (see `expectNoAxeViolations` in fixtures.ts: Tabster's focus sentinels are left out). */
+export const expectAccessible = (page: Page, context: string): Promise<void> => expectNoAxeViolations(page, context)
 
 export const ROLES = {
   User: '00000000-0000-0000-0000-000000000003',
