@@ -66,8 +66,6 @@ function sortOf(order: string | undefined): { column: string; direction: SortDir
 }
 
 function ListView({ config, state, setState }: { config: ListConfig; state: ListState; setState: SetListState }) {
-  performance.mark('listview-render')
-  useEffect(() => { performance.mark('listview-commit') })
   const { i18n } = useLingui()
   const { t } = useLinguiMacro()
   const styles = useStyles()
