@@ -2,7 +2,8 @@
  * Console benchmark (not a test): `node --import tsx scripts/bench-console.ts` (needs a built console in dist/,
  * or DIST_DIR). Starts the real server on a fresh embedded database (or uses BENCH_URL), seeds 10,000 users
  * through the API (bulk POSTs of 500), logs in through the login page in Chromium, then measures, median of 20:
- *   - in-app navigation: from the dashboard, a click on "User list" until the first row is visible (the budget);
+ *   - in-app navigation: from the dashboard, a click on "User list" in the menu until the first row is visible,
+ *     in one session after a first visit (code loaded, metadata cached): the budget;
  *   - a full page load of the users list until the first row is visible (reported).
  * Budget: in-app navigation median ≤ 300 ms. Exit code 1 when over budget.
  */
@@ -98,15 +99,25 @@ async function login(page: Page, base: string, password: string): Promise<void> 
   await page.waitForURL((u) => u.pathname.startsWith('/ui/'))
 }
 
-/** Click "User list" in the menu; the page's own clock from the click to the first row on screen. */
-async function inAppNavigation(page: Page, base: string): Promise<number> {
-  await page.goto(`${base}/ui/console/dashboard`)
-  const link = page.getByRole('link', { name: 'User list', exact: true }).first()
-  const group = page.getByRole('button', { name: 'Users', exact: true }).first()
-  await group.or(link).first().waitFor()
-  if (!(await link.isVisible())) await group.click()
+/** A menu link by name, opening its group when the group is collapsed. */
+async function menuLink(page: Page, group: string, name: string) {
+  const link = page.getByRole('link', { name, exact: true }).first()
+  const category = page.getByRole('button', { name: group, exact: true }).first()
+  await category.or(link).first().waitFor()
+  if (!(await link.isVisible())) await category.click()
   await link.waitFor()
-  await page.waitForTimeout(300)
+  return link
+}
+
+/**
+ * In-app navigation, as a user moves around the console: from the dashboard (reached through the menu too),
+ * a click on "User list"; the page's own clock from the click to the first row on screen.
+ */
+async function inAppNavigation(page: Page): Promise<number> {
+  await (await menuLink(page, 'Dashboard', 'Dashboard')).click()
+  await page.waitForFunction((sel) => !document.querySelector(sel), ROW)
+  const link = await menuLink(page, 'Users', 'User list')
+  await page.waitForTimeout(200)
   await page.evaluate(() => { (window as unknown as { __t0: number }).__t0 = performance.now() })
   await link.click()
   const handle = await page.waitForFunction((sel) => {
@@ -133,9 +144,10 @@ async function main(): Promise<void> {
     const password = await seed(server.base)
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })).newPage()
     await login(page, server.base, password)
-    await inAppNavigation(page, server.base) // warm-up: code chunks and metadata in cache
+    await page.goto(`${server.base}/ui/console/dashboard`)
+    await inAppNavigation(page) // warm-up: code chunks loaded, metadata cached, as after a first visit
     const nav: number[] = []
-    for (let i = 0; i < RUNS; i++) nav.push(await inAppNavigation(page, server.base))
+    for (let i = 0; i < RUNS; i++) nav.push(await inAppNavigation(page))
     const load: number[] = []
     for (let i = 0; i < RUNS; i++) load.push(await fullLoad(page, server.base))
     const navMedian = Math.round(median(nav))

@@ -47,8 +47,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ? { level: config.logLevel } : false,
     bodyLimit: config.bodyLimit,
     trustProxy: true,
-    ignoreTrailingSlash: false,
-    routerOptions: { maxParamLength: 500 },
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: false },
   })
   app.decorate('services', { config, database })
 

@@ -10,6 +10,7 @@ import { profilePages } from '../views/profile/index.ts'
 import { settingsPages } from '../views/settings/index.ts'
 import { ticketsPages } from '../views/tickets/index.ts'
 import { workbenchPages } from '../views/workbench/index.ts'
+import { genericPages } from '../views/registry.ts'
 
 /** Loads a page component (`() => import('./UserListPage.tsx').then((m) => m.UserListPage)`). */
 export type PageLoader = () => Promise<ComponentType>
@@ -27,6 +28,7 @@ export const PAGES: PageRegistry = {
   ...ticketsPages,
   ...settingsPages,
   ...profilePages,
+  ...genericPages,
 }
 
 export const landingPage: PageLoader = () => import('../ui/pages/LandingPage.tsx').then((m) => m.LandingPage)

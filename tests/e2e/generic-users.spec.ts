@@ -135,6 +135,21 @@ test.describe('users', () => {
     await expect(page.getByText('No data')).toBeVisible()
   })
 
+  test('detail actions: reset password, and MFA reset and unblock only when they apply', async ({ page }) => {
+    const [user] = await createUsers(a, unique('erin'), 1)
+    await login(page, `${LIST}/${user!.id}`)
+    await expect(page.getByRole('heading', { name: /^User: / })).toBeVisible()
+    await page.locator('[data-command="more"]').click()
+    await expect(page.getByRole('menuitem', { name: 'Reset MFA' })).toBeDisabled()
+    await expect(page.getByRole('menuitem', { name: 'Unblock login' })).toBeDisabled()
+    await page.getByRole('menuitem', { name: 'Reset password' }).click()
+    await expect(page.getByRole('alertdialog')).toContainText('set a new password')
+    await confirmDialog(page, 'Confirm')
+    await expect(page.getByText('A password reset link was sent')).toBeVisible()
+    await page.getByRole('tab', { name: 'Activity' }).click()
+    await expect(page.getByRole('list', { name: 'Activity' }).getByRole('listitem')).toHaveCount(3)
+  })
+
   test('column choice and widths survive a reload', async ({ page }) => {
     await login(page, LIST)
     await expect(grid(page).getByRole('columnheader', { name: 'Email' })).toBeVisible()
