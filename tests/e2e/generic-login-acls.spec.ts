@@ -3,8 +3,8 @@
  * detail tab to create (the user fixed by the page), nested server errors on the rules field, edit, clone,
  * detail, delete, bulk delete, bulk update, axe.
  */
-import { expect, test } from './fixtures.ts'
-import { api, bulkAction, confirmDialog, expectAccessible, grid, login, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, bulkAction, confirmDialog, grid, login, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
 
 const ACLS = '/api/v1/acls/login-acls/'
 
@@ -31,14 +31,14 @@ test.describe('user login ACLs', () => {
     await ips.press('Enter')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page.locator('[data-field="rules"]')).toContainText('rules.ip_group')
-    await expectAccessible(page, 'login ACL form with errors')
+    await expectNoAxeViolations(page, 'login ACL form with errors')
     await page.locator('[data-field="rules"]').getByRole('button', { name: 'Remove' }).last().click()
     await ips.fill('10.0.0.0/8')
     await ips.press('Enter')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page).toHaveURL(new RegExp(`user-acl\\?.*user=${userId}`))
     await expect(row(page, name)).toContainText('10.0.0.0/8')
-    await expectAccessible(page, 'login ACL list')
+    await expectNoAxeViolations(page, 'login ACL list')
     const acl = results(await a.get(`${ACLS}?user=${userId}`)).find((x: { name: string }) => x.name === name) as { id: string; user: { id: string } }
     expect(acl.user.id).toBe(userId)
 
@@ -48,7 +48,7 @@ test.describe('user login ACLs', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page.getByRole('heading', { name: `Login ACL: ${name}` })).toBeVisible()
     expect((await a.get(`${ACLS}${acl.id}/`)).priority).toBe(5)
-    await expectAccessible(page, 'login ACL detail')
+    await expectNoAxeViolations(page, 'login ACL detail')
 
     await page.goto(`/ui/console/users/users/user-acl?user=${userId}`)
     await rowAction(page, name, 'Duplicate')

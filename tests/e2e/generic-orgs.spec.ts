@@ -2,8 +2,8 @@
  * Organizations under settings: create, edit, clone, the detail with resource statistics, delete (and the
  * server's refusal shown for an organization that still has members), no bulk delete, bulk update, axe.
  */
-import { expect, test } from './fixtures.ts'
-import { api, bulkAction, confirmDialog, expectAccessible, grid, login, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, bulkAction, confirmDialog, grid, login, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
 
 const LIST = '/settings/orgs'
 const ORGS = '/api/v1/orgs/orgs/'
@@ -22,11 +22,11 @@ test.describe('organizations', () => {
     await page.locator('[data-command="bulk"]').click()
     await expect(page.getByRole('menuitem', { name: /^Delete/ })).toHaveCount(0)
     await page.keyboard.press('Escape')
-    await expectAccessible(page, 'organization list')
+    await expectNoAxeViolations(page, 'organization list')
 
     await page.locator('[data-command="create"]').click()
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
-    await expectAccessible(page, 'organization form')
+    await expectNoAxeViolations(page, 'organization form')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(row(page, name)).toBeVisible()
 
@@ -44,7 +44,7 @@ test.describe('organizations', () => {
     await expect(page.getByText('regional office')).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Resource statistics' })).toBeVisible()
     await expect(page.getByText('Users amount')).toBeVisible()
-    await expectAccessible(page, 'organization detail')
+    await expectNoAxeViolations(page, 'organization detail')
 
     await page.goto(`/ui${LIST}?search=${name}`)
     await rowAction(page, name, 'Duplicate')

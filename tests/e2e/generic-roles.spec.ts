@@ -3,8 +3,8 @@
  * the permission tree with its view dependency, the users bound, delete, bulk delete, bulk update, axe.
  */
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures.ts'
-import { api, bulkAction, confirmDialog, expectAccessible, grid, login, permissionId, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, bulkAction, confirmDialog, grid, login, permissionId, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
 
 const LIST = '/console/users/roles'
 const ORG_ROLES = '/api/v1/rbac/org-roles/'
@@ -46,7 +46,7 @@ test.describe('roles', () => {
     await expect(row(page, 'SystemAdmin').getByRole('button', { name: /^Edit/ })).toHaveCount(0)
     await page.getByRole('tab', { name: 'Organization roles' }).click()
     await expect(row(page, 'OrgAdmin')).toBeVisible()
-    await expectAccessible(page, 'role list')
+    await expectNoAxeViolations(page, 'role list')
 
     const name = unique('helpdesk')
     await page.locator('[data-command="create"]').click()
@@ -67,7 +67,7 @@ test.describe('roles', () => {
     // Creating needs viewing: View is ticked with it.
     await expect(view).toHaveAttribute('aria-checked', 'true')
     await expect(treeItem(page, userModel)).toHaveAttribute('aria-checked', 'mixed')
-    await expectAccessible(page, 'permission tree')
+    await expectNoAxeViolations(page, 'permission tree')
     await page.getByRole('button', { name: 'Save permissions' }).click()
     await expect(page.getByText('Permissions saved')).toBeVisible()
     expect(await heldCodenames(a, role.id)).toEqual(['users.add_user', 'users.view_user'])
@@ -109,7 +109,7 @@ test.describe('roles', () => {
     await login(page, `${LIST}/${roles[3].id}?scope=org`)
     await page.getByRole('tab', { name: 'Users' }).click()
     await expect(grid(page).getByRole('row').filter({ hasText: username })).toBeVisible()
-    await expectAccessible(page, 'role users')
+    await expectNoAxeViolations(page, 'role users')
 
     await page.goto(`/ui${LIST}?search=${prefix}`)
     await page.getByRole('tab', { name: 'Organization roles' }).click()

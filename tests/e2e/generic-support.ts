@@ -3,11 +3,7 @@
  * bearer token, logging in through the real login page, and locators that read like the page.
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { ADMIN, adminToken, expect } from './fixtures.ts'
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 export interface Api {
   get: (url: string) => Promise<any>
@@ -131,20 +127,4 @@ export async function createLoginUser(a: Api, request: APIRequestContext, orgRol
   const res = await request.patch('/api/v1/users/profile/', { headers: { Authorization: `Bearer ${token}` }, data: { is_first_login: false } })
   expect(res.status(), await res.text()).toBe(200)
   return { username, password, id: user.id as string }
-}
-
-/**
- * The fixture's check (WCAG 2.0/2.1 A and AA, whole document) with one exclusion: Fluent's Tabster focus
- * sentinels, `<i tabindex=0 aria-hidden=true data-tabster-dummy>`, which only bounce focus into or out of a
- * focus group (DataGrid rows, tab lists, menus, the nav drawer) and are recreated on every DOM change. axe
- * reports them as aria-hidden-focus; assistive technology never lands on them. Everything else is checked.
- */
-export async function expectAccessible(page: Page, context: string): Promise<void> {
-  await page.addScriptTag({ content: axeSource })
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
-    return axe.run({ include: [['html']], exclude: [['[data-tabster-dummy]']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-  })
-  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
-  expect(summary, `axe violations on ${context}`).toEqual([])
 }

@@ -3,9 +3,9 @@
  * errors, edit, clone, detail with activity, remove vs delete, bulk delete, bulk update, column choice and widths
  * across reloads, list state in the URL across refresh and back, a view-only user, and axe on every page.
  */
-import { expect, test } from './fixtures.ts'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
 import {
-  api, bulkAction, confirmDialog, expectAccessible, createLoginUser, grid, login, permissionId, results, row, rowAction, rowIds, search, selectRows, unique, type Api,
+  api, bulkAction, confirmDialog, createLoginUser, grid, login, permissionId, results, row, rowAction, rowIds, search, selectRows, unique, type Api,
 } from './generic-support.ts'
 
 const LIST = '/console/users/users'
@@ -27,7 +27,7 @@ test.describe('users', () => {
     const username = unique('alice')
     await login(page, `${LIST}/create`)
     await expect(page.getByRole('heading', { name: 'Create user' })).toBeVisible()
-    await expectAccessible(page, 'user form')
+    await expectNoAxeViolations(page, 'user form')
     // Client-side rules first: required on submit, focus on the first error.
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page.getByText('This field is required').first()).toBeVisible()
@@ -55,7 +55,7 @@ test.describe('users', () => {
     await expect(page.getByRole('textbox', { name: 'Username', exact: true })).toBeFocused()
     await expect(page.getByRole('textbox', { name: 'Comment', exact: true })).toHaveValue('kept')
     await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Alice again')
-    await expectAccessible(page, 'user form with server errors')
+    await expectNoAxeViolations(page, 'user form with server errors')
   })
 
   test('edit, clone and view the detail with its activity', async ({ page }) => {
@@ -71,17 +71,17 @@ test.describe('users', () => {
     // Activity: "Now", then the update with its field diff.
     await page.getByRole('tab', { name: 'Activity' }).click()
     const timeline = page.getByRole('list', { name: 'Activity' })
-    await expect(timeline.getByText('Now')).toBeVisible()
+    await expect(timeline.getByText('Now', { exact: true })).toBeVisible()
     await timeline.getByRole('button', { name: 'Detail', exact: true }).first().click()
     const diff = page.getByRole('dialog', { name: 'Changes' })
     await expect(diff.getByRole('row').filter({ hasText: 'Bob Edited' })).toBeVisible()
-    await expectAccessible(page, 'user detail with the diff dialog')
+    await expectNoAxeViolations(page, 'user detail with the diff dialog')
     await diff.getByRole('button', { name: 'Close' }).click()
     // The tab is remembered (cookie) across a reload.
     await page.reload()
     await expect(page.getByRole('tab', { name: 'Activity', selected: true })).toBeVisible()
     await page.getByRole('tab', { name: 'Basic information' }).click()
-    await expectAccessible(page, 'user detail')
+    await expectNoAxeViolations(page, 'user detail')
 
     // Clone: the name carries the marker; username and email must change.
     await page.goto(`/ui${LIST}?search=${user!.username}`)
@@ -101,7 +101,7 @@ test.describe('users', () => {
     const users = await createUsers(a, prefix, 4)
     await login(page, `${LIST}?search=${prefix}`)
     await expect(grid(page).locator('[data-row-id]')).toHaveCount(4)
-    await expectAccessible(page, 'user list')
+    await expectNoAxeViolations(page, 'user list')
 
     // Remove from organization: the account stays.
     await rowAction(page, users[0]!.username, 'Remove from organization')
@@ -244,6 +244,6 @@ test.describe('users', () => {
     await grid(page).getByRole('link').first().click()
     await expect(page.getByRole('heading', { name: /^User: / })).toBeVisible()
     await expect(page.locator('[data-command="update"], [data-command="delete"], [data-command="remove"]')).toHaveCount(0)
-    await expectAccessible(page, 'user detail, view only')
+    await expectNoAxeViolations(page, 'user detail, view only')
   })
 })

@@ -92,7 +92,7 @@ function wrongCode(secret: string): string {
  * show what the catalogue the build was compiled from says (E2E_LOCALES_DIR points at another catalogue folder).
  */
 function catalogText(locale: 'zh' | 'ja', source: string): string {
-  const dir = process.env.E2E_LOCALES_DIR ?? new URL('../../locales/', import.meta.url).pathname
+  const dir = process.env.E2E_LOCALES_DIR ?? new URL('../../locales/login/', import.meta.url).pathname
   const file = `${dir.replace(/\/$/, '')}/${locale}.po`
   if (!existsSync(file)) return source
   const po = readFileSync(file, 'utf8')
