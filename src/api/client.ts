@@ -112,7 +112,8 @@ export function messageFor(status: number, data: unknown): string {
   return text || genericMessage(status)
 }
 
-async function readBody(response: Response): Promise<unknown> {
+/** A response body: parsed JSON, else its text, else undefined. */
+export async function readBody(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '')
   if (!text) return undefined
   try {

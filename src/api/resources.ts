@@ -3,7 +3,7 @@
  * partial update, delete, bulk delete through `spm`, bulk PATCH, activities and operate-log diffs.
  * Raw DRF JSON is checked here; every failure becomes an `ApiError` carrying the status and the body.
  */
-import { ApiError, http, toApiError } from './client.ts'
+import { ApiError, http, readBody, toApiError } from './client.ts'
 
 export type RowId = string | number
 export type Row = { id: RowId } & Record<string, unknown>
@@ -22,16 +22,6 @@ export { ApiError }
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '')
-  if (!text) return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
-}
 
 /** The generic pages show every failure themselves (inline, on fields, in dialogs): calls are silent. */
 const SILENT = { context: { silent: true } }
