@@ -88,6 +88,9 @@ pg.types.setTypeParser(20, (v) => Number(v))
 export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; memory?: boolean; loadDataDir?: Blob | File }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
+    // An idle connection that the server drops (restart, failover, admin termination) must not crash the process:
+    // the pool discards it and opens a new one on the next query.
+    pool.on('error', (err) => console.warn(`database: idle connection lost (${err.message})`))
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
     const listeners = new Map<string, Set<(p: string) => void>>()
     let listenClient: pg.PoolClient | undefined
@@ -98,6 +101,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       async listen(channel, handler) {
         if (!listenClient) {
           listenClient = await pool.connect()
+          listenClient.on('error', (err) => console.warn(`database: LISTEN connection lost (${err.message})`))
           listenClient.on('notification', (m) => listeners.get(m.channel)?.forEach((h) => h(m.payload ?? '')))
         }
         let set = listeners.get(channel)

@@ -8,6 +8,8 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 
 /** Runs axe-core in the page and fails on any violation (WCAG 2 A/AA rules). */
 export async function expectNoAxeViolations(page: Page, context?: string): Promise<void> {
+  // Let running transitions (a tooltip fading in, a drawer sliding) finish: half-faded text fails contrast.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))))
   await page.addScriptTag({ content: axeSource })
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
