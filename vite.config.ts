@@ -33,6 +33,8 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['./src/test-setup.ts'],
           include: ['src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts'],
+          // jsdom + Fluent renders are slow on CI's 2 cores under a parallel run; a cap, not a speed assertion.
+          testTimeout: 30_000,
         },
       },
       {
