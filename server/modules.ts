@@ -4,6 +4,7 @@ import { registerStartup } from './startup/routes.ts'
 import { registerResources } from './resources/index.ts'
 import { registerRealtime } from './realtime/routes.ts'
 import { registerProxy } from './http/proxy.ts'
+import { registerSettingsApi } from './settings/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -14,5 +15,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerAuth(app)
   await registerStartup(app)
   await registerResources(app)
+  registerSettingsApi(app)
   await registerRealtime(app)
 }

@@ -1,111 +1,14 @@
-/** Every setting the server knows, with its category and default (contract §4.1, §5.12). */
+/**
+ * Every setting the server knows, with its category and default (contract §4.1, §5.12), derived from the
+ * declarations (declarations.ts): `getSetting`/`allSettings` read stored values over these defaults.
+ * Keys of categories not declared yet live in INTERNAL_SETTINGS there; add new keys to a declaration.
+ */
+import { CATEGORIES, INTERNAL_SETTINGS } from './declarations.ts'
+
 export interface SettingDef { category: string; default: unknown; encrypted?: boolean }
 
-const d = (category: string, value: unknown, encrypted = false): SettingDef => ({ category, default: value, encrypted })
-
 export const SETTINGS: Record<string, SettingDef> = {
-  // basic
-  SITE_URL: d('basic', 'http://127.0.0.1:8080'),
-  USER_GUIDE_URL: d('basic', ''),
-  FORGOT_PASSWORD_URL: d('basic', ''),
-  GLOBAL_ORG_DISPLAY_NAME: d('basic', ''),
-  ANNOUNCEMENT_ENABLED: d('basic', false),
-  ANNOUNCEMENT: d('basic', { ID: '', SUBJECT: '', CONTENT: '', LINK: '' }),
-  TICKETS_ENABLED: d('basic', true),
-  // email
-  EMAIL_HOST: d('email', ''),
-  EMAIL_PORT: d('email', 25),
-  EMAIL_HOST_USER: d('email', ''),
-  EMAIL_HOST_PASSWORD: d('email', '', true),
-  EMAIL_FROM: d('email', ''),
-  EMAIL_RECIPIENT: d('email', ''),
-  EMAIL_USE_SSL: d('email', false),
-  EMAIL_USE_TLS: d('email', false),
-  EMAIL_SUBJECT_PREFIX: d('email', '[JMS] '),
-  // auth switches
-  AUTH_CAS: d('auth', false),
-  AUTH_OPENID: d('auth', false),
-  AUTH_RADIUS: d('auth', false),
-  AUTH_DINGTALK: d('auth', false),
-  AUTH_FEISHU: d('auth', false),
-  AUTH_WECOM: d('auth', false),
-  AUTH_SSO: d('auth', false),
-  AUTH_SAML2: d('auth', false),
-  AUTH_LDAP: d('ldap', false),
-  AUTH_TEMP_TOKEN: d('auth', false),
-  LOGIN_REDIRECT_MSG_ENABLED: d('auth', true),
-  AUTH_LDAP_SYNC_ORG_ID: d('ldap', '00000000-0000-0000-0000-000000000002'),
-  // security
-  SECURITY_PASSWORD_MIN_LENGTH: d('security', 6),
-  SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH: d('security', 6),
-  SECURITY_PASSWORD_UPPER_CASE: d('security', false),
-  SECURITY_PASSWORD_LOWER_CASE: d('security', false),
-  SECURITY_PASSWORD_NUMBER: d('security', false),
-  SECURITY_PASSWORD_SPECIAL_CHAR: d('security', false),
-  SECURITY_MFA_AUTH: d('security', 0),
-  SECURITY_MFA_AUTH_ENABLED_FOR_THIRD_PARTY: d('security', true),
-  SECURITY_LOGIN_LIMIT_COUNT: d('security', 7),
-  SECURITY_LOGIN_LIMIT_TIME: d('security', 30),
-  SECURITY_LOGIN_IP_LIMIT_COUNT: d('security', 99999),
-  SECURITY_LOGIN_IP_LIMIT_TIME: d('security', 30),
-  SECURITY_LOGIN_IP_WHITE_LIST: d('security', []),
-  SECURITY_LOGIN_IP_BLACK_LIST: d('security', []),
-  SECURITY_PASSWORD_EXPIRATION_TIME: d('security', 9999),
-  OLD_PASSWORD_HISTORY_LIMIT_COUNT: d('security', 5),
-  USER_LOGIN_SINGLE_MACHINE_ENABLED: d('security', false),
-  ONLY_ALLOW_EXIST_USER_AUTH: d('security', false),
-  ONLY_ALLOW_AUTH_FROM_SOURCE: d('security', false),
-  SECURITY_MFA_VERIFY_TTL: d('security', 3600),
-  VERIFY_CODE_TTL: d('security', 60),
-  SECURITY_LOGIN_CHALLENGE_ENABLED: d('security', false),
-  SECURITY_MFA_IN_LOGIN_PAGE: d('security', false),
-  SECURITY_LOGIN_CAPTCHA_ENABLED: d('security', false),
-  SECURITY_SERVICE_ACCOUNT_REGISTRATION: d('security', true),
-  SECURITY_WATERMARK_ENABLED: d('security', true),
-  SECURITY_MAX_IDLE_TIME: d('security', 30),
-  SECURITY_LUNA_REMEMBER_AUTH: d('security', true),
-  SECURITY_INSECURE_COMMAND: d('security', false),
-  SECURITY_INSECURE_COMMAND_EMAIL_RECEIVER: d('security', ''),
-  SECURITY_COMMAND_EXECUTION: d('security', true),
-  SECURITY_SESSION_SHARE: d('security', true),
-  SECURITY_CHECK_DIFFERENT_CITY_LOGIN: d('security', true),
-  SECURITY_VIEW_AUTH_NEED_MFA: d('security', true),
-  // clean
-  LOGIN_LOG_KEEP_DAYS: d('clean', 180),
-  TASK_LOG_KEEP_DAYS: d('clean', 90),
-  OPERATE_LOG_KEEP_DAYS: d('clean', 180),
-  FTP_LOG_KEEP_DAYS: d('clean', 180),
-  CLOUD_SYNC_TASK_EXECUTION_KEEP_DAYS: d('clean', 180),
-  TERMINAL_SESSION_KEEP_DURATION: d('clean', 200),
-  ACTIVITY_LOG_KEEP_DAYS: d('clean', 180),
-  // terminal
-  TERMINAL_PASSWORD_AUTH: d('terminal', true),
-  TERMINAL_PUBLIC_KEY_AUTH: d('terminal', true),
-  TERMINAL_ASSET_LIST_SORT_BY: d('terminal', 'name'),
-  TERMINAL_ASSET_LIST_PAGE_SIZE: d('terminal', 'auto'),
-  TERMINAL_TELNET_REGEX: d('terminal', ''),
-  TERMINAL_MAGNUS_ENABLED: d('terminal', true),
-  TERMINAL_RAZOR_ENABLED: d('terminal', true),
-  TERMINAL_KOKO_SSH_ENABLED: d('terminal', true),
-  TERMINAL_OMNIDB_ENABLED: d('terminal', true),
-  TERMINAL_GRAPHICAL_RESOLUTION: d('terminal', 'Auto'),
-  // other
-  EMAIL_SUFFIX: d('other', 'example.com'),
-  OTP_ISSUER_NAME: d('other', 'JumpServer'),
-  OTP_VALID_WINDOW: d('other', 2),
-  PERM_SINGLE_ASSET_TO_UNGROUP_NODE: d('other', false),
-  TICKET_AUTHORIZE_DEFAULT_TIME: d('other', 7),
-  TICKET_AUTHORIZE_DEFAULT_TIME_UNIT: d('other', 'day'),
-  HELP_DOCUMENT_URL: d('other', 'https://docs.jumpserver.org/zh/v3/'),
-  HELP_SUPPORT_URL: d('other', 'https://www.jumpserver.org/support/'),
-  WINDOWS_SKIP_ALL_MANUAL_PASSWORD: d('other', false),
-  SMS_ENABLED: d('sms', false),
-  SMS_BACKEND: d('sms', 'alibaba'),
-  // interface (xpack)
-  INTERFACE_LOGIN_TITLE: d('interface', 'JumpServer Open Source Bastion Host'),
-  INTERFACE_THEME: d('interface', 'classic_green'),
-  INTERFACE_LOGO_INDEX: d('interface', '/static/img/logo_text_white.png'),
-  INTERFACE_LOGO_LOGOUT: d('interface', '/static/img/logo.png'),
-  INTERFACE_LOGIN_IMAGE: d('interface', '/static/img/login_image.png'),
-  INTERFACE_FAVICON: d('interface', '/static/img/facio.ico'),
+  ...INTERNAL_SETTINGS,
+  ...Object.fromEntries([...CATEGORIES.values()].flatMap((c) =>
+    c.fields.map((f) => [f.name, { category: c.name, default: f.default, encrypted: !!f.secret }] as const))),
 }

@@ -1,4 +1,6 @@
 import { sql } from 'kysely'
+import { createSealer, type Sealer } from '../auth/atrest.ts'
+import type { ServerConfig } from '../config.ts'
 import type { DB } from '../db/connection.ts'
 import { SETTINGS } from './defaults.ts'
 
@@ -24,14 +26,45 @@ export async function getSetting<T = unknown>(db: DB, name: string): Promise<T> 
   return (await allSettings(db)).get(name) as T
 }
 
-export async function setSettings(db: DB, values: Record<string, unknown>): Promise<void> {
+/**
+ * Stores values as they are (secrets must already be sealed: `sealSetting`). Pass a transaction to write several
+ * values atomically; the cache of `cacheOf` (default: `db`) is dropped.
+ */
+export async function setSettings(db: DB, values: Record<string, unknown>, cacheOf: DB = db): Promise<void> {
   for (const [name, value] of Object.entries(values)) {
     const def = SETTINGS[name]
     await sql`insert into settings (name, value, category, encrypted, date_updated)
       values (${name}, ${JSON.stringify(value)}::jsonb, ${def?.category ?? 'default'}, ${def?.encrypted ?? false}, now())
-      on conflict (name) do update set value = excluded.value, date_updated = now()`.execute(db)
+      on conflict (name) do update set value = excluded.value, encrypted = excluded.encrypted, date_updated = now()`.execute(db)
   }
-  caches.delete(db)
+  caches.delete(cacheOf)
+}
+
+/*
+ * Secret settings (declared `secret`) are stored sealed with the server's SECRET_KEY (server/auth/atrest.ts),
+ * bound to their key name, so `allSettings`/`getSetting` only ever hold the sealed text.
+ */
+const sealers = new Map<string, Sealer>()
+function sealerOf(config: ServerConfig): Sealer {
+  let s = sealers.get(config.secretKey)
+  if (!s) sealers.set(config.secretKey, (s = createSealer(config.secretKey)))
+  return s
+}
+const sealContext = (name: string) => `settings:${name}`
+
+export function sealSetting(config: ServerConfig, name: string, plain: string): string {
+  return sealerOf(config).seal(plain, sealContext(name))
+}
+
+/** The plain value of a secret setting: '' when it is not set or does not open with this key. */
+export async function getSecretSetting(db: DB, config: ServerConfig, name: string): Promise<string> {
+  const stored = await getSetting<unknown>(db, name)
+  if (typeof stored !== 'string' || stored === '') return ''
+  try {
+    return sealerOf(config).open(stored, sealContext(name))
+  } catch {
+    return ''
+  }
 }
 
 /** Drops the cached settings of one database, or of every database. */

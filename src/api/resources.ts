@@ -137,6 +137,20 @@ export function patchResource(listUrl: string, id: RowId, body: unknown): Promis
   return call(async () => toRow(await sendJson('patch', detailUrl(listUrl, id), body)) ?? { id })
 }
 
+/** A single-object endpoint (no id, e.g. a settings category): GET it. */
+export function retrieveObject(url: string, opts: CallOptions = {}): Promise<Row> {
+  return call(async () => {
+    const row = toRow(await http.get(url, { ...SILENT, signal: opts.signal }).json<unknown>())
+    if (!row) throw unexpected(undefined, 'unexpected object answer')
+    return row
+  })
+}
+
+/** A single-object endpoint: PUT (whole) or PATCH (the keys sent) it; answers the saved object. */
+export function saveObject(url: string, method: 'put' | 'patch', body: unknown): Promise<Row> {
+  return call(async () => toRow(await sendJson(method, url, body)) ?? { id: '' })
+}
+
 export function deleteResource(listUrl: string, id: RowId): Promise<void> {
   return call(async () => {
     await sendJson('delete', detailUrl(listUrl, id))

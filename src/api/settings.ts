@@ -65,3 +65,10 @@ export function primaryColor(settings: PublicSettings): string | undefined {
   const c = settings.INTERFACE?.theme_info?.colors?.['--color-primary']
   return typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c.trim()) ? c.trim() : undefined
 }
+
+/** One settings category (contract §4.18): `GET|PUT|PATCH|OPTIONS` of a flat object, no id. */
+export const SETTINGS_CATEGORY_URL = '/api/v1/settings/setting/'
+
+export function settingsCategoryUrl(category: string): string {
+  return `${SETTINGS_CATEGORY_URL}?category=${encodeURIComponent(category)}`
+}

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { encryptSecret } from '../../api/crypto.ts'
 import { formFields, type FieldMeta } from '../../api/metadata.ts'
-import { createResource, detailUrl, patchResource, retrieveResource, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { createResource, detailUrl, patchResource, retrieveObject, retrieveResource, saveObject, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
 import { describeError } from '../common/errors.ts'
 import { useAsync } from '../common/useAsync.ts'
 import { useMetadata } from '../common/useMetadata.ts'
@@ -29,6 +29,8 @@ export interface ResourceFormOptions {
   url: string
   /** update (and view) of this object */
   id?: RowId
+  /** `url` is one object without an id (a settings category): OPTIONS, GET and PUT/PATCH go to it */
+  single?: boolean
   cloneFrom?: RowId
   view?: boolean
   layout?: FieldLayout
@@ -75,14 +77,17 @@ export function encryptForServer(plain: string): string {
 }
 
 export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
-  const { url, id, cloneFrom, overrides = {}, layout, initial, transform } = opts
-  const mode: FormMode = id === undefined ? 'create' : opts.view ? 'view' : 'update'
-  const metaUrl = id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
+  const { url, id, cloneFrom, overrides = {}, layout, initial, transform, single = false } = opts
+  const mode: FormMode = single ? (opts.view ? 'view' : 'update') : id === undefined ? 'create' : opts.view ? 'view' : 'update'
+  const metaUrl = single ? url : id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
   const meta = useMetadata(metaUrl)
   const objectId = id ?? cloneFrom
-  const object = useAsync(objectId === undefined ? undefined : (signal) => retrieveResource(url, objectId, { signal }), `${url}|${String(objectId)}`)
+  const object = useAsync(
+    single ? (signal) => retrieveObject(url, { signal }) : objectId === undefined ? undefined : (signal) => retrieveResource(url, objectId, { signal }),
+    `${url}|${single ? '' : String(objectId)}`,
+  )
 
-  const fields = useMemo(() => formFields(meta.data, id !== undefined ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id])
+  const fields = useMemo(() => formFields(meta.data, id !== undefined || single ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id, single])
   const groups = useMemo(() => layoutGroups(fields, layout), [fields, layout])
   const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
   const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields])
@@ -95,7 +100,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const [errorTick, setErrorTick] = useState(0)
   const [ready, setReady] = useState(false)
 
-  const objectReady = objectId === undefined || object.status === 'ok'
+  const objectReady = (objectId === undefined && !single) || object.status === 'ok'
   const start = useCallback(() => {
     const raw = object.data && cloneFrom !== undefined && id === undefined ? cloneValues(object.data, cloneMarker()) : object.data
     setValues(initialValues(fields, overrides, raw, initial))
@@ -167,9 +172,17 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     if (transform) body = transform(body, all)
     setSaving(true)
     try {
-      const saved = id === undefined
+      const saved = single
+        ? await saveObject(url, opts.updateMethod === 'PUT' ? 'put' : 'patch', body)
+        : id === undefined
         ? await createResource(url, body, { cloneFrom })
         : opts.updateMethod === 'PATCH' ? await patchResource(url, id, body) : await updateResource(url, id, body)
+      if (single) {
+        // the page stays: show what the server saved (it may adjust values that depend on each other)
+        const next = initialValues(fields, overrides, saved, initial)
+        valuesRef.current = next
+        setValues(next)
+      }
       return saved
     } catch (e) {
       if (e instanceof ApiError && e.status === 400) {
@@ -190,7 +203,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     } finally {
       setSaving(false)
     }
-  }, [order, check, fields, overrides, transform, id, url, cloneFrom, opts.updateMethod, byName])
+  }, [order, check, fields, overrides, transform, id, url, cloneFrom, opts.updateMethod, byName, single, initial])
 
   const loadError = meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
   return {

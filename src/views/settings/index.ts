@@ -4,4 +4,8 @@ import type { PageRegistry } from '../../router/pages.ts'
  * Pages of the settings view by route name (see src/router/routes/settings.ts). Routes not listed here show the landing
  * placeholder until their page is built: add `RouteName: () => import('./area/XPage.tsx').then((m) => m.XPage)`.
  */
-export const settingsPages: PageRegistry = {}
+export const settingsPages: PageRegistry = {
+  Basic: () => import('./SettingsPages.tsx').then((m) => m.BasicSettingsPage),
+  Security: () => import('./SettingsPages.tsx').then((m) => m.SecuritySettingsPage),
+  Clean: () => import('./SettingsPages.tsx').then((m) => m.CleanSettingsPage),
+}
