@@ -4,14 +4,14 @@
  * is not registered is reported by both.
  */
 import { describe, expect, it } from 'vitest'
-import { registerResource } from '../engine/routes.ts'
+import { allows, registerResource } from '../engine/routes.ts'
 import type { ResourceDef } from '../engine/types.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { idField } from '../resources/common.ts'
 import { createTestServer, dbKind } from '../testing.ts'
 import { useTestServer } from '../use-test-server.ts'
 import { declarationProblems } from './checks.ts'
-import { byName, fetchOptionsProblems, RESOURCES } from './harness.ts'
+import { byName, Factory, fetchOptionsProblems, RESOURCES } from './harness.ts'
 
 const lookup = (name: string) => byName(name)
 
@@ -29,9 +29,13 @@ describe('resource declarations', () => {
 describe(`OPTIONS of every resource (${dbKind()})`, () => {
   const s = useTestServer()
 
-  it.each(RESOURCES.map((d) => [d.path, d] as const))('%s: shape of contract §2, related hints, zh and ja labels', async (path) => {
+  it.each(RESOURCES.map((d) => [d.path, d] as const))('%s: shape of contract §2, related hints, zh and ja labels (list and detail URL)', async (path, def) => {
     expect(await fetchOptionsProblems(s.admin, path)).toEqual([])
     expect(await fetchOptionsProblems(s.admin, path, ORG_IDS.ROOT)).toEqual([])
+    if (allows(def, 'retrieve')) {
+      const obj = await new Factory(s.admin).object(def, ORG_IDS.DEFAULT)
+      expect(await fetchOptionsProblems(s.admin, `${path}${obj.id}/`)).toEqual([])
+    }
   })
 
   it.each(RESOURCES.map((d) => [d.path, d] as const))('%s: every related hint names a registered list the admin can read', async (path) => {

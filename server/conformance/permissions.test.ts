@@ -37,6 +37,8 @@ const VERB_KIND: Array<{ verb: Verb; kind: PermAction; what: string }> = [
   { verb: 'update', kind: 'change', what: 'update' },
   { verb: 'destroy', kind: 'delete', what: 'delete' },
   { verb: 'import', kind: 'import_add', what: 'import' },
+  { verb: 'bulk_update', kind: 'change', what: 'bulk update' },
+  { verb: 'bulk_destroy', kind: 'delete', what: 'bulk delete' },
 ]
 
 /** Where the engine checks a kind: system-scope resources (and ROOT requests) count system bindings only. */
@@ -82,7 +84,7 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
           const expected = satisfies(heldBy(subject.role, checkOrg(def, org, kind)), permOf(def, kind))
           let r: LightMyRequestResponse
           let target = obj
-          if (what === 'delete' && expected) target = await fresh(def, org)
+          if ((what === 'delete' || what === 'bulk delete') && expected) target = await fresh(def, org)
           switch (what) {
             case 'list': r = await subject.client.get(path, headers); break
             case 'retrieve': r = await subject.client.get(`${path}${obj.id}/`, headers); break
@@ -90,9 +92,11 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
             case 'create': r = await subject.client.post(path, await factory.body(def, orgId(org)), headers); break
             case 'update': r = await subject.client.patch(`${path}${obj.id}/`, {}, headers); break
             case 'delete': r = await subject.client.delete(`${path}${target.id}/`, headers); break
+            case 'bulk update': r = await subject.client.patch(path, [{ id: obj.id }], headers); break
+            case 'bulk delete': r = await subject.client.delete(`${path}?ids=${target.id}`, headers); break
             default: r = await subject.client.request({ method: 'POST', url: `${path}render-to-json/`, payload: 'not,a\n"file', headers: { ...headers, 'content-type': 'text/csv' } })
           }
-          const method = what === 'create' || what === 'import' ? 'POST' : what === 'update' ? 'PATCH' : what === 'delete' ? 'DELETE' : 'GET'
+          const method = ({ create: 'POST', import: 'POST', update: 'PATCH', 'bulk update': 'PATCH', delete: 'DELETE', 'bulk delete': 'DELETE' } as Record<string, string>)[what] ?? 'GET'
           outcomes.push({ role: subject.role.name, resource: def.name, what, org, method, status: r.statusCode, expected })
           const tag = `${subject.role.name} ${what} in ${org} org → ${r.statusCode} ${r.body.slice(0, 120)}`
           if (r.statusCode >= 500 || r.statusCode === 401) problems.push(tag)
@@ -128,6 +132,16 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
       const extra = (list.json() as Row[]).filter((x) => !adminIds.has(String(x.id)))
       if (extra.length) problems.push(`${subject.role.name} lists ${extra.length} objects the admin does not see in that org`)
       if (def.orgScoped && (list.json() as Row[]).some((x) => x.org_id !== ORG_IDS.DEFAULT)) problems.push(`${subject.role.name} lists objects of another org`)
+    }
+    // Read actions on a foreign object answer as the retrieve does (no object that the list hides).
+    for (const a of (def.actions ?? []).filter((x) => x.detail && x.method === 'GET')) {
+      const url = `${path}${foreign.id}/${a.path}/`
+      const adminAction = (await s.admin.get(url, own)).statusCode
+      if (adminAction !== (adminSees === 200 ? 200 : 404)) problems.push(`admin GET <foreign id>/${a.path} → ${adminAction}, retrieve ${adminSees}`)
+      for (const subject of subjects) {
+        const r = await subject.client.get(url, own)
+        if (r.statusCode !== 403 && r.statusCode !== adminAction) problems.push(`${subject.role.name} GET <foreign id>/${a.path} → ${r.statusCode}, the admin ${adminAction}`)
+      }
     }
     expect(problems).toEqual([])
   })
