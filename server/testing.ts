@@ -67,7 +67,12 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export async function createTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Registers extra routes before the app is ready (e.g. a throw-away resource in a conformance test). */
+  register?: (app: FastifyInstance) => Promise<void>
+}
+
+export async function createTestServer(overrides: Partial<ServerConfig> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
   let database: Database
   let drop: (() => Promise<void>) | undefined
   if (process.env.TEST_DATABASE_URL) ({ database, drop } = await freshPostgres(process.env.TEST_DATABASE_URL))
@@ -78,6 +83,7 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
     ...overrides,
   })
   const app = await buildApp({ config, database })
+  await opts.register?.(app)
   await app.ready()
   const adminId = (await sql<{ id: string }>`select id from users where username = 'admin'`.execute(database.db)).rows[0]!.id
   const server: TestServer = {

@@ -1,8 +1,9 @@
 /** Field sets per request and action, permissions per action, and the OPTIONS info of a field (contract §2.2). */
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { tr } from '../i18n.ts'
-import { columnOf, META_TYPE } from './kinds.ts'
+import { columnOf, isRelation, META_TYPE } from './kinds.ts'
 import { defaultOf } from './parse.ts'
+import { findResource } from './registry.ts'
 import type { Action, Ctx, FieldDef, FilterDef, PermAction, ResourceDef, TreeChoice } from './types.ts'
 
 const ORG_FIELDS: FieldDef[] = [
@@ -103,9 +104,25 @@ export function fieldInfo(f: FieldDef, ctx: Ctx, extra?: { filter?: boolean; ord
   if (f.type === 'nested_many') {
     info.child = { type: 'nested object', required: true, read_only: readOnly, write_only: false, children: childrenInfo(f.children ?? [], ctx) }
   }
+  const related = relatedHint(f)
+  if (related) info.related = related
   if (extra?.filter) info.filter = true
   if (extra?.order) info.order = true
   return info
+}
+
+export interface RelatedHint { model: string; url: string; label: string }
+
+/**
+ * The picker source of a related field (our server only; a real JumpServer has no such hint): the target's
+ * `<app>.<model>`, its list URL and the attribute that names an object. Undefined when the target is not registered.
+ */
+export function relatedHint(f: FieldDef): RelatedHint | undefined {
+  if (!isRelation(f) || !f.relation) return undefined
+  const target = findResource(f.relation.resource)
+  if (!target) return undefined
+  const label = (f.relation.attrs ?? ['id', 'name']).find((a) => a !== 'id' && a !== 'pk') ?? 'name'
+  return { model: `${target.app}.${target.model}`, url: target.path, label }
 }
 
 function treeInfo(nodes: TreeChoice[], ctx: Ctx): unknown[] {

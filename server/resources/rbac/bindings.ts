@@ -39,7 +39,7 @@ function bindingResource(kind: 'rolebinding' | 'systemrolebinding' | 'orgrolebin
     idField(),
     { name: 'user', type: 'pk', label: 'User', required: true, relation: { resource: 'users.user', unscoped: true } },
     { name: 'user_display', type: 'string', label: 'User display', read_only: true, expr: `(select u.name || '(' || u.username || ')' from users u where u.id = t.user_id)` },
-    { name: 'role', type: 'pk', label: 'Role', required: true, relation: { resource: 'rbac.role', limit: () => (scope ? sql`t.scope = ${scope}` : undefined) } },
+    { name: 'role', type: 'pk', label: 'Role', required: true, relation: { resource: scope === 'system' ? 'rbac.systemrole' : scope === 'org' ? 'rbac.orgrole' : 'rbac.role' } },
     { name: 'role_display', type: 'string', label: 'Role display', read_only: true, column: false, load: roleDisplays },
     { name: 'scope', type: 'labeled_choice', label: 'Scope', read_only: true, choices: [{ value: 'system', label: 'System' }, { value: 'org', label: 'Organization' }] },
   ]

@@ -112,7 +112,7 @@ export const USER_FIELDS: FieldDef[] = [
   {
     name: 'system_roles', type: 'm2m', label: 'System roles', default: [ROLE_IDS.User], visible: rolePerm('systemrolebinding'),
     relation: {
-      resource: 'rbac.role', attrs: ['id', 'display_name'], limit: () => sql`t.scope = 'system'`,
+      resource: 'rbac.systemrole', attrs: ['id', 'display_name'],
       through: {
         table: 'role_bindings', from: 'user_id', to: 'role_id', where: () => sql`th.scope = 'system'`,
         values: () => ({ id: randomUUID(), scope: 'system', org_id: null }),
@@ -122,7 +122,7 @@ export const USER_FIELDS: FieldDef[] = [
   {
     name: 'org_roles', type: 'm2m', label: 'Org roles', default: [ROLE_IDS.OrgUser], visible: rolePerm('orgrolebinding'),
     relation: {
-      resource: 'rbac.role', attrs: ['id', 'display_name', 'name'], limit: () => sql`t.scope = 'org'`,
+      resource: 'rbac.orgrole', attrs: ['id', 'display_name', 'name'],
       through: {
         table: 'role_bindings', from: 'user_id', to: 'role_id', where: (ctx) => sql`th.scope = 'org' and th.org_id = ${ctx.orgId}`,
         values: (ctx) => ({ id: randomUUID(), scope: 'org', org_id: ctx.orgId }),

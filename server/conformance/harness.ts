@@ -1,0 +1,203 @@
+/**
+ * What the conformance suites share: the registered resources (no hand-kept list), valid bodies generated from
+ * OPTIONS (related objects created through their picker source, recursively), bad values per OPTIONS type, and
+ * the subjects of the permission matrix (one user per built-in role).
+ */
+import { allows } from '../engine/routes.ts'
+import type { ResourceDef, Row } from '../engine/types.ts'
+import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS, type BuiltinRole } from '../rbac/catalog.ts'
+import { RESOURCES } from '../resources/index.ts'
+import type { TestClient, TestServer } from '../testing.ts'
+import { optionsProblems } from './checks.ts'
+
+export { RESOURCES }
+export const byName = (name: string) => RESOURCES.find((d) => d.name === name)
+export const byPath = (path: string) => RESOURCES.find((d) => d.path === path)
+
+export type Info = Record<string, any>
+export type Body = Record<string, unknown>
+
+export const MISSING_UUID = '00000000-1111-2222-3333-444444444444'
+export const MISSING_SERIAL = 2_000_000_000
+
+/** Bad values of a field, by its OPTIONS info: each must be refused with a 400 naming the field. */
+export function badValues(info: Info): Array<{ why: string; value: unknown }> {
+  const out: Array<{ why: string; value: unknown }> = []
+  const add = (why: string, ...values: unknown[]) => { for (const value of values) out.push({ why, value }) }
+  if (info.max_length) add('too long', 'x'.repeat(info.max_length + 1))
+  const missingRef = info.related?.url && byPath(info.related.url)?.idKind === 'serial' ? MISSING_SERIAL : MISSING_UUID
+  switch (info.type) {
+    case 'string': case 'email': case 'url':
+      add('wrong type', { a: 1 }, ['x'], true)
+      add('NUL byte', 'a\u0000b')
+      if (info.required) add('blank required', '')
+      if (info.type === 'email') add('not an email', 'not-an-email')
+      if (info.type === 'url') add('not a url', 'not a url')
+      break
+    case 'integer': case 'float':
+      add('wrong type', 'abc', { a: 1 }, true)
+      if (info.type === 'integer') add('not an integer', 1.5, 1e12)
+      if (info.max_value !== undefined) add('above max', info.max_value + 1)
+      if (info.min_value !== undefined) add('below min', info.min_value - 1)
+      break
+    case 'boolean': add('wrong type', 'maybe', { a: 1 }, [true], 2); break
+    case 'datetime': add('wrong type', 'not a date', 12345, { a: 1 }, '2023-02-30T00:00:00Z'); add('NUL byte', '2023-01-01\u0000'); break
+    case 'date': add('wrong type', 'not a date', 12345, '2023-02-30'); break
+    case 'choice': case 'labeled_choice':
+      add('unknown choice', 'no-such-choice', { value: 'zzz' }, [1], 3.5)
+      if (!(info.choices as Info[] | undefined)?.some((c) => c.value === '')) add('empty string for a choice', '')
+      add('NUL byte', 'a\u0000')
+      break
+    case 'multiple choice': add('unknown choice', ['no-such-choice'], 'x', [{ value: 'zzz' }]); break
+    case 'm2m_related_field': add('unknown related id', [missingRef]); add('wrong type', [{}], 5, [true]); add('NUL byte', ['a\u0000']); break
+    case 'object_related_field': add('unknown related id', missingRef); add('wrong type', {}, [], 3.5, true); add('NUL byte', 'a\u0000'); break
+    case 'field':
+      if (info.related) { add('unknown related id', missingRef); add('wrong type', {}, [], 3.5) }
+      break
+    case 'list': add('wrong type', 'x', { a: 1 }, 5); add('NUL byte', ['a\u0000']); break
+    case 'nested object': add('wrong type', 'x', [1], 5); break
+    case 'tree': add('unknown choice', ['no-such-leaf'], 'x'); break
+    default: break
+  }
+  return out
+}
+
+let counter = 0
+const next = () => ++counter
+
+/**
+ * Creates objects of any registered resource with bodies generated from its OPTIONS: required fields get simple
+ * valid values, required related fields a fresh related object (created through the target's own list URL,
+ * the picker source of the hint) or, when the target cannot be created, an existing one.
+ */
+export class Factory {
+  private readonly meta = new Map<string, Promise<Record<string, Info>>>()
+  constructor(readonly admin: TestClient) {}
+
+  private headers(org: string) { return { 'x-jms-org': org } }
+
+  postFields(def: ResourceDef, org: string): Promise<Record<string, Info>> {
+    const key = `${def.path}|${org}`
+    let m = this.meta.get(key)
+    if (!m) {
+      m = this.admin.options(def.path, this.headers(org)).then((r) => {
+        if (r.statusCode !== 200) throw new Error(`OPTIONS ${def.path}: ${r.statusCode}`)
+        return (r.json().actions?.POST ?? {}) as Record<string, Info>
+      })
+      this.meta.set(key, m)
+    }
+    return m
+  }
+
+  /** A valid value of one field (undefined: leave it out). */
+  async value(info: Info, org: string, n: number): Promise<unknown> {
+    const len = (s: string) => (info.max_length ? s.slice(0, info.max_length) : s)
+    switch (info.type) {
+      case 'string': return len(`c${n}x`)
+      case 'email': return `c${n}@example.com`
+      case 'url': return 'https://example.com/'
+      case 'integer': case 'float': return info.min_value ?? 1
+      case 'boolean': return true
+      case 'datetime': return new Date(Date.now() + 86_400_000).toISOString()
+      case 'date': return '2030-01-01'
+      case 'choice': case 'labeled_choice': return (info.choices as Info[])[0]!.value
+      case 'multiple choice': return [(info.choices as Info[])[0]!.value]
+      case 'object_related_field': case 'field': case 'm2m_related_field': {
+        const target = info.related?.url ? byPath(info.related.url) : undefined
+        if (!target) return undefined
+        const obj = await this.related(target, org)
+        return info.type === 'm2m_related_field' ? [obj.id] : obj.id
+      }
+      case 'list': return []
+      default: return undefined
+    }
+  }
+
+  private async related(target: ResourceDef, org: string): Promise<Row> {
+    if (allows(target, 'create')) return this.create(target, org)
+    return this.existing(target, org)
+  }
+
+  /** A valid create body (required fields only, plus overrides). */
+  async body(def: ResourceDef, org: string, overrides: Body = {}): Promise<Body> {
+    const fields = await this.postFields(def, org)
+    const n = next()
+    const body: Body = {}
+    for (const [name, info] of Object.entries(fields)) {
+      if (info.read_only || !info.required || name in overrides) continue
+      const v = await this.value(info, org, n)
+      if (v !== undefined) body[name] = v
+    }
+    if (org === ORG_IDS.ROOT && 'org_id' in fields) body.org_id = ORG_IDS.DEFAULT
+    return { ...body, ...overrides }
+  }
+
+  async create(def: ResourceDef, org: string, overrides: Body = {}): Promise<Row> {
+    const r = await this.admin.post(def.path, await this.body(def, org, overrides), this.headers(org))
+    if (r.statusCode !== 201) throw new Error(`creating ${def.name} in ${org}: ${r.statusCode} ${r.body.slice(0, 300)}`)
+    return r.json()
+  }
+
+  /** An existing object (the newest the admin sees in that org). */
+  async existing(def: ResourceDef, org: string): Promise<Row> {
+    const r = await this.admin.get(`${def.path}?limit=1`, this.headers(org))
+    const first = r.json()?.results?.[0]
+    if (r.statusCode !== 200 || !first) throw new Error(`no ${def.name} in ${org}: ${r.statusCode} ${r.body.slice(0, 200)}`)
+    return first
+  }
+
+  /** A fresh object when the resource can create one, else an existing one. */
+  object(def: ResourceDef, org: string): Promise<Row> {
+    return allows(def, 'create') ? this.create(def, org) : this.existing(def, org)
+  }
+}
+
+/** A client of the admin (SystemAdmin) in English. */
+export async function adminClient(t: TestServer): Promise<TestClient> {
+  const admin = await t.as('admin')
+  admin.headers['accept-language'] = 'en'
+  return admin
+}
+
+export interface Subject { role: BuiltinRole; userId: string; client: TestClient }
+
+/**
+ * One user per built-in role: system roles are bound at system scope only (member of no organization); org
+ * roles are bound in `ownOrg` on top of the plain User system role.
+ */
+export async function makeSubjects(t: TestServer, ownOrg: string): Promise<Subject[]> {
+  const out: Subject[] = []
+  for (const role of BUILTIN_ROLES) {
+    const username = `subject_${role.name.toLowerCase()}`
+    const userId = role.scope === 'system'
+      ? await t.createUser({ username, systemRoles: [role.id], orgRoles: [] })
+      : await t.createUser({ username, systemRoles: [ROLE_IDS.User], orgRoles: [role.id], orgId: ownOrg })
+    const client = await t.as(username)
+    client.headers['accept-language'] = 'en'
+    out.push({ role, userId, client })
+  }
+  return out
+}
+
+const USER_ROLE = BUILTIN_ROLES.find((r) => r.id === ROLE_IDS.User)!
+
+/**
+ * The catalogue's answer: the codenames a subject holds when permissions are checked in `checkOrg`
+ * (system bindings always count; org bindings only in their own organization, never in ROOT).
+ */
+export function heldBy(role: BuiltinRole, checkOrg: 'own' | 'foreign' | 'root'): Set<string> {
+  const held = new Set<string>(role.scope === 'system' ? role.perms() : USER_ROLE.perms())
+  if (role.scope === 'org' && checkOrg === 'own') for (const p of role.perms()) held.add(p)
+  return held
+}
+
+/** The OPTIONS answer of a URL in English, Chinese and Japanese, checked by `optionsProblems`. */
+export async function fetchOptionsProblems(client: TestClient, path: string, org: string = ORG_IDS.DEFAULT): Promise<string[]> {
+  const get = async (lang: string) => {
+    const r = await client.options(path, { 'accept-language': lang, 'x-jms-org': org })
+    if (r.statusCode !== 200) throw new Error(`OPTIONS ${path} (${lang}): ${r.statusCode} ${r.body.slice(0, 200)}`)
+    return r.json()
+  }
+  const [en, zh, ja] = await Promise.all([get('en'), get('zh'), get('ja')])
+  return optionsProblems(path, en, { zh, ja })
+}
