@@ -101,3 +101,17 @@ export async function purgeExpiredSessions(db: DB): Promise<void> {
 export function rotateSession(s: Session): Session {
   return makeSession(randomBytes(24).toString('base64url'), { ...s.data }, true)
 }
+
+/**
+ * Names the session a user change comes from, for the rest of the transaction: the trigger that ends a user's
+ * sessions on a password change or a disable (migration 007) spares it.
+ */
+export async function keepSession(tx: DB, sessionId: string): Promise<void> {
+  await sql`select set_config('bastion.keep_session', ${sessionId}, true)`.execute(tx)
+}
+
+/** Ends every session and token of a user (a password reset by an administrator). */
+export async function endUserSessions(db: DB, userId: string): Promise<void> {
+  await sql`delete from sessions where user_id = ${userId}`.execute(db)
+  await sql`delete from auth_tokens where user_id = ${userId}`.execute(db)
+}
