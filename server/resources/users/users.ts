@@ -218,8 +218,8 @@ export const users: ResourceDef = {
       if (ctx.session && !ctx.session.isNew) await keepSession(info.tx, ctx.session.id)
       return {}
     },
-    async beforeDelete(_tx, row, ctx) {
-      await assertCanManage(ctx.db, ctx, [String(row.id)])
+    async beforeDelete(tx, row, ctx) {
+      await assertCanManage(tx, ctx, [String(row.id)])
       if (row.username === 'admin') throw new ApiError(403, { detail: tr(ctx.lang, 'The admin user cannot be deleted'), code: 'permission_denied' })
       if (row.id === ctx.user?.id) throw new ApiError(403, { detail: tr(ctx.lang, 'Cannot delete yourself'), code: 'permission_denied' })
     },
