@@ -27,10 +27,93 @@ export interface AppServices {
 declare module 'fastify' {
   interface FastifyInstance {
     services: AppServices
+    /** Every route registered (method and URL pattern): the security tests walk them. */
+    routeList: RouteEntry[]
   }
 }
 
 const FILE_LIMIT = 10 * 1024 * 1024
+/** How much of an oversized body is read and discarded so the client gets the answer (more: the connection closes). */
+const DRAIN_LIMIT = 64 * 1024 * 1024
+
+export interface RouteEntry { method: string; url: string }
+
+/** A 5xx is a bug: always logged with its stack, with or without the request logger. */
+function logServerError(req: FastifyRequest, err: Error): void {
+  if (req.log.level && req.log.level !== 'silent') req.log.error({ err }, 'unhandled error')
+  else console.error(`[${new Date().toISOString()}] unhandled error on ${req.method} ${req.url.slice(0, 200)}:`, err.stack ?? err)
+}
+
+const NUL = '\u0000'
+
+/**
+ * NUL bytes cannot be stored or compared by PostgreSQL: a query parameter or a header holding one is refused
+ * with a 400 on every URL; a cookie holding one is ignored (as if absent), so a bad cookie never locks a browser
+ * out of the login page.
+ */
+function rejectNulBytes(req: FastifyRequest): void {
+  const bad = () => new ApiError(400, { detail: 'Null characters are not allowed.', code: 'invalid' })
+  if (req.url.includes('%00') || req.url.includes(NUL)) {
+    const q = (req.query ?? {}) as Record<string, unknown>
+    for (const [k, v] of Object.entries(q)) {
+      if (k.includes(NUL) || [v].flat().some((x) => typeof x === 'string' && x.includes(NUL))) throw bad()
+    }
+    if (decodeURIComponentSafe(req.url.split('?')[0] ?? '').includes(NUL)) throw bad()
+  }
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (k === 'cookie') continue
+    if ([v].flat().some((x) => typeof x === 'string' && x.includes(NUL))) throw bad()
+  }
+  const cookies = req.cookies as Record<string, string | undefined> | undefined
+  if (cookies) for (const [k, v] of Object.entries(cookies)) if (typeof v === 'string' && (v.includes(NUL) || k.includes(NUL))) delete cookies[k]
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+/** Framing, content and referrer policies on every answer (the console needs inline styles: Fluent UI's CSS-in-JS). */
+const CSP = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+  "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+function securityHeaders(reply: FastifyReply): void {
+  reply.header('X-Content-Type-Options', 'nosniff')
+  reply.header('X-Frame-Options', 'DENY')
+  reply.header('Referrer-Policy', 'same-origin')
+  reply.header('Content-Security-Policy', CSP)
+}
+
+/** Reads and discards the request body up to `limit` bytes (resolves when it ended or the limit was passed). */
+function drainBody(req: FastifyRequest, limit: number): Promise<void> {
+  const raw = req.raw
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let seen = 0
+    const done = () => {
+      raw.off('data', onData)
+      raw.off('end', done)
+      raw.off('error', done)
+      raw.off('close', done)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length
+      if (seen > limit) done()
+    }
+    raw.on('data', onData)
+    raw.on('end', done)
+    raw.on('error', done)
+    raw.on('close', done)
+    raw.resume()
+  })
+}
 
 function errorBody(req: FastifyRequest, status: number, body: unknown): unknown {
   if (body && typeof body === 'object' && !Array.isArray(body) && typeof (body as { detail?: unknown }).detail === 'string') {
@@ -46,10 +129,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
     bodyLimit: config.bodyLimit,
-    trustProxy: true,
+    // X-Forwarded-* are believed only from the configured proxies (TRUSTED_PROXIES, none by default).
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: false },
   })
   app.decorate('services', { config, database })
+  const routeList: RouteEntry[] = []
+  app.decorate('routeList', routeList)
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routeList.push({ method: String(method), url: r.url })
+  })
 
   await app.register(fastifyCookie)
   await app.register(fastifyMultipart, { limits: { fileSize: FILE_LIMIT, files: 1 } })
@@ -76,25 +165,30 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('ctx', null as never)
   const proxyMode = !!config.jumpserverUrl
   app.addHook('onRequest', async (req) => {
+    rejectNulBytes(req)
     // In proxy mode the real JumpServer owns sessions, auth and organizations.
     if (proxyMode) return
     req.ctx = await buildContext(req, database.db, config)
   })
   app.addHook('onSend', async (req, reply, payload) => {
+    securityHeaders(reply)
     await finishSession(req, reply, config, database.db)
     return payload
   })
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, req, reply) => {
+  app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string; validation?: unknown }, req, reply) => {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
       const body = errorBody(req, err.statusCode, err.body)
       return reply.status(err.statusCode).send(body === undefined ? '' : body)
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
+      // Read (and discard) the rest of the body, up to a bound, before answering: a client still sending would
+      // otherwise see its connection reset (EPIPE) instead of this answer.
+      await drainBody(req, DRAIN_LIMIT)
       const isFile = /render-to-json|import/.test(req.url)
       if (isFile) {
-        return reply.status(400).send({ detail: `The file content overflowed (The maximum length \`${FILE_LIMIT}\` bytes)`, code: 'file_content_overflowed' })
+        return reply.status(400).send({ detail: tr(req.ctx?.lang ?? 'en', 'The file content overflowed (The maximum length `{n}` bytes)', { n: FILE_LIMIT }), code: 'file_content_overflowed' })
       }
       return reply.status(413).send({ detail: tr(req.ctx?.lang ?? 'en', 'Request body is too large'), code: 'payload_too_large' })
     }
@@ -104,7 +198,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ detail: err.message, code: (err.code ?? 'bad_request').toLowerCase() })
     }
-    req.log.error({ err }, 'unhandled error')
+    logServerError(req, err)
     return reply.status(500).send({ detail: tr(req.ctx?.lang ?? 'en', 'Unexpect error occur'), code: 'unexpect_error' })
   })
 

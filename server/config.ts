@@ -27,6 +27,23 @@ export interface ServerConfig {
   logLevel: string
   /** RSA modulus for the per-session key pair of contract §6. */
   rsaBits: number
+  /**
+   * TRUSTED_PROXIES: addresses / CIDRs of reverse proxies whose X-Forwarded-For/-Host/-Proto are believed.
+   * Empty (the default): the peer address is the client, forwarded headers are ignored.
+   */
+  trustedProxies: string[]
+}
+
+const IPV4_RE = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
+const IPV6_RE = /^[0-9a-f:.]+(\/\d{1,3})?$/i
+
+/** Parses TRUSTED_PROXIES; a malformed entry stops the start (a typo must not silently trust nobody or everybody). */
+export function parseTrustedProxies(raw: string | undefined): string[] {
+  const items = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  for (const item of items) {
+    if (!IPV4_RE.test(item) && !(item.includes(':') && IPV6_RE.test(item))) throw new Error(`TRUSTED_PROXIES: not an IP address or CIDR: ${item}`)
+  }
+  return items
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -66,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimit: Number(env.BODY_LIMIT ?? 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? 'info',
     rsaBits: Number(env.RSA_BITS ?? 2048),
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     ...overrides,
   }
 }

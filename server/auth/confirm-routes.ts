@@ -11,6 +11,7 @@ import { tr } from '../i18n.ts'
 import { findLoginUser } from './authenticate.ts'
 import { CONFIRM_LEVEL, CONFIRM_TYPES, type ConfirmType, loadConfirmUser, pickBackend } from './confirm.ts'
 import { FieldReader, fieldsOf } from './fields.ts'
+import { clearConfirmFailures, isConfirmBlocked, limitSettings, shownMinutes } from './limits.ts'
 import { MFA_PENDING_MS } from './login.ts'
 import { M } from './messages.ts'
 import { decryptOrPlain } from './secret.ts'
@@ -35,13 +36,18 @@ async function postConfirm(req: FastifyRequest, reply: FastifyReply) {
   const f = fieldsOf(req)
   const requested: ConfirmType = f.choice('confirm_type', CONFIRM_TYPES) ?? 'password'
   const mfaType = f.string('mfa_type', { blank: true, maxLength: 32 })
-  const secret = f.string('secret_key', { blank: true, trim: false, maxLength: 8192 }) ?? ''
+  const needsSecret = requested !== 'relogin'
+  const secret = f.string('secret_key', { required: needsSecret, blank: !needsSecret, trim: false, maxLength: 8192 }) ?? ''
   f.done()
   const u = await loadConfirmUser(req, user.id)
   const backend = await pickBackend(req, u, requested)
   if (!backend) return reply.status(404).send({ error: tr(req.ctx.lang, M.confirmUnavailable) })
+  if (backend.type !== 'relogin' && !secret) throw new ApiError(400, { secret_key: [tr(req.ctx.lang, 'This field may not be blank.')] })
+  const limits = await limitSettings(req.ctx.db)
+  if (await isConfirmBlocked(req.ctx.db, u.username)) throw errorBody(req, M.confirmBlocked, { m: shownMinutes(limits.userMinutes) })
   const problem = await backend.verify(req, u, decryptOrPlain(secret, req.ctx.session?.data.privateKey), mfaType || undefined)
   if (problem) throw errorBody(req, problem.text, problem.vars)
+  await clearConfirmFailures(req.ctx.db, u.username)
   req.ctx.session ??= newSession()
   req.ctx.session.data.confirm = { level: CONFIRM_LEVEL[backend.type], at: Date.now() }
   req.ctx.session.dirty = true

@@ -10,8 +10,7 @@ import { sql } from 'kysely'
 import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
-import { countedFailure } from './authenticate.ts'
-import { limitSettings } from './limits.ts'
+import { limitSettings, recordConfirmFailure, shownMinutes } from './limits.ts'
 import { M } from './messages.ts'
 import { checkUserOtp } from './otp-store.ts'
 import { verifyPassword } from './password.ts'
@@ -65,10 +64,11 @@ export interface ConfirmBackend {
   verify(req: FastifyRequest, u: ConfirmUser, secret: string, mfaType?: string): Promise<{ text: string; vars?: Record<string, string> } | undefined>
 }
 
-/** Failed password and MFA confirmations count towards the login block, like failed logins. */
+/** Failed password and MFA confirmations count on their own counter (limits.ts), not towards the login block. */
 async function counted(req: FastifyRequest, u: ConfirmUser, text: string): Promise<{ text: string; vars?: Record<string, string> }> {
-  const f = await countedFailure(req, u.username, await limitSettings(req.ctx.db), { text, code: 'confirm_failed', reason: M.reasonPassword, mfa: 1 })
-  return f.code === 'blocked' ? { text: f.text, vars: Object.fromEntries(Object.entries(f.vars ?? {}).map(([k, v]) => [k, String(v)])) } : { text }
+  const s = await limitSettings(req.ctx.db)
+  const r = await recordConfirmFailure(req.ctx.db, u.username, s)
+  return r.blocked ? { text: M.confirmBlocked, vars: { m: String(shownMinutes(s.userMinutes)) } } : { text }
 }
 
 const mfaBackend: ConfirmBackend = {

@@ -56,6 +56,10 @@ export class FieldReader {
       return undefined
     }
     const value = rule.trim === false ? String(raw) : String(raw).trim()
+    if (value.includes('\u0000')) {
+      this.error(field, 'Null characters are not allowed.')
+      return undefined
+    }
     if (value === '' && !rule.blank) {
       this.error(field, 'This field may not be blank.')
       return undefined

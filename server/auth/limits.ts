@@ -18,6 +18,9 @@ export interface LimitSettings {
   blackList: unknown
 }
 
+/** Failures per IP before it is blocked when the setting is absent (a real limit; 99999 would be none). */
+export const DEFAULT_IP_LIMIT = 50
+
 const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : Number(v) >= 0 ? Number(v) : dflt)
 
 export async function limitSettings(db: DB): Promise<LimitSettings> {
@@ -25,7 +28,7 @@ export async function limitSettings(db: DB): Promise<LimitSettings> {
   return {
     userCount: num(s.get('SECURITY_LOGIN_LIMIT_COUNT'), 7),
     userMinutes: num(s.get('SECURITY_LOGIN_LIMIT_TIME'), 30),
-    ipCount: num(s.get('SECURITY_LOGIN_IP_LIMIT_COUNT'), 99999),
+    ipCount: num(s.get('SECURITY_LOGIN_IP_LIMIT_COUNT'), DEFAULT_IP_LIMIT),
     ipMinutes: num(s.get('SECURITY_LOGIN_IP_LIMIT_TIME'), 30),
     whiteList: s.get('SECURITY_LOGIN_IP_WHITE_LIST'),
     blackList: s.get('SECURITY_LOGIN_IP_BLACK_LIST'),
@@ -86,4 +89,24 @@ export async function recordFailure(db: DB, username: string, ip: string, s: Lim
  */
 export async function clearFailures(db: DB, username: string): Promise<void> {
   await sql`delete from login_failures where key = ${userKey(username)}`.execute(db)
+}
+
+/**
+ * Failed confirmations (re-entering the password or an MFA code before a sensitive action) have their own
+ * counter per username, with the login limits' count and time: they block further confirmations, never the
+ * login itself (a session could otherwise lock its own account, or anyone's, with empty posts).
+ */
+export const confirmKey = (username: string) => `confirm:${username.trim().toLowerCase()}`.slice(0, 300)
+
+export async function recordConfirmFailure(db: DB, username: string, s: LimitSettings): Promise<{ blocked: boolean }> {
+  return bump(db, confirmKey(username), Math.max(1, Math.floor(s.userCount)), s.userMinutes)
+}
+
+export async function isConfirmBlocked(db: DB, username: string): Promise<boolean> {
+  const r = await sql`select 1 from login_failures where key = ${confirmKey(username)} and blocked_until > now()`.execute(db)
+  return r.rows.length > 0
+}
+
+export async function clearConfirmFailures(db: DB, username: string): Promise<void> {
+  await sql`delete from login_failures where key = ${confirmKey(username)}`.execute(db)
 }

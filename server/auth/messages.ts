@@ -39,9 +39,11 @@ export const M = {
   reasonBlocked: 'Login blocked',
   reasonIp: 'IP is not allowed',
   reasonAcl: 'ACL is not allowed',
+  confirmBlocked: 'Too many failed confirmations, please try again after {m} minutes',
 } as const
 
 addMessages({
+  [M.confirmBlocked]: ['验证失败次数过多，请 {m} 分钟后重试', '確認の失敗が多すぎます。{m} 分後に再試行してください'],
   [M.invalidLogin]: [
     '您输入的用户名或密码不正确，请重新输入。您还可以尝试 {n} 次（账号将被临时锁定 {m} 分钟）',
     '入力したユーザー名またはパスワードが正しくありません。もう一度入力してください。あと {n} 回試行できます（アカウントは {m} 分間一時的にロックされます）',

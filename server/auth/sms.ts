@@ -5,6 +5,7 @@
  */
 import { randomInt, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { consumeSessionValue } from '../http/session.ts'
 import { getSetting } from '../settings/store.ts'
 
 export interface SmsRecipient {
@@ -68,6 +69,8 @@ export async function checkSmsCode(req: FastifyRequest, userId: string, code: un
   const a = Buffer.from(code.trim())
   const b = Buffer.from(stored.code)
   if (a.length !== b.length || !timingSafeEqual(a, b)) return false
+  // One use across every process: only the request whose compare-and-delete removes the stored code wins.
+  if (!(await consumeSessionValue(req.ctx.db, session, 'smsCode', stored, ['smsCodeUser']))) return false
   delete session.data.smsCode
   delete session.data.smsCodeUser
   session.dirty = true

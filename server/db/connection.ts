@@ -16,6 +16,8 @@ export interface Database {
   /** LISTEN/NOTIFY fan-out (in-process on PGlite). */
   notify(channel: string, payload: string): Promise<void>
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  /** Called after the LISTEN connection was lost and opened again (notifications may have been missed). */
+  onReconnect(handler: () => void): () => void
   close(): Promise<void>
   /** PGlite only: a dump of the data directory (tests start new databases from it). */
   dump?: () => Promise<Blob>
@@ -93,28 +95,84 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     pool.on('error', (err) => console.warn(`database: idle connection lost (${err.message})`))
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
     const listeners = new Map<string, Set<(p: string) => void>>()
-    let listenClient: pg.PoolClient | undefined
+    const reconnectHandlers = new Set<() => void>()
+    // The LISTEN connection is a client of its own: when it drops (a PostgreSQL restart, a terminated backend)
+    // it is opened again with back-off, every channel is listened to again, and the reconnect handlers run (the
+    // realtime hub re-reads the counts its sockets show: notifications sent meanwhile were lost).
+    let listenClient: pg.Client | undefined
+    let connecting: Promise<pg.Client> | undefined
+    let closed = false
+    let attempt = 0
+    let retryTimer: NodeJS.Timeout | undefined
+    const connectListener = (): Promise<pg.Client> => {
+      if (listenClient) return Promise.resolve(listenClient)
+      connecting ??= (async () => {
+        const client = new pg.Client({ connectionString: opts.databaseUrl })
+        const lost = (why: string) => {
+          if (listenClient !== client) return
+          listenClient = undefined
+          client.removeAllListeners('notification')
+          client.end().catch(() => undefined)
+          if (!closed) {
+            console.warn(`database: LISTEN connection lost (${why}); reconnecting`)
+            scheduleReconnect()
+          }
+        }
+        client.on('error', (err) => lost(err.message))
+        client.on('end', () => lost('ended'))
+        client.on('notification', (m) => listeners.get(m.channel)?.forEach((h) => h(m.payload ?? '')))
+        try {
+          await client.connect()
+          for (const channel of listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+        } catch (err) {
+          client.end().catch(() => undefined)
+          throw err
+        }
+        listenClient = client
+        attempt = 0
+        return client
+      })().finally(() => { connecting = undefined })
+      return connecting
+    }
+    const scheduleReconnect = () => {
+      if (closed || retryTimer) return
+      const delay = Math.min(10_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2)
+      attempt += 1
+      retryTimer = setTimeout(() => {
+        retryTimer = undefined
+        connectListener().then(
+          () => reconnectHandlers.forEach((h) => h()),
+          (err: Error) => {
+            console.warn(`database: LISTEN reconnect failed (${err.message})`)
+            scheduleReconnect()
+          },
+        )
+      }, delay)
+      retryTimer.unref?.()
+    }
     return {
       db,
       kind: 'postgres',
       async notify(channel, payload) { await sql`select pg_notify(${channel}, ${payload})`.execute(db) },
       async listen(channel, handler) {
-        if (!listenClient) {
-          listenClient = await pool.connect()
-          listenClient.on('error', (err) => console.warn(`database: LISTEN connection lost (${err.message})`))
-          listenClient.on('notification', (m) => listeners.get(m.channel)?.forEach((h) => h(m.payload ?? '')))
-        }
         let set = listeners.get(channel)
-        if (!set) {
-          set = new Set()
-          listeners.set(channel, set)
-          await listenClient.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-        }
+        const fresh = !set
+        if (!set) listeners.set(channel, (set = new Set()))
         set.add(handler)
+        const client = await connectListener()
+        if (fresh && client === listenClient) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
         return async () => { set!.delete(handler) }
       },
+      onReconnect(handler) {
+        reconnectHandlers.add(handler)
+        return () => { reconnectHandlers.delete(handler) }
+      },
       async close() {
-        listenClient?.release()
+        closed = true
+        clearTimeout(retryTimer)
+        const client = listenClient
+        listenClient = undefined
+        await client?.end().catch(() => undefined)
         await db.destroy()
       },
     }
@@ -142,6 +200,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       if (!set) listeners.set(channel, (set = new Set()))
       set.add(handler)
       return async () => { set!.delete(handler) }
+    },
+    onReconnect() {
+      return () => undefined
     },
     async close() {
       await db.destroy()

@@ -1,6 +1,8 @@
 /**
  * Files: export and import templates (contract §4.7) and `render-to-json` (contract §4.8).
  */
+import { Readable } from 'node:stream'
+import { inflateRawSync } from 'node:zlib'
 import ExcelJS from 'exceljs'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import Papa from 'papaparse'
@@ -32,6 +34,24 @@ export function fileColumns(def: ResourceDef, fields: FieldDef[], template: Temp
 
 const headerOf = (f: FieldDef, ctx: Ctx) => `${f.required && !f.read_only ? '*' : ''}${tr(ctx.lang, labelOf(f))}`
 
+/**
+ * Formula injection: spreadsheet tools run a cell starting with `=`, `+`, `-`, `@` (or a tab / carriage return
+ * before one) as a formula. Such cells are written with a leading apostrophe, the tools' own "this is text"
+ * mark (OWASP CSV injection); plain numbers (`-5`, `+1.5`) and the null mark `-` stay as they are. The import
+ * removes exactly one apostrophe from a cell that starts with apostrophes followed by one of those characters,
+ * so every exported value reads back unchanged (a value already starting with `'=` exports as `''=`).
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/
+const PLAIN = /^([+-]?\d+(\.\d+)?([eE][+-]?\d+)?|-)$/
+
+export function neutralizeFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN.test(text) ? `'${text}` : text
+}
+
+export function restoreFormula(text: string): string {
+  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text
+}
+
 function csvCell(text: string): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
@@ -49,7 +69,7 @@ function stamp(tz: string): string {
 export async function sendFile(reply: FastifyReply, req: FastifyRequest, def: ResourceDef, columns: FieldDef[], objects: Row[], format: 'csv' | 'xlsx'): Promise<FastifyReply> {
   const ctx = req.ctx
   const header = columns.map((f) => headerOf(f, ctx))
-  const rows = objects.map((o) => columns.map((f) => (f.write_only ? '' : toCell(f, o[f.name]))))
+  const rows = objects.map((o) => columns.map((f) => (f.write_only ? '' : neutralizeFormula(toCell(f, o[f.name])))))
   const filename = `${def.model}_${stamp(ctx.tz)}.${format}`
   reply.header('Content-Disposition', `attachment; filename="${filename}"`)
   if (format === 'csv') {
@@ -90,24 +110,114 @@ function cellText(v: ExcelJS.CellValue): string {
   return String(v)
 }
 
+/** Bounds of one upload's parsing: decompressed bytes, rows, cells and time. */
+export const UPLOAD_LIMITS = { unzipped: 10 * 1024 * 1024, rows: 50_000, cells: 1_000_000, ms: 15_000 }
+
+/** A file beyond the bounds: a translated 400 (the message names the bound). */
+export class UploadTooLarge extends Error {
+  constructor(readonly text: string, readonly vars: Record<string, string | number>) { super(text) }
+}
+
+/**
+ * Inflates every entry of a zip archive with a bounded output (node's `maxOutputLength`), so a zip bomb is
+ * refused after at most `limit` bytes of output rather than filling the memory; also refuses malformed or
+ * ZIP64 archives and unknown compression methods.
+ */
+export function checkZipSize(buf: Buffer, limit: number): void {
+  let eocd = -1
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break }
+  }
+  if (eocd < 0) throw new Error('not a zip archive')
+  const count = buf.readUInt16LE(eocd + 10)
+  let p = buf.readUInt32LE(eocd + 16)
+  let total = 0
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad zip directory')
+    const method = buf.readUInt16LE(p + 10)
+    const csize = buf.readUInt32LE(p + 20)
+    const local = buf.readUInt32LE(p + 42)
+    if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) throw new Error('bad zip entry')
+    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28)
+    if (start + csize > buf.length) throw new Error('truncated zip entry')
+    const data = buf.subarray(start, start + csize)
+    let size: number
+    if (method === 0) size = csize
+    else if (method === 8) {
+      try {
+        size = inflateRawSync(data, { maxOutputLength: limit - total + 1 }).length
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) size = limit + 1
+        else throw e
+      }
+    } else throw new Error(`unsupported zip compression method ${method}`)
+    total += size
+    if (total > limit) throw new UploadTooLarge('The file is too large once decompressed (more than {n} bytes)', { n: limit })
+    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32)
+  }
+}
+
+/** Counts rows and cells against the limits and watches the clock. */
+class Budget {
+  private rows = 0
+  private cells = 0
+  private readonly deadline = Date.now() + UPLOAD_LIMITS.ms
+  row(cells: number): void {
+    this.rows += 1
+    this.cells += cells
+    if (this.rows > UPLOAD_LIMITS.rows) throw new UploadTooLarge('The file has too many rows (at most {n})', { n: UPLOAD_LIMITS.rows })
+    if (this.cells > UPLOAD_LIMITS.cells) throw new UploadTooLarge('The file has too many cells (at most {n})', { n: UPLOAD_LIMITS.cells })
+    if (Date.now() > this.deadline) throw new UploadTooLarge('The file took too long to read (more than {n} seconds)', { n: UPLOAD_LIMITS.ms / 1000 })
+  }
+}
+
+/** The first worksheet, read with ExcelJS's streaming reader (rows are visited, not kept as a workbook). */
+async function readXlsx(body: Buffer, budget: Budget): Promise<string[][]> {
+  checkZipSize(body, UPLOAD_LIMITS.unzipped)
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([body]), {
+    sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore',
+  })
+  const grid: string[][] = []
+  for await (const ws of reader) {
+    for await (const row of ws) {
+      const cells: string[] = []
+      const values = Array.isArray(row.values) ? row.values : []
+      budget.row(values.length)
+      for (let i = 1; i < values.length; i++) cells.push(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim()))
+      grid.push(cells)
+    }
+    break
+  }
+  return grid
+}
+
+function readCsv(body: Buffer, budget: Budget): string[][] {
+  const grid: string[][] = []
+  let failure: unknown
+  let quoteError: string | undefined
+  Papa.parse<string[]>(decodeText(body), {
+    skipEmptyLines: 'greedy',
+    step: (result, parser) => {
+      try {
+        if (result.errors.some((e) => e.type === 'Quotes')) quoteError ??= result.errors[0]!.message
+        budget.row(result.data.length)
+        grid.push(result.data.map((c) => restoreFormula((c ?? '').trim())))
+      } catch (e) {
+        failure = e
+        parser.abort()
+      }
+    },
+  })
+  if (failure) throw failure
+  if (quoteError) throw new Error(quoteError)
+  return grid
+}
+
 async function readGrid(body: Buffer, contentType: string): Promise<string[][]> {
   const isZip = body[0] === 0x50 && body[1] === 0x4b
-  if (isZip || /xlsx|spreadsheet|octet-stream/.test(contentType)) {
-    const wb = new ExcelJS.Workbook()
-    await wb.xlsx.load(body as unknown as ExcelJS.Buffer)
-    const ws = wb.worksheets[0]
-    if (!ws) return []
-    const grid: string[][] = []
-    ws.eachRow({ includeEmpty: false }, (row) => {
-      const cells: string[] = []
-      for (let i = 1; i <= row.cellCount; i++) cells.push(cellText(row.getCell(i).value).trim())
-      grid.push(cells)
-    })
-    return grid
-  }
-  const parsed = Papa.parse<string[]>(decodeText(body), { skipEmptyLines: 'greedy' })
-  if (parsed.errors.some((e) => e.type === 'Quotes')) throw new Error(parsed.errors[0]!.message)
-  return parsed.data.map((r) => r.map((c) => (c ?? '').trim()))
+  const budget = new Budget()
+  if (isZip || /xlsx|spreadsheet|octet-stream/.test(contentType)) return readXlsx(body, budget)
+  return readCsv(body, budget)
 }
 
 export interface RenderResult { title: [string, string][]; data: Row[] }
@@ -119,6 +229,7 @@ export async function renderToJson(body: unknown, contentType: string, fields: F
   try {
     grid = await readGrid(body, contentType)
   } catch (e) {
+    if (e instanceof UploadTooLarge) throw new ApiError(400, { error: tr(ctx.lang, e.text, e.vars), code: 'file_too_large' })
     throw new ApiError(400, { detail: tr(ctx.lang, 'Parse file error: {error}', { error: (e as Error).message }), code: 'parse_error' })
   }
   const rows = grid.filter((r) => r.some((c) => c !== ''))

@@ -74,7 +74,8 @@ function parseNumber(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
 
 function parseChoice(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
   const raw = v && typeof v === 'object' && !Array.isArray(v) && 'value' in v ? (v as { value: unknown }).value : v
-  if (raw === '' && allowsBlank(f) && !f.choices?.some((c) => c.value === '')) return ok('')
+  // `""` is a choice only where the field allows blank and lists it (DRF would store "" otherwise, an invalid value).
+  if (raw === '' && !(f.allow_blank && f.choices?.some((c) => c.value === ''))) return fail(ctx, '"{input}" is not a valid choice.', { input: '' })
   const c = typeof raw === 'object' ? undefined : f.choices?.find((x) => String(x.value) === String(raw))
   if (!c) return fail(ctx, '"{input}" is not a valid choice.', { input: typeof raw === 'object' ? JSON.stringify(raw) : String(raw) })
   return ok(c.value)

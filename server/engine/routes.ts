@@ -245,9 +245,12 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     return reply.status(204).send()
   })
 
-  route('POST', `${list}render-to-json/`, async (req) => {
+  // The upload is refused before its body is read unless the user may import (add or change) at all.
+  const importGate = async (req: FastifyRequest) => {
     if (!allows(def, 'import')) return refuse(req)
-    requireUser(req)
+    await checkPerm(req, def, 'import_add').catch(() => checkPerm(req, def, 'import_change'))
+  }
+  for (const u of paths(`${list}render-to-json/`)) app.route({ method: 'POST', url: u, onRequest: importGate, handler: async (req) => {
     const fields = await resolveFields(def, req.ctx, 'create')
     const updateFields = await resolveFields(def, req.ctx, 'update')
     const all = [...fields, ...updateFields.filter((f) => !fields.includes(f)), fieldByName(def, 'id')].filter((f): f is FieldDef => !!f)
@@ -255,7 +258,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     const isUpdate = result.title.some(([, name]) => name === 'id')
     await checkPerm(req, def, isUpdate ? 'import_change' : 'import_add')
     return result
-  })
+  } })
 
   // Special actions come before the detail routes' parameter in the router (static segments win).
   for (const a of def.actions ?? []) {

@@ -43,8 +43,12 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   const date = value instanceof Date ? value : new Date(value)
   const ms = date.getTime()
   if (Number.isNaN(ms)) return null
-  const w = wallTime(ms, tz)
+  let w = wallTime(ms, tz)
   const off = zoneOffsetMinutes(ms, tz)
+  // Wall times past 9999-12-31 (e.g. 9999-12-31T23:59:59Z east of UTC) cannot be written with four digits, nor
+  // read back: the latest representable wall time is shown instead (such values mean "never").
+  if (w.year > 9999) w = { year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59 }
+  else if (w.year < 1) w = { year: 1, month: 1, day: 1, hour: 0, minute: 0, second: 0 }
   const sign = off < 0 ? '-' : '+'
   return `${pad(w.year, 4)}/${pad(w.month)}/${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)} ` +
     `${sign}${pad(Math.trunc(Math.abs(off) / 60))}${pad(Math.abs(off) % 60)}`

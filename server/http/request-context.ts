@@ -20,6 +20,8 @@ export interface SessionData {
 export interface Session {
   id: string
   data: SessionData
+  /** Top-level keys of `data` this request set or deleted (the save writes only these). */
+  changed: Set<string>
   isNew: boolean
   dirty: boolean
   /** Marks the session for deletion at the end of the request (logout). */

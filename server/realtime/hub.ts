@@ -24,16 +24,21 @@ export interface Subscriber {
 export class SiteMessageHub {
   private readonly byUser = new Map<string, Set<Subscriber>>()
   private unlisten?: () => Promise<void>
+  private offReconnect?: () => void
 
   constructor(private readonly database: Database) {}
 
   async start(): Promise<void> {
     this.unlisten = await this.database.listen(SITE_MSG_CHANNEL, (raw) => void this.onNotify(raw))
+    // Notifications sent while the LISTEN connection was down are lost: every socket re-reads its count.
+    this.offReconnect = this.database.onReconnect(() => void this.onNotify(JSON.stringify({ all: true })))
   }
 
   async stop(): Promise<void> {
     await this.unlisten?.()
     this.unlisten = undefined
+    this.offReconnect?.()
+    this.offReconnect = undefined
   }
 
   add(sub: Subscriber): () => void {

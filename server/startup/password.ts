@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
+import { keepSession } from '../http/session.ts'
 import { fieldsOf } from '../auth/fields.ts'
 import { checkPasswordRules, hashPassword, type PasswordRuleFailure, type PasswordRules, verifyPassword } from '../auth/password.ts'
 import { decryptOrPlain } from '../auth/secret.ts'
@@ -69,6 +70,8 @@ async function changePassword(req: FastifyRequest) {
   const hash = await hashPassword(newPw)
   const who = `${row.name}(${row.username})`
   await db.transaction().execute(async (tx) => {
+    // The change ends the user's other sessions and tokens (migration 007); this session stays.
+    if (req.ctx.session && !req.ctx.session.isNew) await keepSession(tx, req.ctx.session.id)
     if (row.password_hash) {
       await sql`insert into password_history (id, user_id, password_hash) values (${randomUUID()}, ${user.id}, ${row.password_hash})`.execute(tx)
     }

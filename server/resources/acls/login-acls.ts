@@ -8,6 +8,7 @@ import type { LoginAclCheck } from '../../auth/acl.ts'
 import type { DB } from '../../db/connection.ts'
 import type { ResourceDef } from '../../engine/types.ts'
 import { addMessages, tr } from '../../i18n.ts'
+import { manageableBy } from '../../rbac/manage.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { rulesMatch, validIpGroup, validTimePeriods, type Rules } from './rules.ts'
 
@@ -44,7 +45,11 @@ export const loginAcls: ResourceDef = {
     idField(),
     { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128 },
     { name: 'priority', type: 'integer', label: 'Priority', min_value: 1, max_value: 100, default: 50, help_text: '1-100, the lower the value will be match first' },
-    { name: 'user', type: 'fk', label: 'User', required: true, relation: { resource: 'users.user', unscoped: true } },
+    {
+      // Only users the caller may change (rbac/manage.ts): an org admin cannot lock out a system admin.
+      name: 'user', type: 'fk', label: 'User', required: true,
+      relation: { resource: 'users.user', unscoped: true, limit: (ctx) => manageableBy(ctx, sql.ref('t.id')) },
+    },
     {
       name: 'rules', type: 'nested', label: 'Rule', default: { ip_group: ['*'], time_period: [] },
       children: [
@@ -68,6 +73,8 @@ export const loginAcls: ResourceDef = {
     dateCreated,
     dateUpdated,
   ],
+  // A user's login ACLs are seen and managed by those who may change that user.
+  scope: (ctx) => manageableBy(ctx, sql.ref('t.user_id')),
   search: ['name'],
   filters: ['id', 'name', 'user', 'action', 'is_active'],
   ordering: { fields: ['priority', 'name', 'date_created', 'date_updated', 'is_active'], default: ['priority', '-date_updated', 'name'] },

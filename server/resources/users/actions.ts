@@ -9,6 +9,8 @@ import { isUuid, normUuid } from '../../engine/parse.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
+import { assertCanManage } from '../../rbac/manage.ts'
+import { endUserSessions } from '../../http/session.ts'
 import { createResetLink } from './reset.ts'
 
 /** Removing from an organization is a membership change (org-scope permission), unlike deleting a user. */
@@ -72,6 +74,7 @@ function rowAction(path: string, apply: (req: FastifyRequest, row: Row, api: Res
     path, detail: true, method: 'PUT', perm: 'users.change_user',
     handler: async (req, _reply, api, id) => {
       const row = await api.getObject(req, id!)
+      await assertCanManage(req.ctx.db, req.ctx, [String(row.id)])
       await apply(req, row, api)
       if (answer === 'msg') return { msg: tr(req.ctx.lang, 'success') }
       const [out] = await api.serialize(req, [row], { action: 'retrieve' })
@@ -112,7 +115,11 @@ export const userActions: ActionDef[] = [
     },
   },
   rowAction('password/reset', async (req, row, api) => {
-    await audited(req, api, row, async (tx) => { await createResetLink(tx, row.id, req) }, 'Password')
+    // The administrator deems the password compromised: the user's sessions and tokens end now.
+    await audited(req, api, row, async (tx) => {
+      await createResetLink(tx, row.id, req)
+      await endUserSessions(tx, row.id)
+    }, 'Password')
   }),
   rowAction('mfa/reset', async (req, row, api) => {
     await audited(req, api, row, async (tx) => {

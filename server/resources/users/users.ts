@@ -10,6 +10,8 @@ import type { Action, Ctx, FieldDef, FilterDef, ResourceDef, Row } from '../../e
 import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS } from '../../rbac/catalog.ts'
+import { assertCanManage } from '../../rbac/manage.ts'
+import { keepSession } from '../../http/session.ts'
 import { allSettings } from '../../settings/store.ts'
 import { normalizePhone, phoneValue } from '../../startup/phone.ts'
 import { parseSshPublicKey } from '../../startup/ssh-key.ts'
@@ -181,6 +183,8 @@ export const users: ResourceDef = {
   display: (r) => `${r.name}(${r.username})`,
   hooks: {
     async validate(values, ctx, info) {
+      // An org admin never changes a system admin/auditor or a member of an organization they do not manage.
+      if (info.existing) await assertCanManage(ctx.db, ctx, [String(info.existing.id)])
       const errors: Record<string, string[]> = {}
       if (info.op === 'create') {
         if (values.password_strategy === 'custom') {
@@ -209,7 +213,13 @@ export const users: ResourceDef = {
       }
       if (values.password_strategy !== 'custom') await createResetLink(tx, String(id), info.req)
     },
-    async beforeDelete(_tx, row, ctx) {
+    async columns(_values, ctx, info) {
+      // A password change or a disable ends the user's other sessions (trigger of migration 007): keep this one.
+      if (ctx.session && !ctx.session.isNew) await keepSession(info.tx, ctx.session.id)
+      return {}
+    },
+    async beforeDelete(tx, row, ctx) {
+      await assertCanManage(tx, ctx, [String(row.id)])
       if (row.username === 'admin') throw new ApiError(403, { detail: tr(ctx.lang, 'The admin user cannot be deleted'), code: 'permission_denied' })
       if (row.id === ctx.user?.id) throw new ApiError(403, { detail: tr(ctx.lang, 'Cannot delete yourself'), code: 'permission_denied' })
     },
