@@ -207,10 +207,12 @@ describe(`settings API (${dbKind()})`, () => {
     expect(challenge).toMatchObject({ SECURITY_MFA_IN_LOGIN_PAGE: false, SECURITY_LOGIN_CAPTCHA_ENABLED: false })
   })
 
-  it('gives every saved announcement a new id', async () => {
+  it('gives a changed announcement a new id, the same one keeps it', async () => {
     const a = (await admin.patch(url('basic'), { ANNOUNCEMENT_ENABLED: true, ANNOUNCEMENT: { SUBJECT: 'Maintenance', CONTENT: 'Sunday 2:00' } })).json()
     expect(a.ANNOUNCEMENT).toEqual({ ID: expect.stringMatching(/^[0-9a-f-]{36}$/), SUBJECT: 'Maintenance', CONTENT: 'Sunday 2:00', LINK: '' })
-    const b = (await admin.patch(url('basic'), { ANNOUNCEMENT: { ...a.ANNOUNCEMENT, ID: 'mine' } })).json()
+    const same = (await admin.patch(url('basic'), { ANNOUNCEMENT: { ...a.ANNOUNCEMENT, ID: 'mine' } })).json()
+    expect(same.ANNOUNCEMENT.ID).toBe(a.ANNOUNCEMENT.ID)
+    const b = (await admin.patch(url('basic'), { ANNOUNCEMENT: { ...a.ANNOUNCEMENT, CONTENT: 'Sunday 3:00', ID: 'mine' } })).json()
     expect(b.ANNOUNCEMENT.ID).not.toBe(a.ANNOUNCEMENT.ID)
     expect(b.ANNOUNCEMENT.ID).not.toBe('mine')
     const pub = (await admin.get('/api/v1/settings/public/')).json()
