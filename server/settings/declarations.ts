@@ -62,10 +62,16 @@ export const BASIC: SettingsCategory = {
     },
     bool('TICKETS_ENABLED', 'Enable tickets', true),
   ],
-  clean(values) {
+  clean(values, current) {
     if (typeof values.SITE_URL === 'string') values.SITE_URL = values.SITE_URL.replace(/\/+$/, '') || 'http://127.0.0.1'
-    // Every saved announcement is a new one (users who closed the previous one see it again).
-    if (values.ANNOUNCEMENT && typeof values.ANNOUNCEMENT === 'object') values.ANNOUNCEMENT = { ...(values.ANNOUNCEMENT as Row), ID: randomUUID() }
+    // A changed announcement is a new one (a new ID: users who closed the previous one see it); the same text
+    // saved again keeps its ID.
+    if (values.ANNOUNCEMENT && typeof values.ANNOUNCEMENT === 'object') {
+      const next = values.ANNOUNCEMENT as Row
+      const prev = (current.get('ANNOUNCEMENT') ?? {}) as Row
+      const same = prev.ID && ['SUBJECT', 'CONTENT', 'LINK'].every((k) => (prev[k] ?? '') === (next[k] ?? ''))
+      values.ANNOUNCEMENT = { ...next, ID: same ? prev.ID : randomUUID() }
+    }
   },
 }
 

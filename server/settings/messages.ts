@@ -1,7 +1,10 @@
-/** zh and ja of the settings' labels, help texts, choices and category titles (declarations.ts). */
-import { addMessages } from '../i18n.ts'
+/**
+ * zh and ja of the settings' labels, help texts, choices and category titles (declarations.ts). Words the
+ * catalogue already translates (Disable, All, Email…) keep their existing translation: the catalogue is shared.
+ */
+import { addMessages, hasTranslation } from '../i18n.ts'
 
-addMessages({
+const ENTRIES: Record<string, [zh: string, ja: string]> = {
   Basic: ["基本", "基本"],
   "Site url": ["当前站点URL", "サイトURL"],
   "eg: http://dev.jumpserver.org:8080": ["如: http://dev.jumpserver.org:8080", "例えば: http://dev.jumpserver.org:8080"],
@@ -132,4 +135,6 @@ addMessages({
   "Default graphics resolution": ["默认图形化分辨率", "デフォルトのグラフィック解像度"],
   "Tip: Default resolution to use when connecting graphical assets in Luna pages": ["提示：在Luna 页面中连接图形化资产时默认使用的分辨率", "ヒント: Luna ページでグラフィック アセットを接続するときに使用するデフォルトの解像度"],
   Setting: ["设置", "設定"],
-})
+}
+
+addMessages(Object.fromEntries(Object.entries(ENTRIES).filter(([en]) => !hasTranslation('zh', en) || !hasTranslation('ja', en))))

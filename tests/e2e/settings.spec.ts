@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, login, type Api } from './generic-support.ts'
+import { api, login, permissionId, unique, type Api } from './generic-support.ts'
 
 const API = '/api/v1/settings/setting/?category='
 const saved = (page: Page) => expect(page.getByText('Settings saved')).toBeVisible()
@@ -108,5 +108,27 @@ test.describe('settings', () => {
     await expect(login_).toHaveValue('30')
     await expect(operate).toHaveValue('60')
     expect(await a.get(`${API}clean`)).toMatchObject({ LOGIN_LOG_KEEP_DAYS: 30, OPERATE_LOG_KEEP_DAYS: 60, TASK_LOG_KEEP_DAYS: 90 })
+  })
+
+  test('basic with only settings.view_setting: read-only, no save', async ({ page, request }) => {
+    const role = await a.post('/api/v1/rbac/system-roles/', { name: unique('settings-viewer'), permissions: [await permissionId(a, 'settings.view_setting')] })
+    const username = unique('settingsviewer')
+    const password = 'Viewer-Passw0rd!'
+    await a.post('/api/v1/users/users/', {
+      name: username, username, email: `${username}@example.com`, password_strategy: 'custom', password, need_update_password: false,
+      system_roles: ['00000000-0000-0000-0000-000000000003', role.id], org_roles: ['00000000-0000-0000-0000-000000000007'],
+    })
+    const auth = await request.post('/api/v1/authentication/auth/', { data: { username, password } })
+    const { token } = (await auth.json()) as { token: string }
+    await request.patch('/api/v1/users/profile/', { headers: { Authorization: `Bearer ${token}` }, data: { is_first_login: false } })
+    // the server refuses the write as well
+    const refused = await request.patch(`${API}basic`, { headers: { Authorization: `Bearer ${token}` }, data: { TICKETS_ENABLED: false } })
+    expect(refused.status()).toBe(403)
+
+    await login(page, '/settings/basic', { username, password })
+    await expect(page.getByText('You may view these settings but not change them.')).toBeVisible()
+    await expect(page.getByRole('textbox', { name: 'Site url' })).toBeDisabled()
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0)
+    await expectNoAxeViolations(page, 'read-only basic settings')
   })
 })
