@@ -10,9 +10,11 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 import { idField } from '../resources/common.ts'
 import { buildApp } from '../app.ts'
 import { createTestServer, dbKind, TestClient } from '../testing.ts'
-import { useTestServer } from '../use-test-server.ts'
 import { declarationProblems } from './checks.ts'
-import { byName, Factory, fetchOptionsProblems, RESOURCES } from './harness.ts'
+import { byName, conformanceServer, Factory, fetchOptionsProblems } from './harness.ts'
+
+const s = await conformanceServer()
+const RESOURCES = s.resources
 
 const lookup = (name: string) => byName(name)
 
@@ -28,13 +30,12 @@ describe('resource declarations', () => {
 })
 
 describe(`OPTIONS of every resource (${dbKind()})`, () => {
-  const s = useTestServer()
 
   it.each(RESOURCES.map((d) => [d.path, d] as const))('%s: shape of contract §2, related hints, zh and ja labels (list and detail URL)', async (path, def) => {
     expect(await fetchOptionsProblems(s.admin, path)).toEqual([])
     expect(await fetchOptionsProblems(s.admin, path, ORG_IDS.ROOT)).toEqual([])
     if (allows(def, 'retrieve')) {
-      const obj = await new Factory(s.admin).object(def, ORG_IDS.DEFAULT)
+      const obj = await new Factory(s.admin).objectOrMissing(def, ORG_IDS.DEFAULT)
       expect(await fetchOptionsProblems(s.admin, `${path}${obj.id}/`)).toEqual([])
     }
   })
