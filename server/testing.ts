@@ -67,12 +67,7 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export interface TestServerOptions {
-  /** Registers extra routes before the app is ready (e.g. a throw-away resource in a conformance test). */
-  register?: (app: FastifyInstance) => Promise<void>
-}
-
-export async function createTestServer(overrides: Partial<ServerConfig> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
+export async function createTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   let database: Database
   let drop: (() => Promise<void>) | undefined
   if (process.env.TEST_DATABASE_URL) ({ database, drop } = await freshPostgres(process.env.TEST_DATABASE_URL))
@@ -83,7 +78,6 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}, op
     ...overrides,
   })
   const app = await buildApp({ config, database })
-  await opts.register?.(app)
   await app.ready()
   const adminId = (await sql<{ id: string }>`select id from users where username = 'admin'`.execute(database.db)).rows[0]!.id
   const server: TestServer = {

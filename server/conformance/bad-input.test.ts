@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest'
 import { allows } from '../engine/routes.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { dbKind } from '../testing.ts'
-import { useTestServer } from '../use-test-server.ts'
-import { badValues, Factory, MISSING_UUID, RESOURCES, type Body, type Info } from './harness.ts'
+import { badValues, conformanceServer, Factory, MISSING_UUID, type Body, type Info } from './harness.ts'
+
+const s = await conformanceServer()
+const RESOURCES = s.resources
 
 const short = (v: unknown) => JSON.stringify(v)?.slice(0, 40)
 
 describe(`bad input on every resource (${dbKind()})`, () => {
-  const s = useTestServer()
   const org = ORG_IDS.DEFAULT
 
   const writable = RESOURCES.filter((d) => allows(d, 'create'))

@@ -8,10 +8,13 @@ import { allows, registerResource } from '../engine/routes.ts'
 import type { ResourceDef } from '../engine/types.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { idField } from '../resources/common.ts'
-import { createTestServer, dbKind } from '../testing.ts'
-import { useTestServer } from '../use-test-server.ts'
+import { buildApp } from '../app.ts'
+import { createTestServer, dbKind, TestClient } from '../testing.ts'
 import { declarationProblems } from './checks.ts'
-import { byName, Factory, fetchOptionsProblems, RESOURCES } from './harness.ts'
+import { byName, conformanceServer, Factory, fetchOptionsProblems } from './harness.ts'
+
+const s = await conformanceServer()
+const RESOURCES = s.resources
 
 const lookup = (name: string) => byName(name)
 
@@ -27,13 +30,12 @@ describe('resource declarations', () => {
 })
 
 describe(`OPTIONS of every resource (${dbKind()})`, () => {
-  const s = useTestServer()
 
   it.each(RESOURCES.map((d) => [d.path, d] as const))('%s: shape of contract §2, related hints, zh and ja labels (list and detail URL)', async (path, def) => {
     expect(await fetchOptionsProblems(s.admin, path)).toEqual([])
     expect(await fetchOptionsProblems(s.admin, path, ORG_IDS.ROOT)).toEqual([])
     if (allows(def, 'retrieve')) {
-      const obj = await new Factory(s.admin).object(def, ORG_IDS.DEFAULT)
+      const obj = await new Factory(s.admin).objectOrMissing(def, ORG_IDS.DEFAULT)
       expect(await fetchOptionsProblems(s.admin, `${path}${obj.id}/`)).toEqual([])
     }
   })
@@ -74,15 +76,21 @@ describe(`the checks catch a broken resource (${dbKind()})`, () => {
   })
 
   it('reports both in the OPTIONS answer of a server on which it is registered', async () => {
-    const t = await createTestServer({}, { register: async (app) => { await registerResource(app, throwaway) } })
+    // A second app over the test server's database, with the throw-away resource registered before it is ready.
+    const t = await createTestServer()
+    const app = await buildApp({ config: t.config, database: t.database })
+    await registerResource(app, throwaway)
+    await app.ready()
     try {
-      const admin = await t.as('admin')
+      const admin = new TestClient(app, t.config)
+      for (const [k, v] of (await t.as('admin')).jar) admin.jar.set(k, v)
       const problems = await fetchOptionsProblems(admin, throwaway.path)
       expect(problems).toContain('/api/v1/conformance/throwaways/: POST name: label "Frobnication level" is not translated to zh')
       expect(problems).toContain('/api/v1/conformance/throwaways/: POST name: label "Frobnication level" is not translated to ja')
       expect(problems).toContain('/api/v1/conformance/throwaways/: POST gadget: related field without a picker source (related)')
       expect(problems).toContain('/api/v1/conformance/throwaways/: GET gadget: related field without a picker source (related)')
     } finally {
+      await app.close()
       await t.close()
     }
   })

@@ -3,16 +3,28 @@
  * OPTIONS (related objects created through their picker source, recursively), bad values per OPTIONS type, and
  * the subjects of the permission matrix (one user per built-in role).
  */
+import { afterAll } from 'vitest'
+import { allResources, findResource } from '../engine/registry.ts'
 import { allows } from '../engine/routes.ts'
 import type { ResourceDef, Row } from '../engine/types.ts'
 import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS, type BuiltinRole } from '../rbac/catalog.ts'
-import { RESOURCES } from '../resources/index.ts'
-import type { TestClient, TestServer } from '../testing.ts'
+import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
 import { optionsProblems } from './checks.ts'
 
-export { RESOURCES }
-export const byName = (name: string) => RESOURCES.find((d) => d.name === name)
-export const byPath = (path: string) => RESOURCES.find((d) => d.path === path)
+export const byName = (name: string) => findResource(name)
+export const byPath = (path: string) => allResources().find((d) => d.path === path)
+
+/**
+ * The server a conformance file runs against, started while the file is collected (top-level await) so the
+ * suites can iterate over every resource the app registered — through RESOURCES or any module's own
+ * `registerResource` — with no list kept by hand. Closed after the file.
+ */
+export async function conformanceServer(): Promise<{ t: TestServer; admin: TestClient; resources: ResourceDef[] }> {
+  const t = await createTestServer()
+  afterAll(async () => { await t.close() })
+  const admin = await adminClient(t)
+  return { t, admin, resources: allResources() }
+}
 
 export type Info = Record<string, any>
 export type Body = Record<string, unknown>
@@ -149,6 +161,15 @@ export class Factory {
   /** A fresh object when the resource can create one, else an existing one. */
   object(def: ResourceDef, org: string): Promise<Row> {
     return allows(def, 'create') ? this.create(def, org) : this.existing(def, org)
+  }
+
+  /**
+   * Like `object`, but a read-only resource with no rows yet gives a missing id (`missing: true`): permission
+   * checks come before the lookup, so refusals are still checked, and an allowed read answers 404.
+   */
+  objectOrMissing(def: ResourceDef, org: string): Promise<Row> {
+    if (allows(def, 'create')) return this.create(def, org)
+    return this.existing(def, org).catch(() => ({ id: def.idKind === 'serial' ? MISSING_SERIAL : MISSING_UUID, missing: true }))
   }
 }
 
