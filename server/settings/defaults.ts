@@ -46,7 +46,7 @@ export const SETTINGS: Record<string, SettingDef> = {
   SECURITY_MFA_AUTH_ENABLED_FOR_THIRD_PARTY: d('security', true),
   SECURITY_LOGIN_LIMIT_COUNT: d('security', 7),
   SECURITY_LOGIN_LIMIT_TIME: d('security', 30),
-  SECURITY_LOGIN_IP_LIMIT_COUNT: d('security', 99999),
+  SECURITY_LOGIN_IP_LIMIT_COUNT: d('security', 50),
   SECURITY_LOGIN_IP_LIMIT_TIME: d('security', 30),
   SECURITY_LOGIN_IP_WHITE_LIST: d('security', []),
   SECURITY_LOGIN_IP_BLACK_LIST: d('security', []),
