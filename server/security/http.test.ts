@@ -4,6 +4,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,6 +51,34 @@ function upload(port: number, path: string, size: number, headers: Record<string
   })
 }
 
+/**
+ * A naive client over a raw socket: writes the headers and the whole body, then reads the answer (as many
+ * scripts and simple HTTP libraries do). A server that answers and closes early makes it fail with EPIPE.
+ */
+function naiveUpload(port: number, path: string, size: number, headers: Record<string, string>): Promise<{ error?: string; answer: string }> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1')
+    let answer = ''
+    let error: string | undefined
+    sock.on('data', (d) => (answer += d.toString()))
+    sock.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message))
+    sock.on('close', () => resolve({ error, answer }))
+    const head = Object.entries({ Host: '127.0.0.1', 'Content-Type': 'text/csv', 'Content-Length': String(size), Connection: 'close', ...headers })
+      .map(([k, v]) => `${k}: ${v}\r\n`).join('')
+    sock.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`)
+    const chunk = Buffer.alloc(1024 * 1024, 0x61)
+    let sent = 0
+    const pump = () => {
+      while (sent < size) {
+        const n = Math.min(chunk.length, size - sent)
+        sent += n
+        if (!sock.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void sock.once('drain', pump)
+      }
+    }
+    pump()
+  })
+}
+
 describe(`the HTTP edge (${dbKind()})`, () => {
   let t: TestServer
   let port: number
@@ -76,6 +105,19 @@ describe(`the HTTP edge (${dbKind()})`, () => {
       expect(r.status).toBe(400)
       expect(JSON.parse(r.body)).toEqual({ detail: 'The file content overflowed (The maximum length `10485760` bytes)', code: 'file_content_overflowed' })
     }
+  })
+
+  it('a client that sends the whole oversized body before reading gets the 400, never EPIPE (point 10)', async () => {
+    for (let i = 0; i < 6; i++) {
+      const r = await naiveUpload(port, '/api/v1/users/users/render-to-json/', 12 * 1024 * 1024, { Cookie: cookie, 'X-CSRFToken': 'test-csrf-token', 'Accept-Language': 'en' })
+      probes.requests++
+      expect(r.error, `round ${i}`).toBeUndefined()
+      expect(r.answer).toMatch(/^HTTP\/1\.1 400 /)
+      expect(r.answer).toContain('"code":"file_content_overflowed"')
+    }
+    const anon = await naiveUpload(port, '/api/v1/users/users/render-to-json/', 4 * 1024 * 1024, {})
+    expect(anon.error).toBeUndefined()
+    expect(anon.answer).toMatch(/^HTTP\/1\.1 401 /)
   })
 
   it('an upload refused before its body is read (not signed in) is answered readably too', async () => {
