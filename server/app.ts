@@ -90,6 +90,12 @@ function securityHeaders(reply: FastifyReply): void {
   reply.header('Content-Security-Policy', CSP)
 }
 
+function hasUnreadBody(req: FastifyRequest): boolean {
+  const h = req.headers
+  const declared = Number(h['content-length'] ?? 0) > 0 || h['transfer-encoding'] !== undefined
+  return declared && !req.raw.readableEnded && !req.raw.destroyed && req.raw.listenerCount('data') === 0
+}
+
 /** Reads and discards the request body up to `limit` bytes (resolves when it ended or the limit was passed). */
 function drainBody(req: FastifyRequest, limit: number): Promise<void> {
   const raw = req.raw
@@ -172,6 +178,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   app.addHook('onSend', async (req, reply, payload) => {
     securityHeaders(reply)
+    // An answer given before the body was read (a 401/403 from a hook, a 413): read the rest first, up to a
+    // bound, so the client — still sending — gets the answer instead of a reset connection.
+    if (hasUnreadBody(req)) await drainBody(req, DRAIN_LIMIT)
     await finishSession(req, reply, config, database.db)
     return payload
   })
