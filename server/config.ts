@@ -27,6 +27,8 @@ export interface ServerConfig {
   logLevel: string
   /** RSA modulus for the per-session key pair of contract §6. */
   rsaBits: number
+  /** Background tasks this process runs at once (TASK_WORKERS); 0 = it only queues them (docs/tasks.md). */
+  taskWorkers: number
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimit: Number(env.BODY_LIMIT ?? 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? 'info',
     rsaBits: Number(env.RSA_BITS ?? 2048),
+    taskWorkers: Number(env.TASK_WORKERS ?? 2),
     ...overrides,
   }
 }

@@ -3,6 +3,7 @@ import { registerAuth } from './auth/routes.ts'
 import { registerStartup } from './startup/routes.ts'
 import { registerResources } from './resources/index.ts'
 import { registerRealtime } from './realtime/routes.ts'
+import { registerTasks } from './tasks/routes.ts'
 import { registerProxy } from './http/proxy.ts'
 
 /** Every HTTP module of the server, in registration order. */
@@ -15,4 +16,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerStartup(app)
   await registerResources(app)
   await registerRealtime(app)
+  await registerTasks(app)
 }
