@@ -29,6 +29,8 @@ export interface ServerConfig {
   rsaBits: number
   /** Background tasks this process runs at once (TASK_WORKERS); 0 = it only queues them (docs/tasks.md). */
   taskWorkers: number
+  /** Zone in which task schedules (cron) are read (TIME_ZONE; JumpServer's default Asia/Shanghai). */
+  timeZone: string
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     rsaBits: Number(env.RSA_BITS ?? 2048),
     taskWorkers: Number(env.TASK_WORKERS ?? 2),
+    timeZone: env.TIME_ZONE || 'Asia/Shanghai',
     ...overrides,
   }
 }

@@ -92,7 +92,8 @@ export const celeryTasks: ResourceDef = {
       const merged = { ...(info.existing ?? {}), ...values }
       const runner = info.req ? taskRunner(info.req.server) : undefined
       const now = runner?.clock() ?? new Date()
-      return { next_run_at: nextRun({ crontab: String(merged.crontab ?? ''), interval: merged.interval ?? null, enabled: !!merged.enabled }, now) }
+      const schedule = { crontab: String(merged.crontab ?? ''), interval: merged.interval ?? null, enabled: !!merged.enabled }
+      return { next_run_at: nextRun(schedule, now, runner?.timeZone) }
     },
   },
   actions: [

@@ -167,9 +167,9 @@ describe('task runner', () => {
     const count = async () => (await sql<{ n: number }>`select count(*)::int as n from task_executions where task_name = 'tests.hourly'`.execute(server.database.db)).rows[0]!.n
     const due = new Date(await next('tests.hourly') as Date)
     expect(due.getTime()).toBe(new Date('2026-11-22T10:00:00Z').getTime() + 3_600_000)
-    // The nightly cron: 03:30 local time after the start.
+    // The nightly cron: the first 03:30 in Shanghai (UTC+8, the default TIME_ZONE) after the start, 19:30 UTC.
     const nightly = new Date(await next('tests.nightly') as Date)
-    expect([nightly.getHours(), nightly.getMinutes()]).toEqual([3, 30])
+    expect(nightly).toEqual(new Date('2026-11-22T19:30:00Z'))
 
     clock.t = due.getTime() - 1000
     expect(await a.fireDue()).toEqual([])

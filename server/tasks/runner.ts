@@ -12,7 +12,7 @@ import { hostname } from 'node:os'
 import { sql } from 'kysely'
 import type { Database, DB } from '../db/connection.ts'
 import { taskKind, taskKinds, type TaskContext } from './kinds.ts'
-import { nextRun } from './schedule.ts'
+import { DEFAULT_TIME_ZONE, nextRun } from './schedule.ts'
 
 export const TASK_QUEUED_CHANNEL = 'task_queued'
 /** Payload: an execution id whose log or state changed. */
@@ -31,6 +31,8 @@ export interface RunnerOptions {
   workerId?: string
   /** The clock used for every stored time and every comparison (tests inject one). */
   clock?: () => Date
+  /** Zone of cron expressions (TIME_ZONE). */
+  timeZone?: string
 }
 
 export interface EnqueueOptions {
@@ -50,6 +52,7 @@ export class TaskRunner {
   readonly concurrency: number
   readonly leaseMs: number
   readonly clock: () => Date
+  readonly timeZone: string
   private readonly pollMs: number
   private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>()
   private timer?: NodeJS.Timeout
@@ -68,6 +71,7 @@ export class TaskRunner {
     this.pollMs = opts.pollMs ?? 2_000
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
     this.clock = opts.clock ?? (() => new Date())
+    this.timeZone = opts.timeZone ?? DEFAULT_TIME_ZONE
   }
 
   private get db(): DB { return this.database.db }
@@ -118,7 +122,7 @@ export class TaskRunner {
     for (const kind of taskKinds()) {
       const s = { crontab: kind.schedule?.crontab ?? '', interval: kind.schedule?.interval ?? null, enabled: kind.schedule?.enabled ?? !!kind.schedule }
       await sql`insert into celery_tasks (id, name, crontab, "interval", enabled, next_run_at)
-        values (${randomUUID()}, ${kind.name}, ${s.crontab}, ${s.interval}, ${s.enabled}, ${nextRun(s, now)})
+        values (${randomUUID()}, ${kind.name}, ${s.crontab}, ${s.interval}, ${s.enabled}, ${nextRun(s, now, this.timeZone)})
         on conflict (name) do nothing`.execute(this.db)
     }
   }
@@ -200,7 +204,7 @@ export class TaskRunner {
         for update skip locked`.execute(tx)).rows
       const ids: string[] = []
       for (const t of due) {
-        const next = nextRun({ crontab: t.crontab, interval: t.interval, enabled: true }, now)
+        const next = nextRun({ crontab: t.crontab, interval: t.interval, enabled: true }, now, this.timeZone)
         await sql`update celery_tasks set next_run_at = ${next} where id = ${t.id}`.execute(tx)
         if (!taskKind(t.name)) continue
         const id = randomUUID()

@@ -1,7 +1,27 @@
 /**
- * Schedules of periodic tasks: a 5-field cron expression (minute hour day-of-month month day-of-week, in the
- * server's local time zone, as Celery beat's crontab) or an interval in hours. Pure functions of a given time.
+ * Schedules of periodic tasks: a 5-field cron expression (minute hour day-of-month month day-of-week, read in the
+ * server's time zone — TIME_ZONE, Asia/Shanghai by default as JumpServer's — like Celery beat's crontab) or an
+ * interval in hours. Pure functions of a given time.
  */
+
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai'
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+/** The wall-clock time of `instant` in `tz`, as a Date whose UTC fields are that wall clock. */
+function toWall(instant: Date, tz: string): Date {
+  let f = formatters.get(tz)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    formatters.set(tz, f)
+  }
+  const p = Object.fromEntries(f.formatToParts(instant).map((x) => [x.type, Number(x.value)])) as Record<string, number>
+  return new Date(Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!, instant.getUTCMilliseconds()))
+}
+/** The instant at which `tz` shows the wall clock `wall` (a time skipped by a DST change moves forward). */
+function fromWall(wall: Date, tz: string): Date {
+  const guess = new Date(wall.getTime() - (toWall(wall, tz).getTime() - wall.getTime()))
+  return new Date(wall.getTime() - (toWall(guess, tz).getTime() - guess.getTime()))
+}
 
 export interface CronSpec {
   minutes: Set<number>
@@ -71,37 +91,39 @@ export function parseCron(expr: string): CronSpec | undefined {
 }
 
 function dayMatches(spec: CronSpec, d: Date): boolean {
-  const dom = spec.days.has(d.getDate())
-  const dow = spec.weekdays.has(d.getDay())
+  const dom = spec.days.has(d.getUTCDate())
+  const dow = spec.weekdays.has(d.getUTCDay())
   return spec.dayOr ? dom || dow : dom && dow
 }
 
-/** The first minute strictly after `after` that the expression matches (local time); undefined if none in 5 years. */
-export function nextCronRun(spec: CronSpec, after: Date): Date | undefined {
-  const d = new Date(after.getTime())
-  d.setSeconds(0, 0)
-  d.setMinutes(d.getMinutes() + 1)
-  const limit = after.getTime() + 5 * 366 * 86_400_000
+/** The first minute strictly after `after` that the expression matches in time zone `tz`; undefined if none in 5 years. */
+export function nextCronRun(spec: CronSpec, after: Date, tz = DEFAULT_TIME_ZONE): Date | undefined {
+  // Walk the wall clock (UTC fields of `d`), then turn the match back into an instant.
+  const d = toWall(after, tz)
+  d.setUTCSeconds(0, 0)
+  d.setUTCMinutes(d.getUTCMinutes() + 1)
+  const limit = d.getTime() + 5 * 366 * 86_400_000
   while (d.getTime() <= limit) {
-    if (!spec.months.has(d.getMonth() + 1)) {
-      d.setMonth(d.getMonth() + 1, 1)
-      d.setHours(0, 0, 0, 0)
+    if (!spec.months.has(d.getUTCMonth() + 1)) {
+      d.setUTCMonth(d.getUTCMonth() + 1, 1)
+      d.setUTCHours(0, 0, 0, 0)
       continue
     }
     if (!dayMatches(spec, d)) {
-      d.setDate(d.getDate() + 1)
-      d.setHours(0, 0, 0, 0)
+      d.setUTCDate(d.getUTCDate() + 1)
+      d.setUTCHours(0, 0, 0, 0)
       continue
     }
-    if (!spec.hours.has(d.getHours())) {
-      d.setHours(d.getHours() + 1, 0, 0, 0)
+    if (!spec.hours.has(d.getUTCHours())) {
+      d.setUTCHours(d.getUTCHours() + 1, 0, 0, 0)
       continue
     }
-    if (!spec.minutes.has(d.getMinutes())) {
-      d.setMinutes(d.getMinutes() + 1, 0, 0)
+    if (!spec.minutes.has(d.getUTCMinutes())) {
+      d.setUTCMinutes(d.getUTCMinutes() + 1, 0, 0)
       continue
     }
-    return d
+    const at = fromWall(d, tz)
+    return at.getTime() > after.getTime() ? at : new Date(after.getTime() + 60_000)
   }
   return undefined
 }
@@ -109,11 +131,11 @@ export function nextCronRun(spec: CronSpec, after: Date): Date | undefined {
 export interface Schedule { crontab: string; interval: number | null; enabled: boolean }
 
 /** When a schedule next fires after `now` (null when it is disabled, empty or invalid). */
-export function nextRun(s: Schedule, now: Date): Date | null {
+export function nextRun(s: Schedule, now: Date, tz = DEFAULT_TIME_ZONE): Date | null {
   if (!s.enabled) return null
   if (s.crontab) {
     const spec = parseCron(s.crontab)
-    return spec ? nextCronRun(spec, now) ?? null : null
+    return spec ? nextCronRun(spec, now, tz) ?? null : null
   }
   if (s.interval && s.interval > 0) return new Date(now.getTime() + s.interval * 3_600_000)
   return null
