@@ -4,4 +4,7 @@ import type { PageRegistry } from '../../router/pages.ts'
  * Pages of the settings view by route name (see src/router/routes/settings.ts). Routes not listed here show the landing
  * placeholder until their page is built: add `RouteName: () => import('./area/XPage.tsx').then((m) => m.XPage)`.
  */
-export const settingsPages: PageRegistry = {}
+export const settingsPages: PageRegistry = {
+  TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
+  TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
+}
