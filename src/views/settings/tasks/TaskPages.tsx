@@ -11,7 +11,9 @@ import { patchResource, type Row } from '../../../api/resources.ts'
 import { runTask, TASKS_URL, type TaskState } from '../../../api/tasks.ts'
 import { useAccess } from '../../../ui/common/access.tsx'
 import { describeError } from '../../../ui/common/errors.ts'
+import { RouteLink } from '../../../ui/common/navigation.tsx'
 import { notify } from '../../../ui/common/notify.tsx'
+import { routePath } from '../../../ui/common/resource.ts'
 import { Page } from '../../../ui/common/Page.tsx'
 import { hasPerms } from '../../../ui/common/perms.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
@@ -94,17 +96,22 @@ export const taskListConfig: ListConfig = {
     defaults: ['name', 'summary', 'state', 'date_last_publish', 'exec_cycle', 'next_exec_time', 'enabled', 'actions'],
     exclude: ['id', 'meta', 'crontab', 'interval'],
     overrides: {
+      name: {
+        minWidth: 260,
+        render: (row) => <RouteLink to={routePath(taskResource.routes.detail!, { id: String(row.id) })} title={String(row.name ?? '')}>{displayName(row)}</RouteLink>,
+      },
       summary: {
         label: msg`Success/Total`,
+        width: 110,
         sortable: false,
         render: (row) => {
           const s = (row.summary ?? {}) as { success?: number; total?: number }
           return `${s.success ?? 0}/${s.total ?? 0}`
         },
       },
-      state: { sortable: false, render: (row) => <HealthDot value={row.state} /> },
-      exec_cycle: { sortable: false, render: (row) => String(row.exec_cycle ?? '') || '-' },
-      enabled: { sortable: false, render: (row) => <EnabledSwitch key={`${row.id}:${String(row.enabled)}`} row={row} /> },
+      state: { width: 80, sortable: false, render: (row) => <HealthDot value={row.state} /> },
+      exec_cycle: { width: 140, sortable: false, render: (row) => String(row.exec_cycle ?? '') || '-' },
+      enabled: { width: 90, sortable: false, render: (row) => <EnabledSwitch key={`${row.id}:${String(row.enabled)}`} row={row} /> },
     },
   },
   commands: { extra: [runNow], overrides: { bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null } },
