@@ -29,6 +29,8 @@ export interface ServerConfig {
   rsaBits: number
   /** Background tasks this process runs at once (TASK_WORKERS); 0 = it only queues them (docs/tasks.md). */
   taskWorkers: number
+  /** Lease of a running background task (TASK_LEASE_SECONDS): how long a dead process's task stays RUNNING. */
+  taskLeaseSeconds: number
   /** Zone in which task schedules (cron) are read (TIME_ZONE; JumpServer's default Asia/Shanghai). */
   timeZone: string
 }
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     rsaBits: Number(env.RSA_BITS ?? 2048),
     taskWorkers: Number(env.TASK_WORKERS ?? 2),
+    taskLeaseSeconds: Number(env.TASK_LEASE_SECONDS ?? 60),
     timeZone: env.TIME_ZONE || 'Asia/Shanghai',
     ...overrides,
   }

@@ -20,7 +20,11 @@ import { registerTaskLogSocket } from './socket.ts'
 
 export async function registerTasks(app: FastifyInstance): Promise<void> {
   const database = app.services.database
-  const runner = new TaskRunner(database, { concurrency: app.services.config.taskWorkers, timeZone: app.services.config.timeZone })
+  const runner = new TaskRunner(database, {
+    concurrency: app.services.config.taskWorkers,
+    leaseMs: app.services.config.taskLeaseSeconds * 1000,
+    timeZone: app.services.config.timeZone,
+  })
   setTaskRunner(app, runner)
   const hub = new TaskLogHub(database)
   await hub.start()

@@ -198,11 +198,12 @@ function TaskHistory({ object }: DetailContext) {
     hiddenFilters: ['task_id'],
     columns: {
       min: ['state', 'actions'],
-      defaults: ['state', 'date_published', 'date_start', 'date_finished', 'time_cost', 'creator', 'reason', 'actions'],
+      defaults: ['state', 'date_published', 'date_finished', 'time_cost', 'creator', 'reason', 'actions'],
       exclude: ['name', 'task_name', 'args', 'kwargs', 'result', 'is_finished', 'is_success', 'timedelta'],
       overrides: {
-        state: { render: (row) => <TaskStateBadge state={(row.state as TaskState) ?? null} /> },
-        time_cost: { render: (row) => (typeof row.time_cost === 'number' ? `${row.time_cost.toFixed(2)}s` : '-') },
+        state: { width: 100, render: (row) => <TaskStateBadge state={(row.state as TaskState) ?? null} /> },
+        creator: { minWidth: 180 },
+        time_cost: { width: 100, render: (row) => (typeof row.time_cost === 'number' ? `${row.time_cost.toFixed(2)}s` : '-') },
       },
     },
     commands: { extra: [openLog], overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null } },
