@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../db/connection.ts'
 import { createTestServer, type TestServer } from '../testing.ts'
 import { defineTask } from './kinds.ts'
 import { readLog } from './logs.ts'
-import { TaskRunner } from './runner.ts'
+import { LOG_PIECE_MAX, LOG_TOTAL_MAX, TaskRunner } from './runner.ts'
 
 class Clock {
   t = new Date('2026-11-22T10:00:00Z').getTime()
@@ -27,6 +27,13 @@ defineTask({
     await ctx.log('first line')
     await ctx.log(`args ${JSON.stringify(ctx.args)}`)
     return { echoed: ctx.args }
+  },
+})
+defineTask({
+  name: 'tests.noisy', displayName: 'Noisy',
+  run: async (ctx) => {
+    await ctx.log('x'.repeat(LOG_PIECE_MAX + 10))
+    for (let i = 0; i < 80; i++) await ctx.log('y'.repeat(LOG_PIECE_MAX))
   },
 })
 defineTask({ name: 'tests.fail', displayName: 'Fail', run: async (ctx) => { await ctx.log('about to fail'); throw new Error('disk on fire') } })
@@ -97,6 +104,17 @@ describe('task runner', () => {
     expect(s.state).toBe('FAILURE')
     expect(s.reason).toBe('disk on fire')
     expect((await readLog(server.database.db, id, 0)).data).toContain('raised: disk on fire')
+  })
+
+  it('bounds the log of a runaway task', async () => {
+    const id = await a.enqueue('tests.noisy')
+    await a.tick()
+    await a.settled()
+    const total = (await sql<{ n: number }>`select sum(length(data))::int as n from task_log_chunks where execution_id = ${id}`.execute(server.database.db)).rows[0]!.n
+    expect(total).toBeLessThan(LOG_TOTAL_MAX + 2 * LOG_PIECE_MAX)
+    const first = (await sql<{ data: string }>`select data from task_log_chunks where execution_id = ${id} order by id limit 2`.execute(server.database.db)).rows[1]!.data
+    expect(first).toContain('(10 characters left out)')
+    expect((await readLog(server.database.db, id, 0)).data).toContain('the rest is left out')
   })
 
   it('reads the log incrementally from a mark while the task runs', async () => {

@@ -18,6 +18,10 @@ export const TASK_QUEUED_CHANNEL = 'task_queued'
 /** Payload: an execution id whose log or state changed. */
 export const TASK_LOG_CHANNEL = 'task_log'
 
+/** Bounds of one execution's log: per call and in total (a runaway task cannot fill the database). */
+export const LOG_PIECE_MAX = 64 * 1024
+export const LOG_TOTAL_MAX = 4 * 1024 * 1024
+
 export type TaskState = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILURE'
 export const FINISHED: readonly TaskState[] = ['SUCCESS', 'FAILURE']
 
@@ -256,13 +260,22 @@ export class TaskRunner {
         .catch(() => undefined)
     }, Math.max(50, Math.floor(this.leaseMs / 3)))
     heartbeat.unref?.()
+    let logged = 0
+    const log = async (text: string) => {
+      if (logged >= LOG_TOTAL_MAX) return
+      let piece = text.length > LOG_PIECE_MAX ? `${text.slice(0, LOG_PIECE_MAX)} … (${text.length - LOG_PIECE_MAX} characters left out)` : text
+      if (!piece.endsWith('\n')) piece += '\n'
+      logged += piece.length
+      if (logged >= LOG_TOTAL_MAX) piece += `… the log reached ${LOG_TOTAL_MAX} characters; the rest is left out\n`
+      await this.appendLog(id, piece)
+    }
     const ctx: TaskContext = {
       id,
       args: Array.isArray(args) ? args : [],
       kwargs: kwargs && typeof kwargs === 'object' ? (kwargs as Record<string, unknown>) : {},
       db: this.db,
       database: this.database,
-      log: (text) => this.appendLog(id, text.endsWith('\n') ? text : `${text}\n`),
+      log,
       now: this.clock,
       signal: abort.signal,
     }
