@@ -172,6 +172,17 @@ describe('tasks API', () => {
     expect(task.date_last_publish).not.toBeNull()
   })
 
+  it('runs an execution again (the reference console\'s "Run again")', async () => {
+    const prev = (await sql<{ id: string }>`select id from task_executions where state = 'SUCCESS' limit 1`.execute(server.database.db)).rows[0]!.id
+    expect((await plain.post(`${EXECUTIONS}?from=${prev}`)).statusCode).toBe(403)
+    expect((await admin.post(`${EXECUTIONS}?from=${randomUUID()}`)).statusCode).toBe(404)
+    expect((await admin.post(EXECUTIONS, {})).statusCode).toBe(405)
+    const res = await admin.post(`${EXECUTIONS}?from=${prev}`)
+    expect(res.statusCode).toBe(201)
+    const id = (res.json() as { task_id: string }).task_id
+    await expect.poll(async () => ((await admin.get(`${EXECUTIONS}${id}/`)).json() as { state: string }).state, { timeout: 10_000 }).toBe('SUCCESS')
+  })
+
   it('hides an execution log from users who may not read it', async () => {
     const exec = (await sql<{ id: string }>`select id from task_executions limit 1`.execute(server.database.db)).rows[0]!.id
     expect((await plain.get(`/api/v1/ops/celery/task/${cleanupId}/task-execution/${exec}/log/`)).statusCode).toBe(404)

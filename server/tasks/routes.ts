@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { registerResource, resourceApi } from '../engine/index.ts'
+import { registerResource, resourceApi, userDisplay } from '../engine/index.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { notFound } from '../http/errors.ts'
@@ -12,6 +12,7 @@ import { addMessages } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { mayReadExecution } from './access.ts'
 import './cleanup.ts'
+import { taskKind } from './kinds.ts'
 import { readLog, TaskLogHub } from './logs.ts'
 import { celeryTaskExecutions, celeryTasks } from './resources.ts'
 import { TaskRunner } from './runner.ts'
@@ -62,6 +63,24 @@ export async function registerTasks(app: FastifyInstance): Promise<void> {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
     const updated = await tasksApi.update(req, row.id, { enabled: body.enabled }, { partial: true })
     return { name, enabled: updated.enabled }
+  })
+
+  // The reference console's "Run again": POST /api/v1/ops/task-executions/?from=<execution id> → 201 {task_id}.
+  // The executions resource serves no create; this hook answers before the engine's 405.
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'POST' || req.routeOptions.url !== celeryTaskExecutions.path) return
+    const from = (req.query as { from?: unknown } | undefined)?.from
+    if (typeof from !== 'string' || !from) return
+    await requirePerm(req, 'ops.add_celerytaskexecution', ORG_IDS.ROOT)
+    const prev = isUuid(from)
+      ? (await sql<{ task_name: string; args: unknown[]; kwargs: Record<string, unknown> }>`
+          select task_name, args, kwargs from task_executions where id = ${normUuid(from)}`.execute(req.ctx.db)).rows[0]
+      : undefined
+    if (!prev || !taskKind(prev.task_name)) throw notFound('Celery task execution')
+    const user = req.ctx.user!
+    const id = await runner.enqueue(prev.task_name, { args: prev.args, kwargs: prev.kwargs, creatorId: user.id, creator: userDisplay(user) })
+    await reply.status(201).send({ task: id, task_id: id })
+    return reply
   })
 
   // The non-API task log page of JumpServer lives in the console.

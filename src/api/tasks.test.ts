@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { activateEnglish, fakeFetch } from '../ui/common/testing.ts'
-import { followTaskLog, runTask, type TaskLogEvent } from './tasks.ts'
+import { followTaskLog, runAgain, runTask, type TaskLogEvent } from './tasks.ts'
 
 /** A WebSocket double driven by the test. */
 class FakeSocket {
@@ -79,8 +79,13 @@ describe('task log', () => {
     }
   })
 
-  it('run now answers the execution id', async () => {
-    fakeFetch({ 'POST /api/v1/ops/tasks/t1/run/': () => ({ task: ID, task_id: ID }) })
+  it('run now and run again answer the new execution id', async () => {
+    const sent = fakeFetch({
+      'POST /api/v1/ops/tasks/t1/run/': () => ({ task: ID, task_id: ID }),
+      'POST /api/v1/ops/task-executions/': () => ({ task: 'e2', task_id: 'e2' }),
+    })
     expect(await runTask('t1')).toBe(ID)
+    expect(await runAgain(ID)).toBe('e2')
+    expect(sent[1]!.url.searchParams.get('from')).toBe(ID)
   })
 })

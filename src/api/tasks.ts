@@ -17,6 +17,14 @@ export async function runTask(taskId: string): Promise<string> {
   return id
 }
 
+/** Runs an execution again with the same arguments (`POST …/task-executions/?from=<id>`); resolves with the new id. */
+export async function runAgain(executionId: string): Promise<string> {
+  const answer = await request<{ task?: unknown; task_id?: unknown }>('post', TASK_EXECUTIONS_URL, { ...silent(), searchParams: { from: executionId } })
+  const id = answer?.task_id ?? answer?.task
+  if (typeof id !== 'string') throw new Error('no task id in the answer')
+  return id
+}
+
 export type TaskState = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILURE'
 
 export interface TaskLogSlice { data: string; end: boolean; mark: string; state: TaskState | null }

@@ -3,12 +3,12 @@
  * the live log, and a detail page with the schedule editor and the past executions, each opening its log.
  */
 import { Button, Switch, makeStyles, tokens } from '@fluentui/react-components'
-import { CalendarEditRegular, DocumentTextRegular, PlayRegular } from '@fluentui/react-icons'
+import { ArrowRepeatAllRegular, CalendarEditRegular, DocumentTextRegular, PlayRegular } from '@fluentui/react-icons'
 import { msg, t } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
 import { patchResource, type Row } from '../../../api/resources.ts'
-import { runTask, TASKS_URL, type TaskState } from '../../../api/tasks.ts'
+import { runAgain, runTask, TASKS_URL, type TaskState } from '../../../api/tasks.ts'
 import { useAccess } from '../../../ui/common/access.tsx'
 import { describeError } from '../../../ui/common/errors.ts'
 import { RouteLink } from '../../../ui/common/navigation.tsx'
@@ -187,6 +187,21 @@ const openLog: ListCommand = {
   },
 }
 
+const runAgainCommand: ListCommand = {
+  id: 'runAgain', scope: 'row', label: msg`Run again`, icon: ArrowRepeatAllRegular, order: 6, perms: [RUN_TASK_PERM],
+  run: async ({ row }, h) => {
+    if (!row) return
+    try {
+      const execution = await runAgain(String(row.id))
+      notify('success', t`Task started`)
+      h.openInNewTab(taskLogPath(execution))
+      h.reload()
+    } catch (e) {
+      notify('error', t`Could not start the task`, describeError(e))
+    }
+  },
+}
+
 function TaskHistory({ object }: DetailContext) {
   const config: ListConfig = {
     resource: taskExecutionResource,
@@ -206,7 +221,7 @@ function TaskHistory({ object }: DetailContext) {
         time_cost: { width: 100, render: (row) => (typeof row.time_cost === 'number' ? `${row.time_cost.toFixed(2)}s` : '-') },
       },
     },
-    commands: { extra: [openLog], overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null } },
+    commands: { extra: [openLog, runAgainCommand], overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null } },
     tools: { import: false, export: false },
     searchExclude: ['id', 'task_id'],
     rowName: (row) => String(row.id),
