@@ -1,7 +1,7 @@
 /**
  * Settings → Tasks against the real server: the daily clean-up listed with its schedule, "Run now" opening the
- * live log (streamed over the websocket), the execution in the task's history opening its log again, the schedule
- * editor (a bad cron refused on its field), the enable switch, axe on every page.
+ * live log (streamed over the websocket), the execution in the task's history opening its log again and running
+ * again, the schedule editor (a bad cron refused on its field), the enable switch, axe on every page.
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
@@ -71,6 +71,13 @@ test.describe('tasks', () => {
     await expectNoAxeViolations(page, 'task executions')
     const again = await expectLiveCleanupLog(page, () => execution.getByRole('button', { name: /^Log\b/ }).click())
     await again.close()
+
+    // "Run again" starts a new execution with the same arguments and opens its log.
+    const rerun = await expectLiveCleanupLog(page, () => execution.getByRole('button', { name: /^Run again\b/ }).click())
+    const rerunId = new URL(rerun.url()).pathname.split('/').at(-2)!
+    expect(rerunId).not.toBe(executionId)
+    await rerun.close()
+    await expect(history.locator(`[role="row"][data-row-id="${rerunId}"]`)).toBeVisible()
   })
 
   test('edit the schedule, refuse a bad cron, switch it off and on', async ({ page }) => {
