@@ -78,6 +78,12 @@ test.describe('tasks', () => {
     expect(rerunId).not.toBe(executionId)
     await rerun.close()
     await expect(history.locator(`[role="row"][data-row-id="${rerunId}"]`)).toBeVisible()
+
+    // JumpServer's link form (`/core/ops/celery/task/<id>/log/`) and the trailing-slash route reach the same log.
+    const direct = await page.context().newPage()
+    await direct.goto(`/core/ops/celery/task/${executionId}/log/`)
+    await expect(direct.getByRole('log', { name: 'Task log' })).toContainText('Clean-up finished')
+    await direct.close()
   })
 
   test('edit the schedule, refuse a bad cron, switch it off and on', async ({ page }) => {
