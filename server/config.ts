@@ -44,6 +44,12 @@ export function parseTrustedProxies(raw: string | undefined): string[] {
     if (!IPV4_RE.test(item) && !(item.includes(':') && IPV6_RE.test(item))) throw new Error(`TRUSTED_PROXIES: not an IP address or CIDR: ${item}`)
   }
   return items
+  /** Background tasks this process runs at once (TASK_WORKERS); 0 = it only queues them (docs/tasks.md). */
+  taskWorkers: number
+  /** Lease of a running background task (TASK_LEASE_SECONDS): how long a dead process's task stays RUNNING. */
+  taskLeaseSeconds: number
+  /** Zone in which task schedules (cron) are read (TIME_ZONE; JumpServer's default Asia/Shanghai). */
+  timeZone: string
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -84,6 +90,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     rsaBits: Number(env.RSA_BITS ?? 2048),
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    taskWorkers: Number(env.TASK_WORKERS ?? 2),
+    taskLeaseSeconds: Number(env.TASK_LEASE_SECONDS ?? 60),
+    timeZone: env.TIME_ZONE || 'Asia/Shanghai',
     ...overrides,
   }
 }

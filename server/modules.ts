@@ -3,6 +3,7 @@ import { registerAuth } from './auth/routes.ts'
 import { registerStartup } from './startup/routes.ts'
 import { registerResources } from './resources/index.ts'
 import { registerRealtime } from './realtime/routes.ts'
+import { registerTasks } from './tasks/routes.ts'
 import { registerProxy } from './http/proxy.ts'
 import { registerSettingsApi } from './settings/routes.ts'
 
@@ -17,4 +18,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerResources(app)
   registerSettingsApi(app)
   await registerRealtime(app)
+  await registerTasks(app)
 }

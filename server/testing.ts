@@ -29,7 +29,7 @@ async function pgliteFromTemplate(): Promise<Database> {
   return openDatabase({ memory: true, loadDataDir: await template })
 }
 
-async function freshPostgres(baseUrl: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshPostgres(baseUrl: string): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
   const name = `t_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: baseUrl })
   await admin.connect()
@@ -42,6 +42,7 @@ async function freshPostgres(baseUrl: string): Promise<{ database: Database; dro
   await seed(database.db, { adminPassword: ADMIN_PASSWORD })
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: baseUrl })
       await c.connect()
@@ -57,6 +58,8 @@ export interface TestServer {
   app: FastifyInstance
   database: Database
   config: ServerConfig
+  /** The PostgreSQL URL of this test's database (undefined on PGlite): a second "process" can open it. */
+  databaseUrl?: string
   /** A client with its own cookie jar, not logged in. */
   client(): TestClient
   /** A client logged in as `username` (session created directly, no login round-trip). */
@@ -70,7 +73,8 @@ export interface TestServer {
 export async function createTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   let database: Database
   let drop: (() => Promise<void>) | undefined
-  if (process.env.TEST_DATABASE_URL) ({ database, drop } = await freshPostgres(process.env.TEST_DATABASE_URL))
+  let databaseUrl: string | undefined
+  if (process.env.TEST_DATABASE_URL) ({ database, drop, url: databaseUrl } = await freshPostgres(process.env.TEST_DATABASE_URL))
   else database = await pgliteFromTemplate()
   const config = loadConfig({ ...process.env, DATA_DIR: '/tmp/bastion-test-unused', SECRET_KEY: 'test-secret-key-0123456789abcdef', LICENSE: process.env.LICENSE ?? 'valid' }, {
     distDir: '/nonexistent-dist',
@@ -81,7 +85,7 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
   await app.ready()
   const adminId = (await sql<{ id: string }>`select id from users where username = 'admin'`.execute(database.db)).rows[0]!.id
   const server: TestServer = {
-    app, database, config, adminId,
+    app, database, config, adminId, databaseUrl,
     client: () => new TestClient(app, config),
     async as(username) {
       const u = (await sql<{ id: string }>`select id from users where username = ${username}`.execute(database.db)).rows[0]

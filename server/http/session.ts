@@ -91,10 +91,13 @@ export async function consumeSessionValue(db: DB, s: Session, key: string, expec
   return r.rows.length === 1
 }
 
-export async function purgeExpiredSessions(db: DB): Promise<void> {
-  await sql`delete from sessions where expires_at < now()`.execute(db)
-  await sql`delete from resource_cache where expires_at < now()`.execute(db)
-  await sql`delete from auth_tokens where date_expired < now()`.execute(db)
+/** Deletes expired sessions, spm caches and bearer tokens (run by the daily clean-up task, server/tasks/cleanup.ts). */
+export async function purgeExpiredSessions(db: DB, now = new Date()): Promise<{ sessions: number; caches: number; tokens: number }> {
+  const count = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0n)
+  const sessions = count(await sql`delete from sessions where expires_at < ${now}`.execute(db))
+  const caches = count(await sql`delete from resource_cache where expires_at < ${now}`.execute(db))
+  const tokens = count(await sql`delete from auth_tokens where date_expired < ${now}`.execute(db))
+  return { sessions, caches, tokens }
 }
 
 /** Rotates the session id (on login) keeping its data: prevents session fixation. */

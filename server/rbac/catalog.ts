@@ -98,6 +98,9 @@ const ROWS: Row[] = [
   ['xpack', 'syncinstancetask', CRUD, true],
   ['xpack', 'syncinstancedetail', ['view'], true],
   ['users', 'user', ['remove'], false],
+  // Background tasks (docs/tasks.md): edit schedules, run now. Appended so existing permission ids stay.
+  ['ops', 'celerytask', ['change'], true],
+  ['ops', 'celerytaskexecution', ['add'], true],
 ]
 
 function codenameOf(app: string, model: string, action: string): string {

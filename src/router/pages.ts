@@ -18,6 +18,9 @@ export type PageRegistry = Readonly<Record<string, PageLoader>>
 
 const commonPages: PageRegistry = {
   NotFound: () => import('../ui/pages/NotFoundPage.tsx').then((m) => m.NotFoundPage),
+  CeleryTaskLog: () => import('../ui/pages/TaskLogPage.tsx').then((m) => m.TaskLogPage),
+  AnsibleTaskLog: () => import('../ui/pages/TaskLogPage.tsx').then((m) => m.TaskLogPage),
+  TaskLog: () => import('../ui/pages/TaskLogPage.tsx').then((m) => m.TaskLogPage),
 }
 
 export const PAGES: PageRegistry = {

@@ -8,4 +8,6 @@ export const settingsPages: PageRegistry = {
   Basic: () => import('./SettingsPages.tsx').then((m) => m.BasicSettingsPage),
   Security: () => import('./SettingsPages.tsx').then((m) => m.SecuritySettingsPage),
   Clean: () => import('./SettingsPages.tsx').then((m) => m.CleanSettingsPage),
+  TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
+  TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
 }

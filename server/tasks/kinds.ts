@@ -1,0 +1,48 @@
+/**
+ * The catalogue of task kinds. A module declares its background work once with `defineTask`; the runner stores
+ * each kind (with its default schedule) in `celery_tasks` at start, and runs executions of it.
+ */
+import type { Database, DB } from '../db/connection.ts'
+
+export interface TaskContext {
+  /** The execution id (also the id of its log). */
+  id: string
+  args: unknown[]
+  kwargs: Record<string, unknown>
+  db: DB
+  database: Database
+  /** Appends text to the execution's log (a line break is added); readers see it live. */
+  log(text: string): Promise<void>
+  /** The runner's clock (tests inject one). */
+  now(): Date
+  /** Aborted when the runner stops or the execution was taken away (lease lost). */
+  signal: AbortSignal
+}
+
+export interface TaskKind {
+  /** Dotted name as JumpServer's Celery task path, e.g. `audits.tasks.clean_audits_log_period`. */
+  name: string
+  /** English; translated (server/i18n.ts) when listed. */
+  displayName: string
+  comment?: string
+  queue?: string
+  /** Default schedule stored the first time the kind is seen (later edits are kept). */
+  schedule?: { crontab?: string; interval?: number; enabled?: boolean }
+  /** The work: its return value is stored as the execution's result; a throw marks it FAILURE. */
+  run(ctx: TaskContext): Promise<unknown>
+}
+
+const kinds = new Map<string, TaskKind>()
+
+export function defineTask(kind: TaskKind): TaskKind {
+  kinds.set(kind.name, kind)
+  return kind
+}
+
+export function taskKind(name: string): TaskKind | undefined {
+  return kinds.get(name)
+}
+
+export function taskKinds(): TaskKind[] {
+  return [...kinds.values()]
+}
