@@ -32,6 +32,12 @@ export interface ServerConfig {
    * Empty (the default): the peer address is the client, forwarded headers are ignored.
    */
   trustedProxies: string[]
+  /** Background tasks this process runs at once (TASK_WORKERS); 0 = it only queues them (docs/tasks.md). */
+  taskWorkers: number
+  /** Lease of a running background task (TASK_LEASE_SECONDS): how long a dead process's task stays RUNNING. */
+  taskLeaseSeconds: number
+  /** Zone in which task schedules (cron) are read (TIME_ZONE; JumpServer's default Asia/Shanghai). */
+  timeZone: string
 }
 
 const IPV4_RE = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
@@ -44,12 +50,6 @@ export function parseTrustedProxies(raw: string | undefined): string[] {
     if (!IPV4_RE.test(item) && !(item.includes(':') && IPV6_RE.test(item))) throw new Error(`TRUSTED_PROXIES: not an IP address or CIDR: ${item}`)
   }
   return items
-  /** Background tasks this process runs at once (TASK_WORKERS); 0 = it only queues them (docs/tasks.md). */
-  taskWorkers: number
-  /** Lease of a running background task (TASK_LEASE_SECONDS): how long a dead process's task stays RUNNING. */
-  taskLeaseSeconds: number
-  /** Zone in which task schedules (cron) are read (TIME_ZONE; JumpServer's default Asia/Shanghai). */
-  timeZone: string
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
