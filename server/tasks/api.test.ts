@@ -100,6 +100,20 @@ describe('tasks API', () => {
     expect(logs).toBeGreaterThanOrEqual(2)
   })
 
+  it('answers bad input with 400 field errors, never 500', async () => {
+    const url = `${TASKS}${cleanupId}/`
+    for (const body of [{ crontab: '0 2 * * *\u0000' }, { crontab: 5 }, { interval: 'abc' }, { interval: 99999999999 }, { enabled: 'maybe' }, { crontab: 'x'.repeat(200) }]) {
+      const res = await admin.patch(url, body)
+      expect(res.statusCode, JSON.stringify(body)).toBe(400)
+      expect(Object.keys(res.json() as object), JSON.stringify(body)).toEqual(Object.keys(body))
+    }
+    expect((await admin.get(`${EXECUTIONS}?task_id=nope`)).statusCode).toBe(400)
+    expect((await admin.get(`/api/v1/ops/celery/task/x/task-execution/${randomUUID()}/log/?mark=zz`)).statusCode).toBe(404)
+    expect((await admin.post(`${TASKS}${randomUUID()}/run/`)).statusCode).toBe(404)
+    const row = (await admin.get(url)).json() as Record<string, unknown>
+    expect(row).toMatchObject({ crontab: '0 2 * * *', enabled: true })
+  })
+
   it('refuses users without the task permissions', async () => {
     expect((await plain.get(TASKS)).statusCode).toBe(403)
     expect((await plain.get(EXECUTIONS)).statusCode).toBe(403)
