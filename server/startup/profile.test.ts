@@ -226,7 +226,9 @@ describe('OTP binding', () => {
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/)
     expect(setup.otpauth_uri).toMatch(/^otpauth:\/\/totp\/JumpServer:otpuser\?secret=/)
     expect((await c.post('/api/v1/users/profile/otp/enable/', { code: '12345a' })).json()).toEqual({ code: ['OTP code invalid, or server time error'] })
-    const bound = await c.post('/api/v1/users/profile/otp/enable/', { code: totp(setup.secret) })
+    // One moment for every code of this test: a 30 s step may roll over between two calls of Date.now().
+    const t0 = Date.now()
+    const bound = await c.post('/api/v1/users/profile/otp/enable/', { code: totp(setup.secret, t0) })
     expect(bound.json()).toMatchObject({ is_otp_secret_key_bound: true, mfa_enabled: true, mfa_level: { value: 1 } })
     const stored = await sql<{ otp_secret: string }>`select otp_secret from users where username = 'otpuser'`.execute(db())
     expect(stored.rows[0]!.otp_secret.startsWith('v1:')).toBe(true)
@@ -237,8 +239,8 @@ describe('OTP binding', () => {
     const next = englishClient(server)
     expect((await webLogin(next, 'otpuser', 'Passw0rd!')).json().mfa_required).toBe(true)
 
-    expect((await c.post('/api/v1/users/profile/otp/disable/', { code: totp(setup.secret) })).statusCode).toBe(400) // already used
-    const off = await c.post('/api/v1/users/profile/otp/disable/', { code: totp(setup.secret, Date.now() + 30_000) })
+    expect((await c.post('/api/v1/users/profile/otp/disable/', { code: totp(setup.secret, t0) })).statusCode).toBe(400) // already used
+    const off = await c.post('/api/v1/users/profile/otp/disable/', { code: totp(setup.secret, t0 + 30_000) })
     expect(off.json()).toMatchObject({ is_otp_secret_key_bound: false, mfa_level: { value: 0 } })
     expect((await c.post('/api/v1/users/profile/otp/disable/', { code: '123456' })).json().code).toBe('otp_not_bound')
   })
