@@ -131,7 +131,9 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
     for (const subject of subjects) {
       if (!satisfies(heldBy(subject.role, checkOrg(def, 'own', 'view')), permOf(def, 'view'))) continue
       const r = await subject.client.get(`${path}${foreign.id}/`, own)
-      if (r.statusCode !== adminSees) problems.push(`${subject.role.name} retrieves a foreign object: ${r.statusCode}, the admin ${adminSees}`)
+      // Never more than the administrator; less is allowed where a rule narrows what a role sees (an org admin
+      // sees only the login ACLs of users it manages: issue 16 #2).
+      if (r.statusCode === 200 ? adminSees !== 200 : ![403, 404].includes(r.statusCode)) problems.push(`${subject.role.name} retrieves a foreign object: ${r.statusCode}, the admin ${adminSees}`)
       const list = await subject.client.get(path, own)
       const extra = (list.json() as Row[]).filter((x) => !adminIds.has(String(x.id)))
       if (extra.length) problems.push(`${subject.role.name} lists ${extra.length} objects the admin does not see in that org`)
@@ -144,7 +146,7 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
       if (adminAction !== (adminSees === 200 ? 200 : 404)) problems.push(`admin GET <foreign id>/${a.path} → ${adminAction}, retrieve ${adminSees}`)
       for (const subject of subjects) {
         const r = await subject.client.get(url, own)
-        if (r.statusCode !== 403 && r.statusCode !== adminAction) problems.push(`${subject.role.name} GET <foreign id>/${a.path} → ${r.statusCode}, the admin ${adminAction}`)
+        if (r.statusCode === 200 ? adminAction !== 200 : ![403, 404].includes(r.statusCode)) problems.push(`${subject.role.name} GET <foreign id>/${a.path} → ${r.statusCode}, the admin ${adminAction}`)
       }
     }
     expect(problems).toEqual([])
