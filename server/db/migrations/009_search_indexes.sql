@@ -8,5 +8,9 @@ begin
     execute $i$create index if not exists organizations_search_trgm on organizations using gin ((coalesce(name::text, '') || ' ' || coalesce(comment::text, '')) gin_trgm_ops)$i$;
     execute $i$create index if not exists login_acls_search_trgm on login_acls using gin ((coalesce(name::text, '')) gin_trgm_ops)$i$;
     execute $i$create index if not exists operate_logs_search_trgm on operate_logs using gin ((coalesce("user"::text, '') || ' ' || coalesce(resource::text, '') || ' ' || coalesce(remote_addr::text, '')) gin_trgm_ops)$i$;
+    -- Task kinds (migration 005), when that module is present.
+    if to_regclass('celery_tasks') is not null then
+      execute $i$create index if not exists celery_tasks_search_trgm on celery_tasks using gin ((coalesce(name::text, '')) gin_trgm_ops)$i$;
+    end if;
   end if;
 end $$;
