@@ -14,9 +14,10 @@ describe('related-field picker sources', () => {
     expect(f('x', { type: 'field', related: { url: 'http://elsewhere/' } }).related).toBeUndefined()
   })
 
-  it('takes the page override, else the hint, else the manifest declaration', () => {
+  it('takes the page override, else the manifest declaration, else the hint', () => {
     expect(relatedSourceFor(hinted, { related: { url: '/override/' } }, declared)?.url).toBe('/override/')
-    expect(relatedSourceFor(hinted, undefined, declared)?.url).toBe('/api/v1/users/groups/')
+    expect(relatedSourceFor(hinted, undefined, declared)?.url).toBe('/declared/')
+    expect(relatedSourceFor(hinted, undefined, {})?.url).toBe('/api/v1/users/groups/')
     expect(relatedSourceFor(groups, undefined, declared)?.url).toBe('/declared/')
     expect(relatedSourceFor(groups, undefined, undefined)).toBeUndefined()
   })
