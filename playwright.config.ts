@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test'
 
 // End-to-end tests run real Chromium (Debian's) against the real server on a fresh embedded database.
-// tests/e2e/global-setup.ts builds nothing: `npm test` builds the console before Playwright starts.
+// Nothing is built here: `npm test` (or `npx vite build`) builds the console before Playwright starts.
 const port = Number(process.env.E2E_PORT ?? 18080)
 
 export default defineConfig({

@@ -6,6 +6,7 @@
  * never invalidated). `invalidateMetadata()` drops everything, e.g. after a save that changes choices.
  */
 import { i18n } from '@lingui/core'
+import { invalidate } from './cache.ts'
 import { http } from './client.ts'
 
 export type FieldType =
@@ -59,6 +60,8 @@ export interface FieldMeta {
   filter: boolean
   /** GET only: usable in `order`. */
   order: boolean
+  /** Related fields (our server only): the target model, its list URL and label field. */
+  related?: { model?: string; url: string; label?: string }
 }
 
 export type MetaMethod = 'GET' | 'POST' | 'PUT' | 'PATCH'
@@ -127,6 +130,10 @@ export function parseField(name: string, raw: unknown): FieldMeta {
   if (isObject(info.children)) field.children = Object.entries(info.children).map(([k, v]) => parseField(k, v))
   const tree = parseTree(info.tree)
   if (tree) field.tree = tree
+  if (isObject(info.related) && typeof info.related.url === 'string' && info.related.url.startsWith('/')) {
+    const { model, url, label } = info.related
+    field.related = { url, ...(typeof model === 'string' ? { model } : {}), ...(typeof label === 'string' && label ? { label } : {}) }
+  }
   return field
 }
 
@@ -185,9 +192,7 @@ export function loadMetadata(url: string, orgId?: string): Promise<ResourceMeta>
 
 /** Drops cached metadata: all of it, or the entries of one URL. */
 export function invalidateMetadata(url?: string): void {
-  if (url === undefined) {
-    cache.clear()
-    return
-  }
-  for (const key of [...cache.keys()]) if (key.endsWith(`|${url}`)) cache.delete(key)
+  if (url === undefined) cache.clear()
+  else for (const key of [...cache.keys()]) if (key.endsWith(`|${url}`)) cache.delete(key)
+  invalidate((key) => key.startsWith('meta|') && (url === undefined || key.endsWith(`|${url}`)))
 }

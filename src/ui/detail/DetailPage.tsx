@@ -13,10 +13,11 @@ import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import Cookies from 'js-cookie'
-import { useMemo, useRef, useState, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { fieldsOf, type FieldMeta } from '../../api/metadata.ts'
-import { retrieveResource, type Row } from '../../api/resources.ts'
+import { objectQuery } from '../../api/queries.ts'
+import type { Row } from '../../api/resources.ts'
 import { isRootOrg, useAccess, type Access } from '../common/access.tsx'
 import { useConfirm } from '../common/ConfirmDialog.tsx'
 import { describeError } from '../common/errors.ts'
@@ -24,7 +25,7 @@ import { useGo, useOpenInNewTab } from '../common/navigation.tsx'
 import { Page } from '../common/Page.tsx'
 import { hasPerms } from '../common/perms.ts'
 import type { ResourceDef } from '../common/resource.ts'
-import { useAsync } from '../common/useAsync.ts'
+import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { commandsFor, isEnabled, mergeCommands, type CommandEnv } from '../list/commands.ts'
 import { defaultListCommands, defaultRowName } from '../list/defaultCommands.tsx'
@@ -88,7 +89,7 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   const { resource } = config
   const url = config.url ?? resource.url
   const rowName = config.rowName ?? defaultRowName
-  const object = useAsync((signal) => retrieveResource(url, id, { signal }), `${access.orgId}|${url}|${id}`)
+  const object = useCached(objectQuery(url, id, access.orgId))
   const meta = useMetadata(url)
   const fields = useMemo(() => fieldsOf(meta.data, 'GET'), [meta.data])
   const keptKey = (config.keepSearch ?? []).map((k) => `${k}=${String(search[k] ?? '')}`).join('&')
@@ -124,8 +125,6 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
     afterDelete: () => go(resource.routes.list.path, kept),
     tools: { url, query: {}, hasFilters: false, selection: [], fields, canImportCreate: false, canImportUpdate: false, exportRequiresConfirm: false, reload: object.reload },
   }
-  const helpersRef = useRef(helpers)
-  helpersRef.current = helpers
 
   const typeLabel = i18n._(resource.typeLabel)
   const notFound = object.status === 'error' && object.error instanceof ApiError && object.error.status === 404
@@ -139,7 +138,7 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
     <>
       {primary.map((cmd) => (
         <Button key={cmd.id} data-command={cmd.id} appearance={cmd.id === 'update' ? 'primary' : 'secondary'} icon={cmd.icon ? <cmd.icon /> : undefined}
-          disabled={!isEnabled(cmd, env, target)} onClick={() => void cmd.run?.(target, helpersRef.current)}>
+          disabled={!isEnabled(cmd, env, target)} onClick={() => void cmd.run?.(target, helpers)}>
           {i18n._(cmd.label)}
         </Button>
       ))}
@@ -151,7 +150,7 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
           <MenuPopover>
             <MenuList>
               {more.map((cmd) => (
-                <MenuItem key={cmd.id} data-command={cmd.id} icon={cmd.icon ? <cmd.icon /> : undefined} disabled={!isEnabled(cmd, env, target)} onClick={() => void cmd.run?.(target, helpersRef.current)}>
+                <MenuItem key={cmd.id} data-command={cmd.id} icon={cmd.icon ? <cmd.icon /> : undefined} disabled={!isEnabled(cmd, env, target)} onClick={() => void cmd.run?.(target, helpers)}>
                   {i18n._(cmd.label)}
                 </MenuItem>
               ))}

@@ -75,7 +75,7 @@ function ObjectFormBody({ config }: { config: ObjectFormPageConfig }) {
               <MessageBarBody>{t`You may view these settings but not change them.`}</MessageBarBody>
             </MessageBar>
           )}
-          <AutoForm form={form} overrides={config.overrides} disabled={!canSave} />
+          <AutoForm form={form} disabled={!canSave} />
           {canSave && (
             <div className={styles.footer}>
               <Button type="submit" appearance="primary" disabled={form.saving} icon={form.saving ? <Spinner size="tiny" /> : undefined}>{t`Save`}</Button>

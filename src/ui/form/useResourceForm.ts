@@ -6,13 +6,17 @@
  */
 import { t } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { encryptSecret } from '../../api/crypto.ts'
 import { formFields, type FieldMeta } from '../../api/metadata.ts'
-import { createResource, detailUrl, patchResource, retrieveObject, retrieveResource, saveObject, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { objectQuery, singleObjectQuery } from '../../api/queries.ts'
+import { createResource, detailUrl, patchResource, saveObject, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { useAccess } from '../common/access.tsx'
 import { describeError } from '../common/errors.ts'
-import { useAsync } from '../common/useAsync.ts'
+import type { ResourceDef } from '../common/resource.ts'
+import { reportMissingSources, withRelatedSources } from './related.ts'
+import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, type FieldGroup } from './formModel.ts'
 import { flattenServerErrors } from './serverErrors.ts'
@@ -37,6 +41,8 @@ export interface ResourceFormOptions {
   overrides?: FieldOverrides
   /** starting values of a new object */
   initial?: FormValues
+  /** picker sources of related fields the metadata does not describe (the resource's, from the manifest) */
+  related?: ResourceDef['related']
   /** update verb (default PUT) */
   updateMethod?: 'PUT' | 'PATCH'
   /** last word on the body (e.g. values that depend on each other) */
@@ -66,6 +72,10 @@ export interface ResourceForm {
   reset: () => void
   /** rendered field names, in order */
   order: string[]
+  /** the overrides in effect: the caller's plus every related field's picker source */
+  overrides: FieldOverrides
+  /** related fields without a picker source (reported on the console; a test failure in the manifest test) */
+  missingSources: string[]
 }
 
 function cloneMarker(): string {
@@ -76,18 +86,20 @@ export function encryptForServer(plain: string): string {
   return encryptSecret(plain, Cookies.get(PUBLIC_KEY_COOKIE))
 }
 
+const NO_OVERRIDES: FieldOverrides = {}
+
 export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
-  const { url, id, cloneFrom, overrides = {}, layout, initial, transform, single = false } = opts
+  const { url, id, cloneFrom, overrides: given = NO_OVERRIDES, layout, initial, transform, related, single = false } = opts
   const mode: FormMode = single ? (opts.view ? 'view' : 'update') : id === undefined ? 'create' : opts.view ? 'view' : 'update'
   const metaUrl = single ? url : id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
   const meta = useMetadata(metaUrl)
   const objectId = id ?? cloneFrom
-  const object = useAsync(
-    single ? (signal) => retrieveObject(url, { signal }) : objectId === undefined ? undefined : (signal) => retrieveResource(url, objectId, { signal }),
-    `${url}|${single ? '' : String(objectId)}`,
-  )
+  const { orgId } = useAccess()
+  const object = useCached(single ? singleObjectQuery(url, orgId) : objectId === undefined ? undefined : objectQuery(url, objectId, orgId))
 
   const fields = useMemo(() => formFields(meta.data, id !== undefined || single ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id, single])
+  const { overrides, missing: missingSources } = useMemo(() => withRelatedSources(fields, given, related), [fields, given, related])
+  useEffect(() => reportMissingSources(url, missingSources), [url, missingSources])
   const groups = useMemo(() => layoutGroups(fields, layout), [fields, layout])
   const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
   const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields])
@@ -117,7 +129,9 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   }, [meta.status, objectReady, ready, start])
 
   const valuesRef = useRef(values)
-  valuesRef.current = values
+  useLayoutEffect(() => {
+    valuesRef.current = values
+  })
   const visible = useCallback((name: string) => !overrides[name]?.hidden?.(valuesRef.current), [overrides])
   const widgetOf = useCallback((field: FieldMeta) => chooseWidget(field, overrides[field.name]), [overrides])
 
@@ -226,5 +240,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     submit,
     reset: start,
     order,
+    overrides,
+    missingSources,
   }
 }

@@ -9,16 +9,17 @@ import {
 } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { fieldsOf, parseField } from '../../api/metadata.ts'
-import { listResources, type Row, type RowId } from '../../api/resources.ts'
+import { listQuery } from '../../api/queries.ts'
+import type { Row, RowId } from '../../api/resources.ts'
 import { isRootOrg, useAccess } from '../common/access.tsx'
 import { useConfirm } from '../common/ConfirmDialog.tsx'
 import { describeError } from '../common/errors.ts'
 import { useGo, useOpenInNewTab } from '../common/navigation.tsx'
 import { hasPerm } from '../common/perms.ts'
 import { routePath } from '../common/resource.ts'
-import { useAsync } from '../common/useAsync.ts'
+import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { ColumnChooser } from '../table/ColumnChooser.tsx'
 import { DataTable, type SortDirection } from '../table/DataTable.tsx'
@@ -31,7 +32,7 @@ import { DateRange } from './DateRange.tsx'
 import { defaultListCommands, defaultRowName } from './defaultCommands.tsx'
 import { filterOptions } from './filterOptions.ts'
 import { lastPage, RESERVED_KEYS, toApiQuery, withChange, type ListState } from './listState.ts'
-import { RowActions } from './RowActions.tsx'
+import { ListHelpersContext, RowActions } from './RowActions.tsx'
 import { SearchBar } from './SearchBar.tsx'
 import type { ListCommand, ListConfig, ListHelpers, ListToolContext } from './types.ts'
 import { useListDefaults, useLocalListState, useUrlListState, type SetListState } from './useListState.ts'
@@ -81,8 +82,8 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
   const explicit = config.columns?.fields
   const meta = useMetadata(explicit ? undefined : url)
   const query = toApiQuery(state)
-  const queryKey = JSON.stringify(query)
-  const list = useAsync((signal) => listResources(url, query, { signal }), `${access.orgId}|${url}|${queryKey}`)
+  // The same cache key as the route's loader (src/router/pageData.ts): the first page is usually there already.
+  const list = useCached(listQuery(url, query, access.orgId))
   const page = list.status === 'error' ? undefined : list.data
   const rows = useMemo(() => page?.results ?? [], [page])
 
@@ -103,7 +104,7 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
       }
       return next
     })
-  }, [rows])
+  }, [rows, setSelected])
 
   const [bulkOpen, setBulkOpen] = useState(false)
 
@@ -134,8 +135,6 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
     clearSelection: () => setSelected(new Map()),
     openBulkUpdate: () => setBulkOpen(true),
   }
-  const helpersRef = useRef(helpers)
-  helpersRef.current = helpers
 
   const noTarget: CommandTarget = { selection }
   const header = commandsFor('header', commands, env, noTarget).filter((c) => (c.id === 'import' ? config.tools?.import !== false : c.id === 'export' ? config.tools?.export !== false : true))
@@ -159,7 +158,7 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
       render: (row) => {
         const target = { row, selection: [] }
         const visible = commandsFor('row', rowCommands, env, target)
-        return <RowActions row={row} commands={visible} env={env} helpers={helpersRef.current} rowName={rowName(row)} />
+        return <RowActions row={row} commands={visible} env={env} rowName={rowName(row)} />
       },
     },
   }), [getFields, config, i18n, resource.routes.detail, canView, rowCommands, env, rowName, actionsLabel])
@@ -180,7 +179,8 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
   const label = config.label ? i18n._(config.label) : resource.routes.list.name
 
   return (
-    <div>
+    <ListHelpersContext.Provider value={helpers}>
+      <div>
       <div className={styles.toolbar}>
         {header.filter((c) => c.placement !== 'end').map((cmd) => (
           cmd.render ? <span key={cmd.id}>{cmd.render(noTarget, helpers)}</span> : (
@@ -272,6 +272,7 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
           }}
         />
       )}
-    </div>
+      </div>
+    </ListHelpersContext.Provider>
   )
 }

@@ -3,6 +3,7 @@ import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles,
 import { MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
+import { createContext, useContext } from 'react'
 import type { Row } from '../../api/resources.ts'
 import { splitRowActions, type Command, type CommandEnv } from './commands.ts'
 import { isEnabled } from './commands.ts'
@@ -10,13 +11,18 @@ import type { ListHelpers } from './types.ts'
 
 const useStyles = makeStyles({ root: { display: 'flex', gap: tokens.spacingHorizontalXXS, alignItems: 'center' } })
 
-export function RowActions({ row, commands, env, helpers, rowName }: { row: Row; commands: Command<ListHelpers>[]; env: CommandEnv; helpers: ListHelpers; rowName: string }) {
+/** The list's helpers, for the actions cells (the columns do not change when the helpers do). */
+export const ListHelpersContext = createContext<ListHelpers | null>(null)
+
+export function RowActions({ row, commands, env, rowName, ...props }: { row: Row; commands: Command<ListHelpers>[]; env: CommandEnv; helpers?: ListHelpers; rowName: string }) {
+  const fromList = useContext(ListHelpersContext)
+  const helpers = props.helpers ?? fromList
   const { i18n } = useLingui()
   const { t } = useLinguiMacro()
   const styles = useStyles()
   const target = { row, selection: [] }
   const { shown, more } = splitRowActions(commands)
-  const run = (cmd: Command<ListHelpers>) => void cmd.run?.(target, helpers)
+  const run = (cmd: Command<ListHelpers>) => helpers && void cmd.run?.(target, helpers)
   return (
     <div className={styles.root}>
       {shown.map((cmd) => (
