@@ -10,6 +10,7 @@ import type { Database } from './db/connection.ts'
 import { tr } from './i18n.ts'
 import { buildContext, cookieNames, isApiPath } from './http/context.ts'
 import { ApiError } from './http/errors.ts'
+import { compressAnswer } from './http/compress.ts'
 import { ensurePageSession, finishSession } from './http/pages.ts'
 import { registerModules } from './modules.ts'
 
@@ -84,6 +85,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await finishSession(req, reply, config, database.db)
     return payload
   })
+  // Compression of the server's own answers above 1 KB (docs/architecture.md, "First visit").
+  if (!proxyMode) app.addHook('onSend', compressAnswer)
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, req, reply) => {
     if (err instanceof ApiError) {
@@ -149,6 +152,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       index: false,
       serve: true,
       cacheControl: false,
+      // dist/ holds brotli and gzip copies made at build time (scripts/vite-plugins.ts): sent by Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, path) => {
         if (path.includes(join(distDir, 'assets'))) res.header('Cache-Control', 'public, max-age=31536000, immutable')
       },
