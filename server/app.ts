@@ -159,6 +159,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       },
     })
   }
+  if (!proxyMode) {
+    // Default images (logo, favicon, avatars) of the settings' INTERFACE_* defaults; drawn by scripts/make-images.ts.
+    await app.register(fastifyStatic, {
+      root: join(import.meta.dirname, 'static', 'img'),
+      prefix: '/static/img/',
+      decorateReply: false,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: (reply) => reply.header('Cache-Control', 'public, max-age=86400'),
+    })
+  }
   app.get('/ui/', serveConsole)
   app.get('/ui/*', async (req, reply) => {
     const path = (req.params as { '*': string })['*']

@@ -11,7 +11,7 @@ export const SETTINGS: Record<string, SettingDef> = {
   GLOBAL_ORG_DISPLAY_NAME: d('basic', ''),
   ANNOUNCEMENT_ENABLED: d('basic', false),
   ANNOUNCEMENT: d('basic', { ID: '', SUBJECT: '', CONTENT: '', LINK: '' }),
-  TICKETS_ENABLED: d('basic', true),
+  TICKETS_ENABLED: d('basic', false), // no tickets API yet (docs/decisions.md)
   // email
   EMAIL_HOST: d('email', ''),
   EMAIL_PORT: d('email', 25),
