@@ -102,7 +102,6 @@ export function ico(images: { size: number; data: Buffer }[]): Buffer {
 
 const circle = (cx: number, cy: number, r: number, c: RGBA): Shape => (x, y) => ((x - cx) ** 2 + (y - cy) ** 2 <= r * r ? c : undefined)
 const ellipse = (cx: number, cy: number, rx: number, ry: number, c: RGBA): Shape => (x, y) => (((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1 ? c : undefined)
-const rect = (x0: number, y0: number, x1: number, y1: number, c: RGBA): Shape => (x, y) => (x >= x0 && x <= x1 && y >= y0 && y <= y1 ? c : undefined)
 function roundedSquare(x0: number, y0: number, size: number, r: number, c: RGBA): Shape {
   return (x, y) => {
     if (x < x0 || y < y0 || x > x0 + size || y > y0 + size) return undefined
