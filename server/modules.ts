@@ -4,6 +4,7 @@ import { registerStartup } from './startup/routes.ts'
 import { registerResources } from './resources/index.ts'
 import { registerRealtime } from './realtime/routes.ts'
 import { registerProxy } from './http/proxy.ts'
+import { registerComponentPages } from './http/component-pages.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -15,4 +16,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerStartup(app)
   await registerResources(app)
   await registerRealtime(app)
+  registerComponentPages(app)
 }

@@ -10,7 +10,7 @@ export interface SeedResult {
   adminCreated: boolean
 }
 
-/** First start: organizations, built-in roles, the administrator. Idempotent. */
+/** First start: organizations, built-in roles, the administrator (SystemAdmin, and OrgAdmin of DEFAULT). Idempotent. */
 export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promise<SeedResult> {
   await sql`insert into organizations (id, name, builtin, comment) values
     (${ORG_IDS.DEFAULT}, 'DEFAULT', true, ''), (${ORG_IDS.SYSTEM}, 'SYSTEM', true, '')
@@ -30,6 +30,10 @@ export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promi
               now() + interval '70 years', now())`.execute(tx)
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
       values (${randomUUID()}, ${id}, ${ROLE_IDS.SystemAdmin}, 'system', null, 'System')`.execute(tx)
+    // As JumpServer's first migration does (rbac `set_admin_roles`), the administrator is also OrgAdmin of DEFAULT,
+    // so a fresh install's first user list is not empty (docs/decisions.md).
+    await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
+      values (${randomUUID()}, ${id}, ${ROLE_IDS.OrgAdmin}, 'org', ${ORG_IDS.DEFAULT}, 'System')`.execute(tx)
   })
   return { adminCreated: true, generatedAdminPassword: generated }
 }

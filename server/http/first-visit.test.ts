@@ -113,6 +113,19 @@ describe(`first visit: compression, caching, the reference console's calls (${db
     expect((await c.get('/static/img/../../app.ts')).statusCode).toBe(404)
   })
 
+  it('answers the terminal, file manager and download links with a page saying what is needed', async () => {
+    const c = t.client()
+    for (const path of ['/luna/', '/luna/?login_to=x', '/koko/elfinder/sftp/', '/core/download/']) {
+      const r = await c.get(path, { 'accept-language': 'en' })
+      expect(r.statusCode, path).toBe(404)
+      expect(r.headers['content-type'], path).toMatch(/text\/html/)
+      expect(r.body, path).toMatch(/needs|does not ship/)
+      expect(r.body, path).toContain('href="/ui/"')
+    }
+    expect((await c.get('/luna/', { 'accept-language': 'zh-CN' })).body).toContain('Web 终端需要')
+    expect((await c.get('/core/download/', { 'accept-language': 'ja' })).body).toContain('ダウンロードセンター')
+  })
+
   it('says tickets are off while no tickets API exists', async () => {
     expect((await admin.get('/api/v1/settings/public/')).json().TICKETS_ENABLED).toBe(false)
   })
