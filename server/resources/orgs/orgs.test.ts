@@ -19,7 +19,8 @@ describe(`organizations (${dbKind()})`, () => {
   it('lists organizations (SYSTEM hidden) with statistics, and needs system permissions', async () => {
     const list = (await admin.get(ORGS)).json()
     expect(list.map((o: { name: string }) => o.name)).toEqual(['DEFAULT'])
-    expect(list[0]).toMatchObject({ id: ORG_IDS.DEFAULT, is_default: true, is_root: false, resource_statistics: { users_amount: 0, groups_amount: 0, assets_amount: 0 } })
+    expect(list[0]).toMatchObject({ id: ORG_IDS.DEFAULT, is_default: true, is_root: false, resource_statistics: { users_amount: 1, groups_amount: 0, assets_amount: 0 } })
+    // users_amount 1: the administrator is OrgAdmin of DEFAULT from the first start (issue 17)
     await t.createUser({ username: 'orgadmin', orgRoles: [ROLE_IDS.OrgAdmin] })
     const oa = await t.as('orgadmin')
     expect((await oa.get(ORGS)).statusCode).toBe(403)
