@@ -4,7 +4,7 @@
  *   time (brotli at its best quality, gzip level 9), for the server's content negotiation (`@fastify/static`'s
  *   `preCompressed`). A compressed copy that is not smaller is not written.
  * - `earlyStart`: builds `src/api/early.ts` as its own tiny entry and puts it into the console's HTML as the first
- *   `<script type="module" async>`, so the start-up calls leave while the code still downloads (docs/architecture.md,
+ *   (classic) `<script>` of <head>, so the start-up calls leave while the code still downloads (docs/architecture.md,
  *   "First visit"). External, not inline, so a strict script CSP (`script-src 'self'`) allows it.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -63,11 +63,14 @@ export function precompress(): Plugin {
 const EARLY_ENTRY = 'src/api/early.ts'
 
 /**
- * The console's first screen in one chunk: every module `index.html` imports statically goes into `app` (lazy
- * pages keep rolldown's automatic chunks, and import what they share from `app`). The early module stays apart.
+ * The console's first screen in few chunks: every module `index.html` imports statically goes into `app`, the
+ * list and table blocks every list page uses into `list`; pages keep their own small chunks and import what they
+ * share from those two. The early module stays apart.
  */
 export const firstScreenGroups: CodeSplittingGroup[] = [
-  { name: 'app', tags: ['$initial'], test: (id) => !id.endsWith(EARLY_ENTRY) },
+  { name: 'app', priority: 2, tags: ['$initial'], test: (id) => !id.endsWith(EARLY_ENTRY) },
+  // Every list page needs the list and table blocks (and the Fluent parts under them): one chunk, not fifteen.
+  { name: 'list', priority: 1, test: (id) => /[\\/]src[\\/]ui[\\/](list|table)[\\/]/.test(id) && !/BulkUpdateDialog/.test(id) },
 ]
 
 /**
@@ -110,7 +113,9 @@ export function earlyStart(): Plugin {
           ? `${config.base}${Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(EARLY_ENTRY))?.fileName ?? ''}`
           : `${config.base}${EARLY_ENTRY}`
         void refId
-        return [{ tag: 'script', attrs: { type: 'module', async: true, src }, injectTo: 'head-prepend' }]
+        // A classic script first in <head>: it runs as soon as it arrives, before the browser is busy compiling the
+        // console's code (an async module waited for that). It has no imports, so the ES output is a plain script.
+        return [{ tag: 'script', attrs: { src }, injectTo: 'head-prepend' }]
       },
     },
   }

@@ -37,3 +37,22 @@ export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promi
   })
   return { adminCreated: true, generatedAdminPassword: generated }
 }
+
+/**
+ * The "Log in:" line printed at start. After the first start it depends on the administrator's state: while the
+ * generated password still has to be changed it is the one printed then; once changed (the first login insists),
+ * it is their own — never point them back at a password they were made to replace (issue 17).
+ */
+export async function adminLoginHint(db: DB, seeded: SeedResult, opts: { adminPasswordSet: boolean }): Promise<string> {
+  if (seeded.generatedAdminPassword) return `admin / ${seeded.generatedAdminPassword}   (generated now and shown once; you will be asked to change it)`
+  if (seeded.adminCreated) return 'admin / the ADMIN_PASSWORD you set'
+  const row = (await sql<{ need_update_password: boolean; is_first_login: boolean }>`
+    select need_update_password, is_first_login from users where username = 'admin'`.execute(db)).rows[0]
+  if (!row) return 'admin does not exist any more: log in as another administrator'
+  if (row.need_update_password || row.is_first_login) {
+    return opts.adminPasswordSet
+      ? 'admin / the ADMIN_PASSWORD set at first start (you will be asked to change it)'
+      : 'admin / the password printed at first start (you will be asked to change it)'
+  }
+  return 'admin / your own password (the first password was replaced at first login)'
+}

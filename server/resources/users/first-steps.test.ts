@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { adminLoginHint } from '../../db/seed.ts'
 import { ROLE_IDS } from '../../rbac/catalog.ts'
 import { createTestServer, dbKind, type TestClient, type TestServer } from '../../testing.ts'
 
@@ -33,6 +35,17 @@ describe(`a fresh install's first steps (${dbKind()})`, () => {
     const days = (when - before) / DAY_MS
     expect(days).toBeGreaterThanOrEqual(365 * 70)
     expect(days).toBeLessThan(365 * 70 + 1 / 24) // not half a day off (was 365.25 days a year)
+  })
+
+  it('tells the restarted server\'s administrator which password to use', async () => {
+    const db = t.database.db
+    await sql`update users set is_first_login = true, need_update_password = true where username = 'admin'`.execute(db)
+    expect(await adminLoginHint(db, { adminCreated: false }, { adminPasswordSet: false })).toContain('printed at first start')
+    await sql`update users set is_first_login = false, need_update_password = false where username = 'admin'`.execute(db)
+    const hint = await adminLoginHint(db, { adminCreated: false }, { adminPasswordSet: false })
+    expect(hint).toContain('your own password')
+    expect(hint).not.toMatch(/printed|ADMIN_PASSWORD/)
+    expect(await adminLoginHint(db, { adminCreated: true, generatedAdminPassword: 'xyz' }, { adminPasswordSet: false })).toContain('admin / xyz')
   })
 
   it('refuses a username with a space, with a translated field error', async () => {

@@ -9,7 +9,7 @@ import {
 } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { fieldsOf, parseField } from '../../api/metadata.ts'
 import { listResources, type Row, type RowId } from '../../api/resources.ts'
 import { isRootOrg, useAccess } from '../common/access.tsx'
@@ -24,7 +24,6 @@ import { ColumnChooser } from '../table/ColumnChooser.tsx'
 import { DataTable, type SortDirection } from '../table/DataTable.tsx'
 import { Pager } from '../table/Pager.tsx'
 import { readTableSettings, tableKey, visibleColumns, writePageSize, writeTableSettings, type TableSettings } from '../table/tableConfig.ts'
-import { BulkUpdateDialog } from './BulkUpdateDialog.tsx'
 import { buildColumns } from './columns.tsx'
 import { commandsFor, isEnabled, mergeCommands, type CommandEnv, type CommandTarget } from './commands.ts'
 import { DateRange } from './DateRange.tsx'
@@ -37,6 +36,9 @@ import type { ListCommand, ListConfig, ListHelpers, ListToolContext } from './ty
 import { useListDefaults, useLocalListState, useUrlListState, type SetListState } from './useListState.ts'
 
 const DEFAULT_MIN = ['actions', 'id']
+
+// The bulk-update form (and the form machinery under it) loads when it opens, not with every list (issue 17).
+const BulkUpdateDialog = lazy(() => import('./BulkUpdateDialog.tsx').then((m) => ({ default: m.BulkUpdateDialog })))
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM },
@@ -259,18 +261,20 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
       />
       {confirmDialog}
       {bulkOpen && (
-        <BulkUpdateDialog
-          url={url}
-          rows={selection}
-          rowName={rowName}
-          onClose={(saved) => {
-            setBulkOpen(false)
-            if (saved) {
-              setSelected(new Map())
-              list.reload()
-            }
-          }}
-        />
+        <Suspense fallback={null}>
+          <BulkUpdateDialog
+            url={url}
+            rows={selection}
+            rowName={rowName}
+            onClose={(saved) => {
+              setBulkOpen(false)
+              if (saved) {
+                setSelected(new Map())
+                list.reload()
+              }
+            }}
+          />
+        </Suspense>
       )}
     </div>
   )
