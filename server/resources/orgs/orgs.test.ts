@@ -25,7 +25,7 @@ describe(`organizations (${dbKind()})`, () => {
     const oa = await t.as('orgadmin')
     expect((await oa.get(ORGS)).statusCode).toBe(403)
     expect((await oa.post(ORGS, { name: 'Mine' })).statusCode).toBe(403)
-    expect((await admin.get(ORGS)).json()[0].resource_statistics.users_amount).toBe(1)
+    expect((await admin.get(ORGS)).json()[0].resource_statistics.users_amount).toBe(2)
   })
 
   it('creates with unique names and refuses deleting the current, default, LDAP-sync or non-empty org', async () => {

@@ -48,6 +48,11 @@ describe(`a fresh install's first steps (${dbKind()})`, () => {
     expect(await adminLoginHint(db, { adminCreated: true, generatedAdminPassword: 'xyz' }, { adminPasswordSet: false })).toContain('admin / xyz')
   })
 
+  it('labels "Active" and "Is valid" differently in Japanese', async () => {
+    const get = (await admin.options(USERS, { 'accept-language': 'ja' })).json().actions.GET
+    expect(get.is_active.label).not.toBe(get.is_valid.label)
+  })
+
   it('refuses a username with a space, with a translated field error', async () => {
     const r = await admin.post(USERS, { name: 'Spacey', username: 'john doe', email: 'spacey@example.com' })
     expect(r.statusCode).toBe(400)
