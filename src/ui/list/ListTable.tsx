@@ -29,7 +29,7 @@ import { commandsFor, isEnabled, mergeCommands, type CommandEnv, type CommandTar
 import { DateRange } from './DateRange.tsx'
 import { defaultListCommands, defaultRowName } from './defaultCommands.tsx'
 import { filterOptions } from './filterOptions.ts'
-import { lastPage, RESERVED_KEYS, toApiQuery, withChange, type ListState } from './listState.ts'
+import { lastPage, pageFixedFilters, RESERVED_KEYS, toApiQuery, withChange, type ListState } from './listState.ts'
 import { RowActions } from './RowActions.tsx'
 import { SearchBar } from './SearchBar.tsx'
 import type { ListCommand, ListConfig, ListHelpers, ListToolContext } from './types.ts'
@@ -175,7 +175,7 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
   const yes = t`Yes`
   const no = t`No`
   const options = useMemo(() => filterOptions(getFields, { yes, no }, config.searchExclude), [getFields, yes, no, config.searchExclude])
-  const hidden = config.hiddenFilters ?? []
+  const hidden = useMemo(() => pageFixedFilters(config), [config])
 
   const error = list.status === 'error' ? list.error : meta.status === 'error' ? meta.error : undefined
   const loading = list.status === 'loading' || meta.status === 'loading'
