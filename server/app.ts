@@ -10,6 +10,7 @@ import type { Database } from './db/connection.ts'
 import { tr } from './i18n.ts'
 import { buildContext, cookieNames, isApiPath } from './http/context.ts'
 import { ApiError } from './http/errors.ts'
+import { compressAnswer } from './http/compress.ts'
 import { ensurePageSession, finishSession } from './http/pages.ts'
 import { registerModules } from './modules.ts'
 
@@ -184,6 +185,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await finishSession(req, reply, config, database.db)
     return payload
   })
+  // Compression of the server's own answers above 1 KB (docs/architecture.md, "First visit").
+  if (!proxyMode) app.addHook('onSend', compressAnswer)
 
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string; validation?: unknown }, req, reply) => {
     if (err instanceof ApiError) {
@@ -252,9 +255,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       index: false,
       serve: true,
       cacheControl: false,
+      // dist/ holds brotli and gzip copies made at build time (scripts/vite-plugins.ts): sent by Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, path) => {
         if (path.includes(join(distDir, 'assets'))) res.header('Cache-Control', 'public, max-age=31536000, immutable')
       },
+    })
+  }
+  if (!proxyMode) {
+    // Default images (logo, favicon, avatars) of the settings' INTERFACE_* defaults; drawn by scripts/make-images.ts.
+    await app.register(fastifyStatic, {
+      root: join(import.meta.dirname, 'static', 'img'),
+      prefix: '/static/img/',
+      decorateReply: false,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: (reply) => reply.header('Cache-Control', 'public, max-age=86400'),
     })
   }
   app.get('/ui/', serveConsole)

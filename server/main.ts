@@ -3,7 +3,7 @@ import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
 import { openDatabase } from './db/connection.ts'
 import { migrate } from './db/migrate.ts'
-import { seed } from './db/seed.ts'
+import { adminLoginHint, seed } from './db/seed.ts'
 
 /** `npm start`: the console and its server on the embedded database (or DATABASE_URL, or in front of JUMPSERVER_URL). */
 async function main() {
@@ -23,13 +23,7 @@ async function main() {
     `  Open:     ${url}`,
   ]
   if (!config.jumpserverUrl) {
-    if (seeded.generatedAdminPassword) {
-      lines.push(`  Log in:   admin / ${seeded.generatedAdminPassword}   (generated now and shown once; you will be asked to change it)`)
-    } else if (seeded.adminCreated) {
-      lines.push('  Log in:   admin / the ADMIN_PASSWORD you set')
-    } else {
-      lines.push('  Log in:   admin / the password set on first start (ADMIN_PASSWORD, or the one printed then)')
-    }
+    lines.push(`  Log in:   ${await adminLoginHint(database.db, seeded, { adminPasswordSet: !!config.adminPassword })}`)
   }
   console.log(lines.join('\n') + '\n')
   const stop = async () => {

@@ -6,6 +6,7 @@ import { registerRealtime } from './realtime/routes.ts'
 import { registerTasks } from './tasks/routes.ts'
 import { registerProxy } from './http/proxy.ts'
 import { registerSettingsApi } from './settings/routes.ts'
+import { registerComponentPages } from './http/component-pages.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -19,4 +20,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerSettingsApi(app)
   await registerRealtime(app)
   await registerTasks(app)
+  registerComponentPages(app)
 }

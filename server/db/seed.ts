@@ -10,7 +10,7 @@ export interface SeedResult {
   adminCreated: boolean
 }
 
-/** First start: organizations, built-in roles, the administrator. Idempotent. */
+/** First start: organizations, built-in roles, the administrator (SystemAdmin, and OrgAdmin of DEFAULT). Idempotent. */
 export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promise<SeedResult> {
   await sql`insert into organizations (id, name, builtin, comment) values
     (${ORG_IDS.DEFAULT}, 'DEFAULT', true, ''), (${ORG_IDS.SYSTEM}, 'SYSTEM', true, '')
@@ -30,6 +30,29 @@ export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promi
               now() + interval '70 years', now())`.execute(tx)
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
       values (${randomUUID()}, ${id}, ${ROLE_IDS.SystemAdmin}, 'system', null, 'System')`.execute(tx)
+    // As JumpServer's first migration does (rbac `set_admin_roles`), the administrator is also OrgAdmin of DEFAULT,
+    // so a fresh install's first user list is not empty (docs/decisions.md).
+    await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
+      values (${randomUUID()}, ${id}, ${ROLE_IDS.OrgAdmin}, 'org', ${ORG_IDS.DEFAULT}, 'System')`.execute(tx)
   })
   return { adminCreated: true, generatedAdminPassword: generated }
+}
+
+/**
+ * The "Log in:" line printed at start. After the first start it depends on the administrator's state: while the
+ * generated password still has to be changed it is the one printed then; once changed (the first login insists),
+ * it is their own — never point them back at a password they were made to replace (issue 17).
+ */
+export async function adminLoginHint(db: DB, seeded: SeedResult, opts: { adminPasswordSet: boolean }): Promise<string> {
+  if (seeded.generatedAdminPassword) return `admin / ${seeded.generatedAdminPassword}   (generated now and shown once; you will be asked to change it)`
+  if (seeded.adminCreated) return 'admin / the ADMIN_PASSWORD you set'
+  const row = (await sql<{ need_update_password: boolean; is_first_login: boolean }>`
+    select need_update_password, is_first_login from users where username = 'admin'`.execute(db)).rows[0]
+  if (!row) return 'admin does not exist any more: log in as another administrator'
+  if (row.need_update_password || row.is_first_login) {
+    return opts.adminPasswordSet
+      ? 'admin / the ADMIN_PASSWORD set at first start (you will be asked to change it)'
+      : 'admin / the password printed at first start (you will be asked to change it)'
+  }
+  return 'admin / your own password (the first password was replaced at first login)'
 }

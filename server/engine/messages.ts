@@ -55,7 +55,7 @@ addMessages({
   'Organization ID': ['组织 ID', '組織 ID'],
   'Organization name': ['组织名称', '組織名'],
   'Organization': ['组织', '組織'],
-  'Active': ['激活', '有効'],
+  'Active': ['激活', 'アクティブ'], // not 有効, which is "Is valid" (issue 17)
   'Users amount': ['用户数量', 'ユーザー数'],
   'User': ['用户', 'ユーザー'],
   'Users': ['用户', 'ユーザー'],

@@ -1,12 +1,17 @@
 /**
  * `GET|PUT|PATCH /api/v1/users/profile/` (contract §4.2). Writable: name, email, phone, wechat, comment,
  * public_key (write-only), mfa_level (0/1; not back to 0 when the security setting forces MFA),
- * is_first_login (only to false). Read-only and unknown keys are ignored, as DRF does.
+ * is_first_login (only to false). Read-only and unknown keys are ignored, as DRF does. OPTIONS describes it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { type FieldReader, fieldsOf } from '../auth/fields.ts'
+import { fieldInfo } from '../engine/fields.ts'
+import { PARSES, RENDERS } from '../engine/metadata.ts'
+import type { FieldDef } from '../engine/types.ts'
 import { requireUser } from '../http/context.ts'
+import { addMessages, tr } from '../i18n.ts'
+import { MFA_CHOICES, USER_FIELDS } from '../resources/users/users.ts'
 import { getSetting } from '../settings/store.ts'
 import { S } from './messages.ts'
 import { normalizePhone } from './phone.ts'
@@ -78,8 +83,41 @@ async function update(req: FastifyRequest, partial: boolean) {
   return serializeProfile(req, user.id)
 }
 
+/** What OPTIONS describes for the profile: the user fields the profile reads, and those PUT/PATCH change. */
+const PROFILE_READ = ['id', 'username', 'name', 'email', 'phone', 'wechat', 'comment', 'mfa_level', 'source', 'is_first_login',
+  'need_update_password', 'date_joined', 'last_login', 'date_expired', 'date_password_last_updated', 'is_valid', 'avatar_url']
+const PROFILE_WRITE = new Set(['name', 'email', 'phone', 'wechat', 'comment', 'public_key', 'mfa_level', 'is_first_login'])
+
+/**
+ * OPTIONS of the profile (the reference console builds its first-login page and profile form from it): the user
+ * fields, with those the profile cannot change read-only, and MFA offered as off/on only.
+ */
+function profileMetadata(req: FastifyRequest): Record<string, unknown> {
+  requireUser(req)
+  const byName = new Map(USER_FIELDS.map((f) => [f.name, f]))
+  const info = (name: string, writable: boolean) => {
+    const f = byName.get(name)!
+    const def: FieldDef = writable ? { ...f } : { ...f, read_only: true }
+    if (name === 'mfa_level') def.choices = MFA_CHOICES.filter((c) => c.value !== 2)
+    if (name === 'is_first_login') def.read_only = false
+    return [name, fieldInfo(def, req.ctx)] as const
+  }
+  const put = Object.fromEntries([...PROFILE_READ, 'public_key'].filter((n) => byName.has(n)).map((n) => info(n, PROFILE_WRITE.has(n))))
+  const get = Object.fromEntries(PROFILE_READ.filter((n) => byName.has(n)).map((n) => info(n, false)))
+  return {
+    name: tr(req.ctx.lang, 'User profile'),
+    description: '',
+    renders: RENDERS,
+    parses: PARSES,
+    actions: { PUT: put, GET: get },
+  }
+}
+
 export function registerProfile(app: FastifyInstance): void {
+  app.options('/api/v1/users/profile/', async (req) => profileMetadata(req))
   app.get('/api/v1/users/profile/', async (req) => serializeProfile(req, requireUser(req).id))
   app.put('/api/v1/users/profile/', async (req) => update(req, false))
   app.patch('/api/v1/users/profile/', async (req) => update(req, true))
 }
+
+addMessages({ 'User profile': ['用户信息', 'ユーザープロファイル'] })

@@ -212,10 +212,30 @@ export const http: KyInstance = ky.create({
 export type RequestOptions = Options
 
 /**
+ * The answer the early module (early.ts) already asked for `url`, once; undefined when there is none or it was
+ * taken. A caller uses it only when it is a success and otherwise calls again the ordinary way, so errors, 401s
+ * and toasts stay in one place.
+ */
+export function takeEarly(url: string): Promise<Response> | undefined {
+  const early = (globalThis as unknown as { __bastionEarly?: Map<string, Promise<Response>> }).__bastionEarly
+  const answer = early?.get(url)
+  if (answer) early!.delete(url)
+  return answer
+}
+
+/**
  * `http` plus error conversion: JSON in, JSON out (undefined for empty answers), every failure an `ApiError`.
  * Network failures and time-outs are toasted here (ky's hooks only see answers).
  */
 export async function request<T>(method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options: Options = {}): Promise<T> {
+  if (method === 'get' && !options.searchParams) {
+    // A start-up call the early module already made (early.ts): its success is the answer; anything else, ask again.
+    const early = await takeEarly(url)?.catch(() => undefined)
+    if (early?.ok) {
+      const text = await early.text()
+      return (text ? JSON.parse(text) : undefined) as T
+    }
+  }
   try {
     const response = await http(url, { ...options, method })
     const text = await response.text()

@@ -40,9 +40,21 @@ export function guardState(s: AppSnapshot, app: AppActorRef): GuardState {
   }
 }
 
+/**
+ * What a settled start-up means for a route: go on, wait for the login page the app is already leaving for (no
+ * session, or no session mark: not an error, so nothing is thrown or logged — issue 17), or fail.
+ */
+export function startupOutcome(s: Pick<AppSnapshot, 'matches' | 'context'>): 'ready' | 'leaving' | 'failed' {
+  if (s.matches('ready')) return 'ready'
+  if (s.matches('loginRequired') || s.context.failure?.kind === 'no_session_mark') return 'leaving'
+  return 'failed'
+}
+
 async function ready(app: AppActorRef): Promise<AppSnapshot> {
   const s = await whenSettled(app)
-  if (!s.matches('ready')) throw new StartupFailedError(s.context.failure, s.value as string)
+  const outcome = startupOutcome(s)
+  if (outcome === 'leaving') return new Promise<never>(() => {}) // the browser is on its way to the login page
+  if (outcome === 'failed') throw new StartupFailedError(s.context.failure, s.value as string)
   return s
 }
 

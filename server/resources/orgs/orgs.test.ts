@@ -13,12 +13,13 @@ describe(`organizations (${dbKind()})`, () => {
   it('lists organizations (SYSTEM hidden) with statistics, and needs system permissions', async () => {
     const list = (await s.admin.get(ORGS)).json()
     expect(list.map((o: { name: string }) => o.name)).toEqual(['DEFAULT'])
-    expect(list[0]).toMatchObject({ id: ORG_IDS.DEFAULT, is_default: true, is_root: false, resource_statistics: { users_amount: 0, groups_amount: 0, assets_amount: 0 } })
+    expect(list[0]).toMatchObject({ id: ORG_IDS.DEFAULT, is_default: true, is_root: false, resource_statistics: { users_amount: 1, groups_amount: 0, assets_amount: 0 } })
+    // users_amount 1: the administrator is OrgAdmin of DEFAULT from the first start (issue 17)
     await s.t.createUser({ username: 'orgadmin', orgRoles: [ROLE_IDS.OrgAdmin] })
     const oa = await s.t.as('orgadmin')
     expect((await oa.get(ORGS)).statusCode).toBe(403)
     expect((await oa.post(ORGS, { name: 'Mine' })).statusCode).toBe(403)
-    expect((await s.admin.get(ORGS)).json()[0].resource_statistics.users_amount).toBe(1)
+    expect((await s.admin.get(ORGS)).json()[0].resource_statistics.users_amount).toBe(2)
   })
 
   it('creates with unique names and refuses deleting the current, default, LDAP-sync or non-empty org', async () => {

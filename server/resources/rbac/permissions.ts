@@ -1,7 +1,7 @@
 /**
  * Permissions: `GET /api/v1/rbac/permissions/` (the catalogue), the permission tree
  * `GET /api/v1/rbac/permissions/tree/?role=<id>|?scope=system|org`, and a role's permissions
- * `GET|PATCH /api/v1/rbac/{system,org}-roles/<id>/permissions/`. The tree shape is documented in docs/engine.md.
+ * `GET|PATCH /api/v1/rbac/{system,org}-roles/<id>/permissions/` with its tree `…/permissions/tree/`. The tree shape is documented in docs/engine.md.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
@@ -121,6 +121,15 @@ export function rolePermissionActions(perm: (action: string) => string): ActionD
         const row = await api.getObject(req, id!)
         const held = await heldCodenames(req, row as RoleInfo)
         return sendList(req, permissionRows(permissionsForScope(row.scope).filter((p) => held.has(p.codename)), req.ctx.lang))
+      },
+    },
+    {
+      // The reference console reads a role's tree here (lina 3.2.2); the same tree as `permissions/tree/?role=<id>`.
+      path: 'permissions/tree', detail: true, method: 'GET', perm: perm('view'), systemPerm: true,
+      handler: async (req, _reply, api, id) => {
+        const row = await api.getObject(req, id!)
+        const role = row as unknown as RoleInfo
+        return buildTree(role.scope, await heldCodenames(req, role), req.ctx.lang, role.builtin)
       },
     },
     {

@@ -7,10 +7,11 @@ import type { ActionDef, ResourceApi, Row } from '../../engine/types.ts'
 import { withTx } from '../../engine/write.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
-import { tr } from '../../i18n.ts'
+import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { assertCanManage } from '../../rbac/manage.ts'
 import { endUserSessions } from '../../http/session.ts'
+import { getSetting } from '../../settings/store.ts'
 import { createResetLink } from './reset.ts'
 
 /** Removing from an organization is a membership change (org-scope permission), unlike deleting a user. */
@@ -69,6 +70,12 @@ async function invite(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
 }
 
 /** A detail action that updates the user row and answers with the serialized user. */
+const NO_MAIL_SERVER = 'No mail server is configured, so no reset link can be sent. Configure email in the system settings, or set a new password in the user\'s form.'
+addMessages({
+  [NO_MAIL_SERVER]: ['未配置邮件服务器，无法发送重置链接。请在系统设置中配置邮件，或在用户表单中直接设置新密码。',
+    'メールサーバーが設定されていないため、リセットリンクを送信できません。システム設定でメールを設定するか、ユーザーのフォームで新しいパスワードを設定してください。'],
+})
+
 function rowAction(path: string, apply: (req: FastifyRequest, row: Row, api: ResourceApi) => Promise<void>, answer: 'user' | 'msg' = 'user'): ActionDef {
   return {
     path, detail: true, method: 'PUT', perm: 'users.change_user',
@@ -115,6 +122,10 @@ export const userActions: ActionDef[] = [
     },
   },
   rowAction('password/reset', async (req, row, api) => {
+    // The link goes out by mail: without a mail server nothing would reach the user, so say so (issue 17).
+    if (!String((await getSetting(req.ctx.db, 'EMAIL_HOST')) ?? '').trim()) {
+      throw new ApiError(400, { detail: tr(req.ctx.lang, NO_MAIL_SERVER), code: 'email_not_configured' })
+    }
     // The administrator deems the password compromised: the user's sessions and tokens end now.
     await audited(req, api, row, async (tx) => {
       await createResetLink(tx, row.id, req)

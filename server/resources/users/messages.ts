@@ -5,6 +5,7 @@ addMessages({
   'User group': ['用户组', 'ユーザーグループ'],
   'User groups': ['用户组', 'ユーザーグループ'],
   'Username': ['用户名', 'ユーザー名'],
+  'Username cannot contain spaces': ['用户名不能包含空格', 'ユーザー名にスペースは使えません'],
   'Email': ['邮箱', 'メール'],
   'Password': ['密码', 'パスワード'],
   'Public key': ['SSH 公钥', 'SSH 公開鍵'],

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptSecret } from '../../../src/api/crypto.ts'
 import { verifyPassword } from '../../auth/password.ts'
 import { ORG_IDS, ROLE_IDS } from '../../rbac/catalog.ts'
+import { setSettings } from '../../settings/store.ts'
 import { createTestServer, dbKind, type TestClient, type TestServer } from '../../testing.ts'
 
 const USERS = '/api/v1/users/users/'
@@ -168,7 +169,12 @@ describe(`users resource (${dbKind()})`, () => {
     expect((await admin.put(`${USERS}${u.id}/mfa/reset/`)).json()).toEqual({ msg: 'success' })
     expect((await admin.put(`${USERS}${u.id}/pubkey/reset/`)).json()).toMatchObject({ can_public_key_auth: false })
     expect((await admin.put(`${USERS}${u.id}/unblock/`)).json()).toMatchObject({ login_blocked: false, is_otp_secret_key_bound: false })
+    const noMail = await admin.put(`${USERS}${u.id}/password/reset/`)
+    expect(noMail.statusCode).toBe(400) // no mail server: no claim that a mail went out (issue 17)
+    expect(noMail.json()).toMatchObject({ code: 'email_not_configured' })
+    await setSettings(db(), { EMAIL_HOST: 'smtp.example.com' })
     expect((await admin.put(`${USERS}${u.id}/password/reset/`)).statusCode).toBe(200)
+    await setSettings(db(), { EMAIL_HOST: '' })
     const tokens = await sql<{ n: number }>`select count(*)::int as n from password_reset_tokens where user_id = ${u.id}`.execute(db())
     expect(tokens.rows[0]!.n).toBe(2)
     expect((await admin.put(`${USERS}00000000-1111-2222-3333-444444444444/mfa/reset/`)).statusCode).toBe(404)

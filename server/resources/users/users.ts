@@ -40,7 +40,8 @@ const RULE_TEXT: Record<string, string> = {
   number: 'Password must contain a digit',
   special_char: 'Password must contain a special character',
 }
-const SEVENTY_YEARS_MS = 70 * 365.25 * 24 * 3600 * 1000
+/** JumpServer's default expiry: `now + timedelta(days=365 * 70)` — whole days, so the time of day stays (defect: 365.25 made it 12 h off). */
+const SEVENTY_YEARS_MS = 70 * 365 * 24 * 3600 * 1000
 const WRITE_ACTIONS = new Set<Action>(['create', 'bulk_create', 'update', 'partial_update', 'bulk_update', 'partial_bulk_update', 'import'])
 
 /** Role fields are dropped when the caller lacks the binding permission for the action (view / add). */
@@ -78,7 +79,11 @@ const roleFilter = (name: 'system_roles' | 'org_roles'): FilterDef => ({
 export const USER_FIELDS: FieldDef[] = [
   idField(),
   { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128 },
-  { name: 'username', type: 'string', label: 'Username', required: true, max_length: 128, unique: true },
+  {
+    name: 'username', type: 'string', label: 'Username', required: true, max_length: 128, unique: true,
+    // A username is typed at SSH and RDP prompts and in `user@asset` strings: no spaces (issue 17).
+    validate: (v: string, ctx) => (/\s/.test(String(v ?? '')) ? tr(ctx.lang, 'Username cannot contain spaces') : undefined),
+  },
   { name: 'email', type: 'email', label: 'Email', required: true, max_length: 128, unique: true },
   {
     name: 'password', type: 'string', label: 'Password', write_only: true, encrypted: true, secret: true, column: false,

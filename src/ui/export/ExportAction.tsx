@@ -1,13 +1,15 @@
 /** The list header's Export button and its dialog (list slot `renderExport`). */
-import { useState, type ReactElement } from 'react'
+import { lazy, Suspense, useState, type ReactElement } from 'react'
 import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowDownloadRegular } from '@fluentui/react-icons'
 import { notify } from '../common/notify.tsx'
 import { reloginHref } from '../confirm/confirmLogic.ts'
 import type { ListToolContext } from '../list/types.ts'
-import { ExportDialog } from './ExportDialog.tsx'
 import { confirmFailureText } from './confirmFailure.ts'
+
+// The dialog loads when it opens: the button is on every list's first screen.
+const ExportDialog = lazy(() => import('./ExportDialog.tsx').then((m) => ({ default: m.ExportDialog })))
 
 export function ExportAction({ ctx, navigate = (href) => window.location.assign(href) }: { ctx: ListToolContext; navigate?: (href: string) => void }): ReactElement {
   const { t } = useLingui()
@@ -18,7 +20,7 @@ export function ExportAction({ ctx, navigate = (href) => window.location.assign(
         {t`Export`}
       </Button>
       {open && (
-        <ExportDialog
+        <Suspense fallback={null}><ExportDialog
           url={ctx.url}
           query={ctx.query}
           selection={ctx.selection}
@@ -30,7 +32,7 @@ export function ExportAction({ ctx, navigate = (href) => window.location.assign(
             if (output.confirm.status === 'relogin') navigate(reloginHref())
             else if (output.confirm.status === 'failed') notify('error', t`The export needs a verification`, confirmFailureText(output.confirm.failure))
           }}
-        />
+        /></Suspense>
       )}
     </>
   )

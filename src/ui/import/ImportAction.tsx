@@ -1,11 +1,13 @@
 /** The list header's Import button and its dialog (list slot `renderImport`). */
-import { useState, type ReactElement } from 'react'
+import { lazy, Suspense, useState, type ReactElement } from 'react'
 import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowUploadRegular } from '@fluentui/react-icons'
 import { useAccess } from '../common/access.tsx'
 import type { ListToolContext } from '../list/types.ts'
-import { ImportDialog } from './ImportDialog.tsx'
+
+// The dialog (its machine, parsers and preview) loads when it opens: the button is on every list's first screen.
+const ImportDialog = lazy(() => import('./ImportDialog.tsx').then((m) => ({ default: m.ImportDialog })))
 
 export function ImportAction({ ctx }: { ctx: ListToolContext }): ReactElement {
   const access = useAccess()
@@ -17,7 +19,7 @@ export function ImportAction({ ctx }: { ctx: ListToolContext }): ReactElement {
         {t`Import`}
       </Button>
       {open && (
-        <ImportDialog
+        <Suspense fallback={null}><ImportDialog
           listUrl={ctx.url}
           orgId={access.orgId}
           canCreate={ctx.canImportCreate}
@@ -27,7 +29,7 @@ export function ImportAction({ ctx }: { ctx: ListToolContext }): ReactElement {
             setOpen(false)
             if (imported) ctx.reload()
           }}
-        />
+        /></Suspense>
       )}
     </>
   )

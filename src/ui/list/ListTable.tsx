@@ -9,7 +9,7 @@ import {
 } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { fieldsOf, parseField } from '../../api/metadata.ts'
 import { listQuery } from '../../api/queries.ts'
 import type { Row, RowId } from '../../api/resources.ts'
@@ -25,19 +25,21 @@ import { ColumnChooser } from '../table/ColumnChooser.tsx'
 import { DataTable, type SortDirection } from '../table/DataTable.tsx'
 import { Pager } from '../table/Pager.tsx'
 import { readTableSettings, tableKey, visibleColumns, writePageSize, writeTableSettings, type TableSettings } from '../table/tableConfig.ts'
-import { BulkUpdateDialog } from './BulkUpdateDialog.tsx'
 import { buildColumns } from './columns.tsx'
 import { commandsFor, isEnabled, mergeCommands, type CommandEnv, type CommandTarget } from './commands.ts'
 import { DateRange } from './DateRange.tsx'
 import { defaultListCommands, defaultRowName } from './defaultCommands.tsx'
 import { filterOptions } from './filterOptions.ts'
-import { lastPage, RESERVED_KEYS, toApiQuery, withChange, type ListState } from './listState.ts'
+import { lastPage, pageFixedFilters, RESERVED_KEYS, toApiQuery, withChange, type ListState } from './listState.ts'
 import { ListHelpersContext, RowActions } from './RowActions.tsx'
 import { SearchBar } from './SearchBar.tsx'
 import type { ListCommand, ListConfig, ListHelpers, ListToolContext } from './types.ts'
 import { useListDefaults, useLocalListState, useUrlListState, type SetListState } from './useListState.ts'
 
 const DEFAULT_MIN = ['actions', 'id']
+
+// The bulk-update form (and the form machinery under it) loads when it opens, not with every list (issue 17).
+const BulkUpdateDialog = lazy(() => import('./BulkUpdateDialog.tsx').then((m) => ({ default: m.BulkUpdateDialog })))
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM },
@@ -172,7 +174,7 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
   const yes = t`Yes`
   const no = t`No`
   const options = useMemo(() => filterOptions(getFields, { yes, no }, config.searchExclude), [getFields, yes, no, config.searchExclude])
-  const hidden = config.hiddenFilters ?? []
+  const hidden = useMemo(() => pageFixedFilters(config), [config])
 
   const error = list.status === 'error' ? list.error : meta.status === 'error' ? meta.error : undefined
   const loading = list.status === 'loading' || meta.status === 'loading'
@@ -259,18 +261,20 @@ function ListView({ config, state, setState }: { config: ListConfig; state: List
       />
       {confirmDialog}
       {bulkOpen && (
-        <BulkUpdateDialog
-          url={url}
-          rows={selection}
-          rowName={rowName}
-          onClose={(saved) => {
-            setBulkOpen(false)
-            if (saved) {
-              setSelected(new Map())
-              list.reload()
-            }
-          }}
-        />
+        <Suspense fallback={null}>
+          <BulkUpdateDialog
+            url={url}
+            rows={selection}
+            rowName={rowName}
+            onClose={(saved) => {
+              setBulkOpen(false)
+              if (saved) {
+                setSelected(new Map())
+                list.reload()
+              }
+            }}
+          />
+        </Suspense>
       )}
       </div>
     </ListHelpersContext.Provider>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeListState, defaultRange, encodeListState, joinTerms, lastPage, rangeFor, searchTerms, toApiQuery, urlValue, validateListSearch, withChange } from './listState.ts'
+import { decodeListState, defaultRange, encodeListState, joinTerms, lastPage, pageFixedFilters, rangeFor, searchTerms, toApiQuery, urlValue, validateListSearch, withChange } from './listState.ts'
 
 const defaults = { size: 15, order: '-date_updated' }
 
@@ -74,5 +74,13 @@ describe('helpers', () => {
     expect([to.getDate(), to.getHours(), to.getMinutes(), to.getSeconds()]).toEqual([9, 23, 59, 59])
     expect(new Date(rangeFor('quarter', now).from).getMonth()).toBe(1)
     expect(defaultRange(now)).toEqual(rangeFor('week', now))
+  })
+})
+
+describe('pageFixedFilters (issue 17: no "scope: system" tag after creating a role)', () => {
+  it('hides the keys a page adds to its links as well as its hidden filters', () => {
+    expect(pageFixedFilters({ linkSearch: { scope: 'system' } })).toEqual(['scope'])
+    expect(pageFixedFilters({ hiddenFilters: ['user'], linkSearch: { user: 'x', scope: 'org' } })).toEqual(['user', 'scope'])
+    expect(pageFixedFilters({})).toEqual([])
   })
 })

@@ -159,3 +159,12 @@ export function rangeFor(shortcut: RangeShortcut, now: Date = new Date()): { fro
 export function defaultRange(now: Date = new Date()): { from: string; to: string } {
   return rangeFor('week', now)
 }
+
+/**
+ * URL filters a page fixes rather than the user: its `hiddenFilters` and the keys it adds to every link
+ * (`linkSearch`, e.g. the roles list's `scope`), which come back on the list after a create or an edit and must
+ * not show up as removable search tags (issue 17).
+ */
+export function pageFixedFilters(config: { hiddenFilters?: readonly string[]; linkSearch?: Readonly<Record<string, string>> }): string[] {
+  return [...new Set([...(config.hiddenFilters ?? []), ...Object.keys(config.linkSearch ?? {})])]
+}

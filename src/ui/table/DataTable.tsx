@@ -103,7 +103,10 @@ function DataTableImpl(props: DataTableProps) {
   const pageIds = useMemo(() => rows.map((r) => r.id), [rows])
   const selectedHere = useMemo(() => new Set<TableRowId>(pageIds.filter((id) => selected?.has(id))), [pageIds, selected])
 
-  const onSelect: DataGridProps['onSelectionChange'] = (_e, data) => {
+  const onSelect: DataGridProps['onSelectionChange'] = (e, data) => {
+    // A click selects only through the checkboxes: the grid toggles on any click in a row (a cell, a link, the "…"
+    // button), which silently changed what bulk actions act on. Space on a focused row still toggles it.
+    if (e.type === 'click' && !(e.target instanceof Element && e.target.closest('.fui-TableSelectionCell'))) return
     // The grid only knows this page: keep the other pages' selection as it is.
     const next = new Set<RowId>([...(selected ?? [])].filter((id) => !pageIds.includes(id)))
     for (const id of data.selectedItems) next.add(id as RowId)

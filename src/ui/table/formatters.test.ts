@@ -52,6 +52,13 @@ describe('displayValue', () => {
     expect(displayValue('json', { a: 1 })).toEqual({ kind: 'text', text: '{"a":1}' })
     expect(displayValue('secret', 'hunter2')).toEqual({ kind: 'secret' })
   })
+  it('objectLabel shows a phone field as country code and number (issue 17, defect 1)', () => {
+    expect(objectLabel({ code: '+86', phone: 13800000000 })).toBe('+86 13800000000')
+    expect(objectLabel({ code: '+1', phone: '2025550100' })).toBe('+1 2025550100')
+    expect(objectLabel({ code: '', phone: '12345' })).toBe('12345')
+    expect(objectLabel({ code: '+86', phone: null })).toBe('')
+  })
+
   it('objectLabel falls back through name-like keys', () => {
     expect(objectLabel({ id: 'x', username: 'bob' })).toBe('bob')
     expect(objectLabel({ id: 'x' })).toBe('x')

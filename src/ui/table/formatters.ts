@@ -71,6 +71,12 @@ export function isEmpty(value: unknown): boolean {
 /** A related object's or labeled choice's display text: name, display_name, username, label, value, id. */
 export function objectLabel(value: unknown): string {
   if (!isObject(value)) return value === null || value === undefined ? '' : String(value)
+  // A phone field (JumpServer's PhoneField: `{"code": "+86", "phone": 13800000000}`) reads `+86 13800000000`, in
+  // lists, details and forms alike; the server takes that text back (issue 17).
+  if ('phone' in value && 'code' in value && Object.keys(value).length === 2) {
+    const phone = value.phone === null || value.phone === undefined ? '' : String(value.phone)
+    return phone ? [String(value.code ?? '').trim(), phone].filter(Boolean).join(' ') : ''
+  }
   for (const key of ['display_name', 'name', 'username', 'label', 'value', 'id'] as const) {
     const v = value[key]
     if (typeof v === 'string' && v) return v

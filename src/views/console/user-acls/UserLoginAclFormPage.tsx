@@ -1,29 +1,39 @@
-/** UserLoginACLCreate / Update: the user is fixed by the page (`?user=`); rules are edited as IP list + time JSON. */
+/**
+ * UserLoginACLCreate / Update. Opened from a user's page the user is fixed by the page (`?user=`); opened from the
+ * standalone list the form asks for the user (issue 17: without it the form could never save). Rules are edited
+ * as IP list + time JSON.
+ */
 import { msg } from '@lingui/core/macro'
+import { useSearch } from '@tanstack/react-router'
+import { useMemo } from 'react'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { noEmoji } from '../../../ui/form/validators.ts'
 import { loginAclResource } from './resource.ts'
 
-export const loginAclFormConfig: FormPageConfig = {
-  resource: loginAclResource,
-  title: { create: msg`Create user login ACL`, update: msg`Update user login ACL` },
-  keepSearch: ['user'],
-  layout: [
-    [msg`Basic`, ['name', 'priority']],
-    [msg`Rules`, ['rules', 'action', 'reviewers']],
-    [msg`Other`, ['is_active', 'comment']],
-  ],
-  overrides: {
-    name: { rules: [noEmoji] },
-    rules: { fields: { time_period: { widget: 'json', helpText: msg`Weekly periods as JSON, e.g. [{"id": 1, "value": "08:00~18:00"}]; empty means any time` } } },
-    reviewers: { hidden: (v) => v.action !== 'review' },
-  },
-  transform: (payload, values, search) => {
-    const user = typeof search.user === 'string' ? search.user : values.user
-    return user ? { ...payload, user } : payload
-  },
+export function loginAclFormConfig(fixedUser?: string): FormPageConfig {
+  return {
+    resource: loginAclResource,
+    title: { create: msg`Create user login ACL`, update: msg`Update user login ACL` },
+    keepSearch: ['user'],
+    layout: [
+      [msg`Basic`, fixedUser ? ['name', 'priority'] : ['name', 'user', 'priority']],
+      [msg`Rules`, ['rules', 'action', 'reviewers']],
+      [msg`Other`, ['is_active', 'comment']],
+    ],
+    overrides: {
+      name: { rules: [noEmoji] },
+      rules: { fields: { time_period: { widget: 'json', helpText: msg`Weekly periods as JSON, e.g. [{"id": 1, "value": "08:00~18:00"}]; empty means any time` } } },
+      reviewers: { hidden: (v) => v.action !== 'review' },
+    },
+    transform: (payload, values, search) => {
+      const user = typeof search.user === 'string' && search.user ? search.user : values.user
+      return user ? { ...payload, user } : payload
+    },
+  }
 }
 
 export function UserLoginAclFormPage() {
-  return <GenericFormPage config={loginAclFormConfig} />
+  const search = useSearch({ strict: false }) as { user?: string }
+  const config = useMemo(() => loginAclFormConfig(search.user || undefined), [search.user])
+  return <GenericFormPage config={config} />
 }

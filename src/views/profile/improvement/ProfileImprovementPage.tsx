@@ -28,6 +28,12 @@ const useStyles = makeStyles({
 const selectProfile = (s: AppSnapshot) => s.context.profile!
 const selectSettings = (s: AppSnapshot) => s.context.settings
 
+/** "New password again": empty is its own error (it was only compared, so two empty boxes passed — issue 17). */
+export function againProblem(password: string, again: string): 'required' | 'mismatch' | undefined {
+  if (!again) return 'required'
+  return again === password ? undefined : 'mismatch'
+}
+
 type Values = Record<'name' | 'email' | 'phone' | 'old_password' | 'new_password' | 'new_password_again', string>
 
 /**
@@ -64,7 +70,9 @@ export function ProfileImprovementPage() {
       if (!values.old_password) out.old_password = t`This field is required.`
       if (!values.new_password) out.new_password = t`This field is required.`
       else if (checks.some((c) => !c.ok)) out.new_password = t`The password does not follow the rules.`
-      if (values.new_password_again !== values.new_password) out.new_password_again = t`The two passwords do not match.`
+      const again = againProblem(values.new_password, values.new_password_again)
+      if (again === 'required') out.new_password_again = t`This field is required.`
+      else if (again === 'mismatch') out.new_password_again = t`The two passwords do not match.`
     }
     return out
   }
