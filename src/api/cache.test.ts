@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ensure, FRESH_MS, invalidate, peek, subscribe, type CacheQuery } from './cache.ts'
+import { afterWrite, ensure, FRESH_MS, invalidate, peek, subscribe, type CacheQuery } from './cache.ts'
 
 function deferred<T>() {
   let resolve!: (v: T) => void
@@ -90,5 +90,20 @@ describe('answer cache', () => {
     await Promise.resolve()
     expect(peek(query.key)?.data).toBe('new')
     stop()
+  })
+})
+
+describe('writes', () => {
+  it('drop cached data, except writes that change none (spm cache, confirmations, read marks)', async () => {
+    const { query, runs } = counted()
+    const p = ensure(query)
+    runs[0]!.resolve('A')
+    await p
+    afterWrite('http://127.0.0.1/api/v1/common/resources/cache/')
+    afterWrite('/api/v1/authentication/confirm/')
+    afterWrite('/api/v1/notifications/site-messages/mark-as-read/')
+    expect(peek(query.key)?.data).toBe('A')
+    afterWrite('http://127.0.0.1/api/v1/users/users/x/?spm=1')
+    expect(peek(query.key)).toBeUndefined()
   })
 })

@@ -136,5 +136,13 @@ export function invalidate(match: (key: string, keep: boolean) => boolean = (_k,
   }
 }
 
-// After any successful write the data shown elsewhere may be out of date.
-onApiWrite(() => invalidate())
+/** Writes that change no data a page shows: the spm id cache (a read helper), confirmations, read marks. */
+const NOT_DATA = [/\/api\/v1\/common\/resources\/cache\/$/, /\/api\/v1\/authentication\/confirm\//, /\/mark-as-read(-all)?\/$/]
+
+/** After any other successful write the data shown elsewhere may be out of date. */
+export function afterWrite(url: string): void {
+  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0] ?? ''
+  if (!NOT_DATA.some((re) => re.test(path))) invalidate()
+}
+
+onApiWrite(afterWrite)

@@ -49,8 +49,9 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
   }
   const label = (e: MenuEntry) => i18n._(e.title)
   const preload = useIntentPreload()
-  // Internal entries preload their route on hover or focus; external ones open a server page in a new tab.
-  const externalProps = (e: MenuEntry) => (e.external ? { target: '_blank', rel: 'noopener noreferrer' } : preload(e.path))
+  // Internal entries preload their route on hover or focus (not in the overlay drawer of narrow screens, which a
+  // settling preload would close); external ones open a server page in a new tab.
+  const externalProps = (e: MenuEntry) => (e.external ? { target: '_blank', rel: 'noopener noreferrer' } : type === 'overlay' ? {} : preload(e.path))
 
   return (
     <NavDrawer
