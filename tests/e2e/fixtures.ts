@@ -94,6 +94,7 @@ export function workerBaseURL(): string {
 }
 
 export const test = base.extend<object, { server: E2eServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   server: [async ({}, use, workerInfo) => {
     const port = BASE_PORT + workerInfo.parallelIndex
     const sparePort = BASE_PORT + workerInfo.config.workers + workerInfo.parallelIndex
