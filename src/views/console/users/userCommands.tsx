@@ -9,10 +9,10 @@ import { KeyResetRegular, LockOpenRegular, PersonDeleteRegular, ShieldDismissReg
 import { actionUrl, bulkDelete, deleteResource, postWithSpm, sendAction, type Row } from '../../../api/resources.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { namesOf } from '../../../ui/list/defaultCommands.tsx'
-import type { ListCommand, ListHelpers } from '../../../ui/list/types.ts'
+import type { CommandHelpers, ListCommand } from '../../../ui/list/types.ts'
 import { REMOVE_USER_PERM } from './resource.ts'
 
-const done = (h: ListHelpers) => (h.afterDelete ? h.afterDelete() : h.reload())
+const done = (h: CommandHelpers) => (h.afterDelete ? h.afterDelete() : h.reload())
 
 /** Overrides of the default commands: deleting a user is for system administrators, and says what it means. */
 export const userCommandOverrides: Record<string, Partial<ListCommand>> = {
@@ -46,7 +46,7 @@ export const userCommandOverrides: Record<string, Partial<ListCommand>> = {
       onConfirm: async () => {
         await bulkDelete(h.url, selection.map((r) => r.id))
         notify('success', t`Deleted ${selection.length} users`)
-        h.clearSelection()
+        h.list?.clearSelection()
         h.reload()
       },
     }),
@@ -80,7 +80,7 @@ export const bulkRemoveFromOrg: ListCommand = {
     onConfirm: async () => {
       await postWithSpm(actionUrl(h.url, undefined, 'remove'), selection.map((r) => r.id))
       notify('success', t`Removed ${selection.length} users from the organization`)
-      h.clearSelection()
+      h.list?.clearSelection()
       h.reload()
     },
   }),
