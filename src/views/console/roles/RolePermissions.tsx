@@ -5,15 +5,14 @@
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useMemo, useState } from 'react'
-import { actionUrl, getJson, sendAction, withQuery, type Row } from '../../../api/resources.ts'
+import { fetchPermissionTree, saveRolePermissions } from '../../../api/rbac.ts'
+import type { Row } from '../../../api/resources.ts'
 import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { TreeEditor } from '../../../ui/common/TreeEditor.tsx'
 import { useAsync } from '../../../ui/common/useAsync.ts'
-import { buildPermTree, parseZTree, permissionIds, withDependencies } from './permTree.ts'
+import { buildPermTree, permissionIds, withDependencies } from './permTree.ts'
 import { isBuiltin, roleResources, scopeOf } from './resource.ts'
-
-const TREE_URL = '/api/v1/rbac/permissions/tree/'
 
 const useStyles = makeStyles({
   bar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', marginBottom: tokens.spacingVerticalM, flexWrap: 'wrap' },
@@ -24,8 +23,8 @@ export function RolePermissions({ role, canChange, onSaved }: { role: Row; canCh
   const { t } = useLingui()
   const styles = useStyles()
   const scope = scopeOf(role.scope)
-  const source = useAsync((signal) => getJson<unknown>(withQuery(TREE_URL, { role: role.id }), { signal }), String(role.id))
-  const tree = useMemo(() => buildPermTree(parseZTree(source.data)), [source.data])
+  const source = useAsync((signal) => fetchPermissionTree(role.id, { signal }), String(role.id))
+  const tree = useMemo(() => buildPermTree(source.data ?? []), [source.data])
   const [checked, setChecked] = useState<Set<string>>(new Set())
   const [saving, setSaving] = useState(false)
   useEffect(() => setChecked(new Set(tree.checked)), [tree])
@@ -36,7 +35,7 @@ export function RolePermissions({ role, canChange, onSaved }: { role: Row; canCh
     if (!scope) return
     setSaving(true)
     try {
-      await sendAction('patch', actionUrl(roleResources[scope].url, role.id, 'permissions'), { permissions: permissionIds(checked, tree) })
+      await saveRolePermissions(roleResources[scope].url, role.id, permissionIds(checked, tree))
       notify('success', t`Permissions saved`)
       source.reload()
       onSaved()
