@@ -59,6 +59,8 @@ export interface FieldMeta {
   filter: boolean
   /** GET only: usable in `order`. */
   order: boolean
+  /** Related fields (our server only): the target model, its list URL and label field. */
+  related?: { model?: string; url: string; label?: string }
 }
 
 export type MetaMethod = 'GET' | 'POST' | 'PUT' | 'PATCH'
@@ -127,6 +129,10 @@ export function parseField(name: string, raw: unknown): FieldMeta {
   if (isObject(info.children)) field.children = Object.entries(info.children).map(([k, v]) => parseField(k, v))
   const tree = parseTree(info.tree)
   if (tree) field.tree = tree
+  if (isObject(info.related) && typeof info.related.url === 'string' && info.related.url.startsWith('/')) {
+    const { model, url, label } = info.related
+    field.related = { url, ...(typeof model === 'string' ? { model } : {}), ...(typeof label === 'string' && label ? { label } : {}) }
+  }
   return field
 }
 

@@ -44,6 +44,7 @@ interface Inherited {
 export function flattenRoutes(nodes: readonly RouteNode[], base = '', inherited?: Inherited): RouteDef[] {
   const out: RouteDef[] = []
   for (const node of nodes) {
+    if (node.slot !== undefined) throw new Error(`Route slot ${node.slot} was not filled from the manifest`)
     const path = join(base, node.path)
     const segments = path.split('/').filter(Boolean)
     const level = segments.length

@@ -1,7 +1,8 @@
 /**
  * The route catalogue: every route of the console as typed data (console-behaviour §3, spec 001 §2), with its
  * name, view, app, resource, action, permissions, licence flag, feature switch, title and menu data. The router
- * tree, the guards, the menus and the visited tabs are all built from it.
+ * tree, the guards, the menus and the visited tabs are all built from it. Resources come from the console
+ * manifest (src/views/manifest.ts) into their `resourceSlot`s; everything else is declared in routes/*.ts.
  */
 import { flattenRoutes } from './build.ts'
 import { auditRoutes } from './routes/audit.ts'
@@ -11,9 +12,19 @@ import { profileRoutes } from './routes/profile.ts'
 import { settingsRoutes } from './routes/settings.ts'
 import { ticketsRoutes } from './routes/tickets.ts'
 import { workbenchRoutes } from './routes/workbench.ts'
-import type { RouteDef, ViewName } from './types.ts'
+import { placeResources } from './resources.ts'
+import type { RouteDef, RouteNode, ViewName } from './types.ts'
+import { RESOURCE_MANIFEST } from '../views/manifest.ts'
 
-export const VIEW_TREES = [consoleRoutes, auditRoutes, workbenchRoutes, ticketsRoutes, settingsRoutes, profileRoutes] as const
+const DECLARED_TREES = [consoleRoutes, auditRoutes, workbenchRoutes, ticketsRoutes, settingsRoutes, profileRoutes] as const
+
+/** The declared trees with the manifest's resources in their slots (src/views/manifest.ts). */
+export const VIEW_TREES: readonly RouteNode[] = (() => {
+  const { trees, placed } = placeResources(DECLARED_TREES, RESOURCE_MANIFEST)
+  const lost = RESOURCE_MANIFEST.filter((i) => !placed.has(i.key)).map((i) => i.key)
+  if (lost.length) throw new Error(`Manifest entries without a route slot or parent: ${lost.join(', ')}`)
+  return trees
+})()
 
 export const ROUTES: readonly RouteDef[] = Object.freeze([...flattenRoutes(commonRoutes), ...flattenRoutes(VIEW_TREES)])
 

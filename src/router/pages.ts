@@ -1,19 +1,12 @@
 /**
- * Which component renders a route, by route name. Each view folder registers its pages (src/views/<view>/index.ts);
- * a route whose page is not built yet shows the landing placeholder. Every page is loaded lazily, so the first
- * screen loads only the shell.
+ * Which component renders a route, by route name: the console manifest's resources and the views' plain page
+ * entries (src/views/manifest.ts `PAGES`); a route whose page is not built yet shows the landing placeholder.
+ * Every page is loaded lazily, so the first screen loads only the shell.
  */
-import type { ComponentType } from 'react'
-import { auditPages } from '../views/audit/index.ts'
-import { consolePages } from '../views/console/index.ts'
-import { profilePages } from '../views/profile/index.ts'
-import { settingsPages } from '../views/settings/index.ts'
-import { ticketsPages } from '../views/tickets/index.ts'
-import { workbenchPages } from '../views/workbench/index.ts'
-import { genericPages } from '../views/registry.ts'
+import type { PageLoader } from './resources.ts'
+import { PAGES as VIEW_PAGES } from '../views/manifest.ts'
 
-/** Loads a page component (`() => import('./UserListPage.tsx').then((m) => m.UserListPage)`). */
-export type PageLoader = () => Promise<ComponentType>
+export type { PageLoader }
 export type PageRegistry = Readonly<Record<string, PageLoader>>
 
 const commonPages: PageRegistry = {
@@ -22,13 +15,7 @@ const commonPages: PageRegistry = {
 
 export const PAGES: PageRegistry = {
   ...commonPages,
-  ...consolePages,
-  ...auditPages,
-  ...workbenchPages,
-  ...ticketsPages,
-  ...settingsPages,
-  ...profilePages,
-  ...genericPages,
+  ...VIEW_PAGES,
 }
 
 export const landingPage: PageLoader = () => import('../ui/pages/LandingPage.tsx').then((m) => m.LandingPage)

@@ -46,6 +46,8 @@ export interface RouteNode {
   /** Menu entry to highlight (absolute path); defaults to the nearest page ancestor at menu level. */
   activeMenu?: string
   children?: readonly RouteNode[]
+  /** A place for a manifest entry (`resourceSlot(key)`, src/router/resources.ts), replaced before flattening. */
+  slot?: string
 }
 
 /** A route of the catalogue with its effective metadata (spec 000 §2.1, console-behaviour §1.3). */

@@ -1,10 +1,8 @@
 import { msg } from '@lingui/core/macro'
 import type { RouteNode } from '../types.ts'
+import { resourceSlot } from '../resources.ts'
 import { group, page, perm, view } from './helpers.ts'
 
-const user = perm('users', 'user')
-const loginAcl = perm('acls', 'loginacl')
-const userGroup = perm('users', 'usergroup')
 const asset = perm('assets', 'asset')
 const domain = perm('assets', 'domain')
 const gateway = perm('assets', 'gateway')
@@ -23,12 +21,6 @@ const assetPermission = perm('perms', 'assetpermission')
 const assetAcl = perm('acls', 'loginassetacl')
 const commandAcl = perm('acls', 'commandfilteracl')
 const commandGroup = perm('acls', 'commandgroup')
-// Roles: one list for both scopes; holding either scope's permission is enough.
-const role = {
-  view: 'rbac.view_orgrole|rbac.view_systemrole',
-  add: 'rbac.add_orgrole|rbac.add_systemrole',
-  change: 'rbac.change_orgrole|rbac.change_systemrole',
-}
 
 /** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
 function assetKind(path: string, base: string, list: ReturnType<typeof msg>, create: ReturnType<typeof msg>, update: ReturnType<typeof msg>): RouteNode {
@@ -42,37 +34,8 @@ function assetKind(path: string, base: string, list: ReturnType<typeof msg>, cre
 /** Console (administration) view: console-behaviour §3. */
 export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`, '/console/dashboard', [
   page('dashboard', 'AdminDashboard', msg`Dashboard`, [], { icon: 'dashboard' }),
-  group('users', 'Users', msg`Users`, 'users', [
-    page('users', 'UserList', msg`User list`, [user.view], {
-      children: [
-        page('create', 'UserCreate', msg`Create user`, [user.add]),
-        page(':id/update', 'UserUpdate', msg`Update user`, [user.change]),
-        page(':id', 'UserDetail', msg`User details`, [user.view]),
-        page('user-acl', 'UserLoginACLList', msg`User login ACLs`, [loginAcl.view], {
-          children: [
-            page('create', 'UserLoginACLCreate', msg`Create user login ACL`, [loginAcl.add]),
-            page(':id', 'UserLoginACLDetail', msg`User login ACL details`, [loginAcl.view]),
-            page(':id/update', 'UserLoginACLUpdate', msg`Update user login ACL`, [loginAcl.change]),
-          ],
-        }),
-      ],
-    }),
-    page('groups', 'UserGroupList', msg`User groups`, [userGroup.view], {
-      children: [
-        page('create', 'UserGroupCreate', msg`Create user group`, [userGroup.add]),
-        page(':id/update', 'UserGroupUpdate', msg`Update user group`, [userGroup.change]),
-        page(':id', 'UserGroupDetail', msg`User group details`, [userGroup.view]),
-      ],
-    }),
-    page('roles', 'RoleList', msg`Roles`, [role.view], {
-      licenseRequired: true,
-      children: [
-        page('create', 'RoleCreate', msg`Create role`, [role.add]),
-        page(':id/update', 'RoleUpdate', msg`Update role`, [role.change]),
-        page(':id', 'RoleDetail', msg`Role details`, [role.view]),
-      ],
-    }),
-  ]),
+  // Resources of the manifest (src/views/manifest.ts) take their place here.
+  group('users', 'Users', msg`Users`, 'users', [resourceSlot('users'), resourceSlot('user-groups'), resourceSlot('roles')]),
   group('assets', 'Assets', msg`Assets`, 'assets', [
     page('assets', 'AssetList', msg`Asset list`, [asset.view], {
       children: [

@@ -1,5 +1,6 @@
 import { msg } from '@lingui/core/macro'
 import type { RouteNode } from '../types.ts'
+import { resourceSlot } from '../resources.ts'
 import { page, perm, view } from './helpers.ts'
 
 const terminal = perm('terminal', 'terminal')
@@ -9,7 +10,6 @@ const endpoint = perm('terminal', 'endpoint')
 const endpointRule = perm('terminal', 'endpointrule')
 const applet = perm('terminal', 'applet')
 const appletHost = perm('terminal', 'applethost')
-const org = perm('orgs', 'organization')
 
 /** System settings view (named SystemSetting, settings.view_setting): console-behaviour §3. */
 export const settingsRoutes: RouteNode = view('settings', 'SystemSetting', msg`System settings`, '/settings/basic', [
@@ -45,15 +45,7 @@ export const settingsRoutes: RouteNode = view('settings', 'SystemSetting', msg`S
   page('security', 'Security', msg`Security`, ['settings.change_security'], { icon: 'security' }),
   page('clean', 'Clean', msg`Periodic clean-up`, ['settings.change_clean'], { icon: 'clean' }),
   page('interface', 'InterfaceSettings', msg`Interface`, ['settings.change_interface'], { icon: 'interface', licenseRequired: true }),
-  page('orgs', 'OrganizationList', msg`Organizations`, [org.view], {
-    icon: 'orgs',
-    licenseRequired: true,
-    children: [
-      page('create', 'OrganizationCreate', msg`Create organization`, [org.add]),
-      page(':id/update', 'OrganizationUpdate', msg`Update organization`, [org.change]),
-      page(':id', 'OrganizationDetail', msg`Organization details`, [org.view]),
-    ],
-  }),
+  resourceSlot('organizations'),
   page('tools', 'Tools', msg`Tools`, ['settings.view_setting'], { icon: 'tools' }),
   page('tasks', 'TaskList', msg`Tasks`, ['ops.view_celerytask'], {
     icon: 'tasks',

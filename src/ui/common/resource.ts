@@ -18,6 +18,15 @@ export interface ResourceRoutes {
   detail?: RouteRef
 }
 
+/** Where a related field's picker takes its options: a list URL and the label field of its rows. */
+export interface RelatedRef {
+  url: string
+  /** label field of the rows (default: the generic object label) */
+  label?: string
+  /** the target model, `<app>.<model>` */
+  model?: string
+}
+
 export interface ResourceDef {
   /** API list URL, e.g. `/api/v1/users/users/` */
   url: string
@@ -25,6 +34,10 @@ export interface ResourceDef {
   perms: ResourcePerms
   /** singular type name for titles ("User: alice") and messages */
   typeLabel: MessageDescriptor
+  /** list default order (`null`: the server's; undefined: `-date_updated`) */
+  defaultOrder?: string | null
+  /** picker sources of related fields the metadata may not describe (field → source) */
+  related?: Readonly<Record<string, RelatedRef>>
 }
 
 /**
@@ -39,8 +52,8 @@ export function crudRoutes(prefix: string, base: string, which: { create?: boole
   return routes
 }
 
-export function defineResource(def: { url: string; routes: ResourceRoutes; typeLabel: MessageDescriptor; perms?: Partial<ResourcePerms> }): ResourceDef {
-  return { url: def.url, routes: def.routes, typeLabel: def.typeLabel, perms: resourcePerms(def.url, def.perms) }
+export function defineResource(def: Omit<ResourceDef, 'perms'> & { perms?: Partial<ResourcePerms> }): ResourceDef {
+  return { ...def, perms: resourcePerms(def.url, def.perms) }
 }
 
 /** Fills `:name` placeholders of a route path. */

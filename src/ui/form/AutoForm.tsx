@@ -7,7 +7,6 @@ import { Field, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useRef } from 'react'
 import { FieldWidget } from './FieldWidget.tsx'
-import type { FieldOverrides } from './types.ts'
 import type { ResourceForm } from './useResourceForm.ts'
 
 const useStyles = makeStyles({
@@ -34,7 +33,8 @@ export function useFocusFirstError(form: Pick<ResourceForm, 'errors' | 'errorTic
   }, [form.errorTick])
 }
 
-export function AutoForm({ form, overrides = {}, disabled = false }: { form: ResourceForm; overrides?: FieldOverrides; disabled?: boolean }) {
+export function AutoForm({ form, disabled = false }: { form: ResourceForm; disabled?: boolean }) {
+  const { overrides } = form
   const { i18n } = useLingui()
   const styles = useStyles()
   const root = useRef<HTMLDivElement>(null)

@@ -20,6 +20,7 @@ import { useState } from 'react'
 const useStyles = makeStyles({
   group: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
   full: { width: '100%' },
+  missing: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 })
 
 export interface FieldWidgetProps {
@@ -124,7 +125,16 @@ export function FieldWidget(props: FieldWidgetProps) {
       return <ListInput value={Array.isArray(value) ? value.map(String) : []} disabled={disabled} onChange={onChange} onBlur={onBlur} />
     case 'related':
     case 'relatedMulti': {
-      if (!override.related) return <Input className={styles.full} value={str} disabled={disabled} onChange={(_, d) => onChange(d.value)} onBlur={onBlur} />
+      // No picker source (reported by the form; the manifest test fails on it): ids may still be typed, and in
+      // development the field says why it is not a picker.
+      if (!override.related) {
+        return (
+          <>
+            <Input className={styles.full} value={str} disabled={disabled} onChange={(_, d) => onChange(d.value)} onBlur={onBlur} />
+            {import.meta.env.DEV && <Text role="alert" className={styles.missing}>No picker source for the related field "{field.name}": declare its model in src/views/manifest.ts</Text>}
+          </>
+        )
+      }
       return (
         <RelatedPicker
           source={override.related}

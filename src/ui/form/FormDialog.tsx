@@ -56,7 +56,7 @@ export function FormDialog(props: FormDialogProps) {
             <DialogContent className={styles.content}>
               {form.status === 'loading' && <Spinner label={t`Loading…`} />}
               {form.status === 'error' && <MessageBar intent="error"><MessageBarBody>{describeError(form.loadError)}</MessageBarBody></MessageBar>}
-              {form.status === 'ready' && <AutoForm form={form} overrides={props.overrides} disabled={view} />}
+              {form.status === 'ready' && <AutoForm form={form} disabled={view} />}
             </DialogContent>
             {!view && (
               <DialogActions>

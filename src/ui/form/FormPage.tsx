@@ -63,7 +63,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
   const [layout] = useState(() => (typeof config.layout === 'function' ? config.layout(mode) : config.layout))
   const [overrides] = useState(() => (typeof config.overrides === 'function' ? config.overrides(mode) : config.overrides))
   const [transform] = useState(() => (config.transform ? (p: FormValues, v: FormValues) => config.transform!(p, v, search) : undefined))
-  const form = useResourceForm({ url, id, cloneFrom, layout, overrides, initial, transform, updateMethod: config.updateMethod })
+  const form = useResourceForm({ url, id, cloneFrom, layout, overrides, initial, transform, updateMethod: config.updateMethod, related: resource.related })
   const kept = Object.fromEntries((config.keepSearch ?? []).filter((k) => search[k] !== undefined).map((k) => [k, search[k]]))
   const list = resource.routes.list
 
@@ -107,7 +107,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
             void save(false)
           }}
         >
-          <AutoForm form={form} overrides={overrides} />
+          <AutoForm form={form} />
           <div className={styles.footer}>
             <Button type="button" appearance="secondary" onClick={() => go(list.path, kept)} disabled={form.saving}>{t`Cancel`}</Button>
             {form.mode === 'create' && (

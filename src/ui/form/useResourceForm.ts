@@ -12,6 +12,8 @@ import { encryptSecret } from '../../api/crypto.ts'
 import { formFields, type FieldMeta } from '../../api/metadata.ts'
 import { createResource, detailUrl, patchResource, retrieveResource, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
 import { describeError } from '../common/errors.ts'
+import type { ResourceDef } from '../common/resource.ts'
+import { reportMissingSources, withRelatedSources } from './related.ts'
 import { useAsync } from '../common/useAsync.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, type FieldGroup } from './formModel.ts'
@@ -35,6 +37,8 @@ export interface ResourceFormOptions {
   overrides?: FieldOverrides
   /** starting values of a new object */
   initial?: FormValues
+  /** picker sources of related fields the metadata does not describe (the resource's, from the manifest) */
+  related?: ResourceDef['related']
   /** update verb (default PUT) */
   updateMethod?: 'PUT' | 'PATCH'
   /** last word on the body (e.g. values that depend on each other) */
@@ -64,6 +68,10 @@ export interface ResourceForm {
   reset: () => void
   /** rendered field names, in order */
   order: string[]
+  /** the overrides in effect: the caller's plus every related field's picker source */
+  overrides: FieldOverrides
+  /** related fields without a picker source (reported on the console; a test failure in the manifest test) */
+  missingSources: string[]
 }
 
 function cloneMarker(): string {
@@ -74,8 +82,10 @@ export function encryptForServer(plain: string): string {
   return encryptSecret(plain, Cookies.get(PUBLIC_KEY_COOKIE))
 }
 
+const NO_OVERRIDES: FieldOverrides = {}
+
 export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
-  const { url, id, cloneFrom, overrides = {}, layout, initial, transform } = opts
+  const { url, id, cloneFrom, overrides: given = NO_OVERRIDES, layout, initial, transform, related } = opts
   const mode: FormMode = id === undefined ? 'create' : opts.view ? 'view' : 'update'
   const metaUrl = id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
   const meta = useMetadata(metaUrl)
@@ -83,6 +93,8 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const object = useAsync(objectId === undefined ? undefined : (signal) => retrieveResource(url, objectId, { signal }), `${url}|${String(objectId)}`)
 
   const fields = useMemo(() => formFields(meta.data, id !== undefined ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id])
+  const { overrides, missing: missingSources } = useMemo(() => withRelatedSources(fields, given, related), [fields, given, related])
+  useEffect(() => reportMissingSources(url, missingSources), [url, missingSources])
   const groups = useMemo(() => layoutGroups(fields, layout), [fields, layout])
   const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
   const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields])
@@ -213,5 +225,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     submit,
     reset: start,
     order,
+    overrides,
+    missingSources,
   }
 }

@@ -88,7 +88,7 @@ export interface ListConfig {
     overrides?: Readonly<Record<string, Partial<ListCommand> | null>>
     extra?: readonly ListCommand[]
   }
-  /** default `order` (default `-date_updated`; null: the server's) */
+  /** default `order` (default: the resource's, else `-date_updated`; null: the server's) */
   defaultOrder?: string | null
   /** offer a date range (default last 7 days) */
   dateRange?: boolean

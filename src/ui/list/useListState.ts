@@ -5,15 +5,19 @@ import { readPageSize } from '../table/tableConfig.ts'
 import { decodeListState, defaultRange, encodeListState, validateListSearch, type ListDefaults, type ListSearch, type ListState } from './listState.ts'
 import type { ListConfig } from './types.ts'
 
-export function useListDefaults(config: Pick<ListConfig, 'defaultOrder' | 'dateRange'>): ListDefaults {
-  const { defaultOrder, dateRange } = config
-  return useMemo(() => {
-    const d: ListDefaults = { size: readPageSize() }
-    const order = defaultOrder === null ? undefined : defaultOrder ?? '-date_updated'
-    if (order) d.order = order
-    if (dateRange) d.dateRange = defaultRange()
-    return d
-  }, [defaultOrder, dateRange])
+/** The list's defaults: page size from the table settings, order from the config, else the resource's. */
+export function listDefaults(config: Pick<ListConfig, 'defaultOrder' | 'dateRange' | 'resource'>): ListDefaults {
+  const defaultOrder = config.defaultOrder !== undefined ? config.defaultOrder : config.resource.defaultOrder
+  const d: ListDefaults = { size: readPageSize() }
+  const order = defaultOrder === null ? undefined : defaultOrder ?? '-date_updated'
+  if (order) d.order = order
+  if (config.dateRange) d.dateRange = defaultRange()
+  return d
+}
+
+export function useListDefaults(config: Pick<ListConfig, 'defaultOrder' | 'dateRange' | 'resource'>): ListDefaults {
+  const { defaultOrder, dateRange, resource } = config
+  return useMemo(() => listDefaults({ defaultOrder, dateRange, resource }), [defaultOrder, dateRange, resource])
 }
 
 export type SetListState = (next: ListState, opts?: { replace?: boolean }) => void

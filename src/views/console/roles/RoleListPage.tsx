@@ -25,7 +25,6 @@ export function roleListConfig(scope: RoleScope): ListConfig {
     label: scope === 'system' ? msg`System roles` : msg`Organization roles`,
     tableName: scope === 'system' ? 'SystemRoleList' : 'OrgRoleList',
     linkSearch: { scope },
-    defaultOrder: null,
     rowName: roleName,
     columns: {
       min: ['name', 'actions'],

@@ -4,28 +4,26 @@
  */
 import { msg } from '@lingui/core/macro'
 import type { Row } from '../../../api/resources.ts'
-import { crudRoutes, defineResource, type ResourceDef } from '../../../ui/common/resource.ts'
+import { defineResource, type ResourceDef } from '../../../ui/common/resource.ts'
+import { manifestItem, RELATED_MODELS } from '../../manifest.ts'
 
 export type RoleScope = 'system' | 'org'
 
-const routes = crudRoutes('Role', '/console/users/roles')
+const any = manifestItem('roles').resource
+
+/** One scope's endpoint on the shared Role* routes (the URLs are the manifest's related-model table's). */
+function scoped(scope: RoleScope, typeLabel: ReturnType<typeof msg>): ResourceDef {
+  const model = `${scope}role`
+  return defineResource({
+    ...any, url: RELATED_MODELS[`rbac.${model}`]!.url, typeLabel,
+    perms: { view: `rbac.view_${model}`, add: `rbac.add_${model}`, change: `rbac.change_${model}`, delete: `rbac.delete_${model}` },
+  })
+}
 
 export const roleResources: Record<RoleScope | 'any', ResourceDef> = {
-  system: defineResource({
-    url: '/api/v1/rbac/system-roles/', routes, typeLabel: msg`System role`,
-    perms: { view: 'rbac.view_systemrole', add: 'rbac.add_systemrole', change: 'rbac.change_systemrole', delete: 'rbac.delete_systemrole' },
-  }),
-  org: defineResource({
-    url: '/api/v1/rbac/org-roles/', routes, typeLabel: msg`Organization role`,
-    perms: { view: 'rbac.view_orgrole', add: 'rbac.add_orgrole', change: 'rbac.change_orgrole', delete: 'rbac.delete_orgrole' },
-  }),
-  any: defineResource({
-    url: '/api/v1/rbac/roles/', routes, typeLabel: msg`Role`,
-    perms: {
-      view: 'rbac.view_systemrole|rbac.view_orgrole', add: 'rbac.add_systemrole|rbac.add_orgrole',
-      change: 'rbac.change_systemrole|rbac.change_orgrole', delete: 'rbac.delete_systemrole|rbac.delete_orgrole',
-    },
-  }),
+  system: scoped('system', msg`System role`),
+  org: scoped('org', msg`Organization role`),
+  any,
 }
 
 export function scopeOf(value: unknown): RoleScope | undefined {

@@ -16,7 +16,7 @@ export const loginAclFormConfig: FormPageConfig = {
   overrides: {
     name: { rules: [noEmoji] },
     rules: { fields: { time_period: { widget: 'json', helpText: msg`Weekly periods as JSON, e.g. [{"id": 1, "value": "08:00~18:00"}]; empty means any time` } } },
-    reviewers: { related: { url: '/api/v1/users/users/' }, hidden: (v) => v.action !== 'review' },
+    reviewers: { hidden: (v) => v.action !== 'review' },
   },
   transform: (payload, values, search) => {
     const user = typeof search.user === 'string' ? search.user : values.user

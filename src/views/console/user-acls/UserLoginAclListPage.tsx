@@ -28,7 +28,6 @@ export function loginAclListConfig(userId: string | undefined, stateIn: 'url' | 
         },
       }],
     },
-    defaultOrder: 'priority',
     searchExclude: ['user'],
   }
 }

@@ -1,15 +1,9 @@
 /** User login ACLs, nested under a user: `/console/users/users/user-acl?user=<id>` (contract §5.4). */
-import { msg } from '@lingui/core/macro'
 import { withQuery } from '../../../api/resources.ts'
-import { crudRoutes, defineResource } from '../../../ui/common/resource.ts'
+import { manifestItem } from '../../manifest.ts'
 
-export const LOGIN_ACLS_URL = '/api/v1/acls/login-acls/'
-
-export const loginAclResource = defineResource({
-  url: LOGIN_ACLS_URL,
-  routes: crudRoutes('UserLoginACL', '/console/users/users/user-acl'),
-  typeLabel: msg`Login ACL`,
-})
+export const loginAclResource = manifestItem('user-acls').resource
+export const LOGIN_ACLS_URL = loginAclResource.url
 
 /** The ACLs of one user (the `user` filter of the list URL). */
 export function userAclsUrl(userId: string | undefined): string {

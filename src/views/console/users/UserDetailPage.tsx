@@ -6,7 +6,7 @@ import { makeStyles, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useMemo } from 'react'
-import { patchResource, type Row, type RowId } from '../../../api/resources.ts'
+import { patchResource, type RowId } from '../../../api/resources.ts'
 import { isRootOrg } from '../../../ui/common/access.tsx'
 import { hasPerm } from '../../../ui/common/perms.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
@@ -14,7 +14,8 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { RelationCard, type RelationItem } from '../../../ui/detail/RelationCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import { loginAclListConfig } from '../user-acls/UserLoginAclListPage.tsx'
-import { GROUPS_URL, ORG_ROLES_URL, SYSTEM_ROLES_URL, USERS_URL, userResource } from './resource.ts'
+import { sourceFromRef } from '../../../ui/form/related.ts'
+import { USERS_URL, userResource } from './resource.ts'
 import { userCommandOverrides, userDetailCommands } from './userCommands.tsx'
 
 const useStyles = makeStyles({
@@ -25,7 +26,8 @@ function items(value: unknown): RelationItem[] {
   return (Array.isArray(value) ? value : []).map((v: { id: RowId; name?: string; display_name?: string }) => ({ id: v.id, label: v.display_name ?? v.name ?? String(v.id) }))
 }
 
-const roleLabel = (row: Row) => String(row.display_name ?? row.name ?? row.id)
+/** The pickers' sources are the manifest's (the users entry's related models). */
+const source = (field: 'groups' | 'system_roles' | 'org_roles') => sourceFromRef(userResource.related![field]!)
 
 function Info({ object, fields }: DetailContext) {
   const { t } = useLingui()
@@ -44,7 +46,7 @@ function Groups({ object, reload, access }: DetailContext) {
   return (
     <RelationCard
       title={t`User groups`}
-      source={{ url: GROUPS_URL }}
+      source={source('groups')}
       items={items(object.groups)}
       canEdit={canEdit}
       onSave={async (ids) => {
@@ -65,10 +67,10 @@ function Roles({ object, reload, access }: DetailContext) {
   }
   return (
     <div className={styles.grid}>
-      <RelationCard title={t`System roles`} source={{ url: SYSTEM_ROLES_URL, label: roleLabel }} items={items(object.system_roles)}
+      <RelationCard title={t`System roles`} source={source('system_roles')} items={items(object.system_roles)}
         canEdit={canChange && hasPerm(access.perms, 'rbac.add_systemrolebinding')} onSave={save('system_roles')} />
       {'org_roles' in object && (
-        <RelationCard title={t`Organization roles`} source={{ url: ORG_ROLES_URL, label: roleLabel }} items={items(object.org_roles)}
+        <RelationCard title={t`Organization roles`} source={source('org_roles')} items={items(object.org_roles)}
           canEdit={canChange && !isRootOrg(access) && hasPerm(access.perms, 'rbac.add_orgrolebinding')} onSave={save('org_roles')} />
       )}
     </div>

@@ -3,21 +3,15 @@
  * email or a password set here (password strategy); on update the password stays unless one is typed.
  */
 import { msg } from '@lingui/core/macro'
-import type { Row } from '../../../api/resources.ts'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import type { FieldOverrides } from '../../../ui/form/types.ts'
 import { noEmoji } from '../../../ui/form/validators.ts'
-import { GROUPS_URL, ORG_ROLES_URL, SYSTEM_ROLES_URL, userResource } from './resource.ts'
-
-const roleLabel = (row: Row) => String(row.display_name ?? row.name ?? row.id)
+import { userResource } from './resource.ts'
 
 function overrides(mode: 'create' | 'update'): FieldOverrides {
   return {
     name: { rules: [noEmoji] },
     username: { rules: [noEmoji] },
-    groups: { related: { url: GROUPS_URL } },
-    system_roles: { related: { url: SYSTEM_ROLES_URL, label: roleLabel } },
-    org_roles: { related: { url: ORG_ROLES_URL, label: roleLabel } },
     password_strategy: { hidden: () => mode === 'update' },
     password: {
       hidden: (v) => mode === 'create' && v.password_strategy !== 'custom',

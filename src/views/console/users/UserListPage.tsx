@@ -10,7 +10,6 @@ import { bulkRemoveFromOrg, removeFromOrg, userCommandOverrides } from './userCo
 export const userListConfig: ListConfig = {
   resource: userResource,
   label: msg`Users`,
-  defaultOrder: null,
   columns: {
     min: ['name', 'username', 'actions'],
     defaults: ['name', 'username', 'email', 'groups', 'system_roles', 'org_roles', 'source', 'is_valid', 'actions'],

@@ -1,0 +1,170 @@
+/**
+ * Resource declarations of the console manifest (src/views/manifest.ts) and what is derived from them: the
+ * route nodes (list, create, update, detail, with their permissions, titles, licence flag and menu place), the
+ * page registry entries, the `ResourceDef` the generic pages use, and the source of every related field.
+ * A resource is declared once; nothing here names one.
+ */
+import type { MessageDescriptor } from '@lingui/core'
+import type { ComponentType } from 'react'
+import { resourcePerms, type ResourcePerms } from '../ui/common/perms.ts'
+import type { RelatedRef, ResourceDef, ResourceRoutes, RouteRef } from '../ui/common/resource.ts'
+import { page } from './routes/helpers.ts'
+import type { MenuIcon, RouteNode, ViewName } from './types.ts'
+
+/** Loads a page component (`() => import('./UserListPage.tsx').then((m) => m.UserListPage)`). */
+export type PageLoader = () => Promise<ComponentType>
+export type PageKind = 'list' | 'create' | 'update' | 'detail'
+
+/** What the console offers for a resource (the conformance suite drives exactly these). */
+export interface Offers {
+  create: boolean
+  update: boolean
+  detail: boolean
+  delete: boolean
+  export: boolean
+  import: boolean
+}
+
+/** One resource, as written in the manifest. */
+export interface ResourceEntry {
+  /** Stable key (`users`, `user-acls`); route slots and `parent` refer to it. */
+  key: string
+  /** JumpServer model `<app>.<model>` of the objects (the related-field table is derived from it). */
+  model: string
+  /** API list URL. */
+  url: string
+  /** Full path of the list page (`/console/users/users`); create/update/detail hang below it. */
+  path: string
+  /** Route name prefix: `User` → UserList, UserCreate, UserUpdate, UserDetail (the reference's names). */
+  routeName: string
+  /** Singular type label ("User: alice"). */
+  typeLabel: MessageDescriptor
+  /** Route titles (menu, tabs, document title). */
+  titles: { list: MessageDescriptor; create?: MessageDescriptor; update?: MessageDescriptor; detail?: MessageDescriptor }
+  /** Permission codenames; default from the URL (`/api/v1/acls/login-acls/` → `acls.view_loginacl`). */
+  perms?: Partial<ResourcePerms>
+  licenseRequired?: boolean
+  icon?: MenuIcon
+  /** Nested under another entry's list route (its pages share that menu entry). */
+  parent?: string
+  /** Default false only where the console does not offer it; everything else defaults to true. */
+  offers?: Partial<Offers>
+  /**
+   * Related fields whose target the OPTIONS metadata of a real JumpServer cannot tell: field → target model
+   * (`groups: 'users.usergroup'`). Our server says it in OPTIONS (`related`), the table is the fallback.
+   */
+  related?: Readonly<Record<string, string>>
+  /** Label field of objects of this model in pickers (default: name). */
+  label?: string
+  /** List default order (`null`: the server's; default `-date_updated`); the list page and its loader share it. */
+  defaultOrder?: string | null
+  /** The list URL a page load starts with, when the page picks among several (roles: one per scope tab). */
+  listUrl?: (search: Readonly<Record<string, unknown>>, can: (perm: string) => boolean) => string | undefined
+  /** Custom pages; a page not named here is the generic one. */
+  pages?: Partial<Record<PageKind, PageLoader>>
+}
+
+/** A manifest entry with everything derived. `RESOURCE_MANIFEST` lists these. */
+export interface ResourceManifestItem {
+  key: string
+  model: string
+  url: string
+  view: ViewName
+  /** Route names and paths (`:id` syntax, without the /ui base). */
+  routes: ResourceRoutes
+  perms: ResourcePerms
+  offers: Offers
+  licenseRequired: boolean
+  parent?: string
+  /** The object the generic pages take. */
+  resource: ResourceDef
+  entry: ResourceEntry
+}
+
+/** A model the console knows a list URL for, without pages of its own (e.g. the two role scopes). */
+export interface ModelSource {
+  url: string
+  label?: string
+}
+
+const DEFAULT_OFFERS: Offers = { create: true, update: true, detail: true, delete: true, export: true, import: true }
+
+function ref(name: string, path: string): RouteRef {
+  return { name, path }
+}
+
+/** Derives routes, permissions and the `ResourceDef` of one entry. */
+export function deriveResource(entry: ResourceEntry, related: (field: string, model: string) => RelatedRef): ResourceManifestItem {
+  const offers = { ...DEFAULT_OFFERS, ...entry.offers }
+  const routes: ResourceRoutes = { list: ref(`${entry.routeName}List`, entry.path) }
+  if (offers.create) routes.create = ref(`${entry.routeName}Create`, `${entry.path}/create`)
+  if (offers.update) routes.update = ref(`${entry.routeName}Update`, `${entry.path}/:id/update`)
+  if (offers.detail) routes.detail = ref(`${entry.routeName}Detail`, `${entry.path}/:id`)
+  const perms = resourcePerms(entry.url, entry.perms)
+  const view = entry.path.split('/').filter(Boolean)[0] as ViewName
+  const resource: ResourceDef = {
+    url: entry.url,
+    routes,
+    perms,
+    typeLabel: entry.typeLabel,
+    defaultOrder: entry.defaultOrder,
+    related: Object.fromEntries(Object.entries(entry.related ?? {}).map(([field, model]) => [field, related(field, model)])),
+  }
+  return { key: entry.key, model: entry.model, url: entry.url, view, routes, perms, offers, licenseRequired: entry.licenseRequired === true, parent: entry.parent, resource, entry }
+}
+
+/** The list page node of an item with its create/update/detail pages and nested items' nodes, relative to `base`. */
+export function resourceNode(item: ResourceManifestItem, base: string, nested: readonly RouteNode[] = []): RouteNode {
+  const { entry, routes, perms } = item
+  if (!entry.path.startsWith(`${base}/`)) throw new Error(`Manifest entry ${entry.key}: ${entry.path} is not below ${base}`)
+  const children: RouteNode[] = []
+  const title = (t: MessageDescriptor | undefined, kind: string) => {
+    if (!t) throw new Error(`Manifest entry ${entry.key}: no ${kind} title`)
+    return t
+  }
+  if (routes.create) children.push(page('create', routes.create.name, title(entry.titles.create, 'create'), [perms.add]))
+  if (routes.update) children.push(page(':id/update', routes.update.name, title(entry.titles.update, 'update'), [perms.change]))
+  if (routes.detail) children.push(page(':id', routes.detail.name, title(entry.titles.detail, 'detail'), [perms.view]))
+  children.push(...nested)
+  return page(entry.path.slice(base.length + 1), routes.list.name, entry.titles.list, [perms.view], {
+    ...(entry.licenseRequired ? { licenseRequired: true } : {}),
+    ...(entry.icon ? { icon: entry.icon } : {}),
+    children,
+  })
+}
+
+/** A placeholder in a route file where the manifest entry `key` goes (keeps the menu order). */
+export function resourceSlot(key: string): RouteNode {
+  return { kind: 'page', path: '', slot: key, title: { id: key, message: key } }
+}
+
+function join(base: string, path: string): string {
+  if (path.startsWith('/')) return path
+  return `${base.replace(/\/$/, '')}/${path}`.replace(/\/+$/, '')
+}
+
+/**
+ * Puts the manifest's items into a declared route tree: every `resourceSlot(key)` becomes the item's list node
+ * (with nested items below it). A slot without an item, or an item placed nowhere, is an error.
+ */
+export function placeResources(trees: readonly RouteNode[], items: readonly ResourceManifestItem[]): { trees: RouteNode[]; placed: Set<string> } {
+  const placed = new Set<string>()
+  const nodeOf = (item: ResourceManifestItem, base: string): RouteNode => {
+    placed.add(item.key)
+    const nested = items.filter((i) => i.parent === item.key).map((i) => nodeOf(i, item.entry.path))
+    return resourceNode(item, base, nested)
+  }
+  const walk = (node: RouteNode, base: string): RouteNode => {
+    if (node.slot !== undefined) {
+      const item = items.find((i) => i.key === node.slot)
+      if (!item) throw new Error(`Route slot ${node.slot} has no manifest entry`)
+      if (item.parent) throw new Error(`Manifest entry ${item.key} has a parent and a slot`)
+      return nodeOf(item, base)
+    }
+    if (!node.children) return node
+    const path = join(base, node.path)
+    return { ...node, children: node.children.map((c) => walk(c, path)) }
+  }
+  const out = trees.map((t) => walk(t, ''))
+  return { trees: out, placed }
+}

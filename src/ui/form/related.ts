@@ -1,0 +1,59 @@
+/**
+ * Where a related field's picker takes its options, from one place: the page's override, else the server's
+ * OPTIONS hint (`related: {model, url, label}`, our server), else the resource's declared source (the console
+ * manifest's field → model table, for a real JumpServer whose OPTIONS say nothing). A related field with none
+ * of these is reported, never silently turned into a text box (see `missingRelatedSources`).
+ */
+import type { FieldMeta } from '../../api/metadata.ts'
+import type { Row } from '../../api/resources.ts'
+import type { RelatedRef, ResourceDef } from '../common/resource.ts'
+import type { FieldOverride, FieldOverrides, RelatedSource } from './types.ts'
+import { chooseWidget } from './widgets.ts'
+
+/** A declared or hinted source as a picker source: rows labelled by their label field when there is one. */
+export function sourceFromRef(ref: RelatedRef): RelatedSource {
+  const field = ref.label
+  return field ? { url: ref.url, label: (row: Row) => String(row[field] ?? row.name ?? row.id) } : { url: ref.url }
+}
+
+export function isRelatedWidget(field: FieldMeta, override: FieldOverride | undefined): boolean {
+  const widget = chooseWidget(field, override)
+  return widget === 'related' || widget === 'relatedMulti'
+}
+
+/** The picker source of one field, or undefined when nothing names one. */
+export function relatedSourceFor(field: FieldMeta, override: FieldOverride | undefined, declared: ResourceDef['related']): RelatedSource | undefined {
+  if (override?.related) return override.related
+  if (field.related) return sourceFromRef(field.related)
+  const ref = declared?.[field.name]
+  return ref ? sourceFromRef(ref) : undefined
+}
+
+/** The overrides with every related field's source filled in, and the names of related fields that have none. */
+export function withRelatedSources(fields: readonly FieldMeta[], overrides: FieldOverrides, declared: ResourceDef['related']): { overrides: FieldOverrides; missing: string[] } {
+  const out: Record<string, FieldOverride> = { ...overrides }
+  const missing: string[] = []
+  for (const field of fields) {
+    const override = overrides[field.name]
+    if (field.readOnly || override?.render || !isRelatedWidget(field, override)) continue
+    const source = relatedSourceFor(field, override, declared)
+    if (source) {
+      if (!override?.related) out[field.name] = { ...override, related: source }
+    } else {
+      missing.push(field.name)
+    }
+  }
+  return { overrides: out, missing }
+}
+
+const reported = new Set<string>()
+
+/** Says loudly (once per form and field) that a related field has no picker source. */
+export function reportMissingSources(url: string, missing: readonly string[]): void {
+  for (const name of missing) {
+    const key = `${url}|${name}`
+    if (reported.has(key)) continue
+    reported.add(key)
+    console.error(`Related field "${name}" of ${url} has no picker source: declare its model in the console manifest (src/views/manifest.ts)`)
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The console manifest: one entry per resource (docs/shell.md "Adding a resource"). Routes, page registration,
+ * menu entries, route permissions, route loaders and related-field sources are derived from it. Pages that are
+ * not resources (settings categories, task logs, the profile) register by route name in `src/views/<view>/index.ts`
+ * and are spread into `PAGES` below.
+ *
+ * This module is part of the first chunk: it holds data and lazy imports only, never page code.
+ */
+import { msg } from '@lingui/core/macro'
+import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
+import type { RelatedRef } from '../ui/common/resource.ts'
+import { profilePages } from './profile/index.ts'
+import { settingsPages } from './settings/index.ts'
+
+const ROLE_TAB_COOKIE = /(?:^|;\s*)activeTab=([^;]*)/
+
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [
+  {
+    key: 'users',
+    model: 'users.user',
+    url: '/api/v1/users/users/',
+    path: '/console/users/users',
+    routeName: 'User',
+    typeLabel: msg`User`,
+    titles: { list: msg`User list`, create: msg`Create user`, update: msg`Update user`, detail: msg`User details` },
+    defaultOrder: null,
+    related: { groups: 'users.usergroup', system_roles: 'rbac.systemrole', org_roles: 'rbac.orgrole' },
+    pages: {
+      list: () => import('./console/users/UserListPage.tsx').then((m) => m.UserListPage),
+      create: () => import('./console/users/UserFormPage.tsx').then((m) => m.UserFormPage),
+      update: () => import('./console/users/UserFormPage.tsx').then((m) => m.UserFormPage),
+      detail: () => import('./console/users/UserDetailPage.tsx').then((m) => m.UserDetailPage),
+    },
+  },
+  {
+    key: 'user-acls',
+    model: 'acls.loginacl',
+    url: '/api/v1/acls/login-acls/',
+    path: '/console/users/users/user-acl',
+    parent: 'users',
+    routeName: 'UserLoginACL',
+    typeLabel: msg`Login ACL`,
+    titles: { list: msg`User login ACLs`, create: msg`Create user login ACL`, update: msg`Update user login ACL`, detail: msg`User login ACL details` },
+    defaultOrder: 'priority',
+    related: { user: 'users.user', reviewers: 'users.user' },
+    pages: {
+      list: () => import('./console/user-acls/UserLoginAclListPage.tsx').then((m) => m.UserLoginAclListPage),
+      create: () => import('./console/user-acls/UserLoginAclFormPage.tsx').then((m) => m.UserLoginAclFormPage),
+      update: () => import('./console/user-acls/UserLoginAclFormPage.tsx').then((m) => m.UserLoginAclFormPage),
+      detail: () => import('./console/user-acls/UserLoginAclDetailPage.tsx').then((m) => m.UserLoginAclDetailPage),
+    },
+  },
+  {
+    key: 'user-groups',
+    model: 'users.usergroup',
+    url: '/api/v1/users/groups/',
+    path: '/console/users/groups',
+    routeName: 'UserGroup',
+    typeLabel: msg`User group`,
+    titles: { list: msg`User groups`, create: msg`Create user group`, update: msg`Update user group`, detail: msg`User group details` },
+    perms: { view: 'users.view_usergroup', add: 'users.add_usergroup', change: 'users.change_usergroup', delete: 'users.delete_usergroup' },
+    related: { users: 'users.user' },
+    pages: {
+      list: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupListPage),
+      create: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupFormPage),
+      update: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupFormPage),
+      detail: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupDetailPage),
+    },
+  },
+  {
+    // System and organization roles share the Role* routes; `?scope=` (or the list's tab) picks the endpoint.
+    key: 'roles',
+    model: 'rbac.role',
+    url: '/api/v1/rbac/roles/',
+    path: '/console/users/roles',
+    routeName: 'Role',
+    typeLabel: msg`Role`,
+    titles: { list: msg`Roles`, create: msg`Create role`, update: msg`Update role`, detail: msg`Role details` },
+    perms: {
+      view: 'rbac.view_orgrole|rbac.view_systemrole', add: 'rbac.add_orgrole|rbac.add_systemrole',
+      change: 'rbac.change_orgrole|rbac.change_systemrole', delete: 'rbac.delete_orgrole|rbac.delete_systemrole',
+    },
+    licenseRequired: true,
+    label: 'display_name',
+    defaultOrder: null,
+    listUrl: (search, can) => {
+      const tab = String(search.activeTab ?? decodeURIComponent(ROLE_TAB_COOKIE.exec(document.cookie)?.[1] ?? '')).toLowerCase()
+      const scope = tab === 'org' || !can('rbac.view_systemrole') ? 'org' : 'system'
+      return can(`rbac.view_${scope}role`) ? `/api/v1/rbac/${scope}-roles/` : undefined
+    },
+    pages: {
+      list: () => import('./console/roles/RoleListPage.tsx').then((m) => m.RoleListPage),
+      create: () => import('./console/roles/RoleFormPage.tsx').then((m) => m.RoleFormPage),
+      update: () => import('./console/roles/RoleFormPage.tsx').then((m) => m.RoleFormPage),
+      detail: () => import('./console/roles/RoleDetailPage.tsx').then((m) => m.RoleDetailPage),
+    },
+  },
+  {
+    key: 'organizations',
+    model: 'orgs.organization',
+    url: '/api/v1/orgs/orgs/',
+    path: '/settings/orgs',
+    routeName: 'Organization',
+    typeLabel: msg`Organization`,
+    titles: { list: msg`Organizations`, create: msg`Create organization`, update: msg`Update organization`, detail: msg`Organization details` },
+    perms: { view: 'orgs.view_organization', add: 'orgs.add_organization', change: 'orgs.change_organization', delete: 'orgs.delete_organization' },
+    icon: 'orgs',
+    licenseRequired: true,
+    pages: {
+      list: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationListPage),
+      create: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationFormPage),
+      update: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationFormPage),
+      detail: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationDetailPage),
+    },
+  },
+]
+
+/**
+ * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is
+ * added to this table from its URL, so a new resource needs no line here.
+ */
+const EXTRA_MODELS: Readonly<Record<string, ModelSource>> = {
+  'rbac.systemrole': { url: '/api/v1/rbac/system-roles/', label: 'display_name' },
+  'rbac.orgrole': { url: '/api/v1/rbac/org-roles/', label: 'display_name' },
+}
+
+/** Target model → picker source, for servers whose OPTIONS carry no `related` hint (a real JumpServer). */
+export const RELATED_MODELS: Readonly<Record<string, ModelSource>> = {
+  ...Object.fromEntries(RESOURCE_ENTRIES.map((e) => [e.model, { url: e.url, ...(e.label ? { label: e.label } : {}) }])),
+  ...EXTRA_MODELS,
+}
+
+/** Thrown at start-up (and so in every test) when an entry names a related model the console has no list for. */
+export function relatedSourceOf(field: string, model: string): RelatedRef {
+  const source = RELATED_MODELS[model]
+  if (!source) throw new Error(`Related field ${field}: no list URL known for model ${model} (add it to the manifest)`)
+  return { ...source, model }
+}
+
+/** Every resource of the console with its derived routes, permissions and offers (tests iterate this). */
+export const RESOURCE_MANIFEST: readonly ResourceManifestItem[] = RESOURCE_ENTRIES.map((e) => deriveResource(e, relatedSourceOf))
+
+const byKey = new Map(RESOURCE_MANIFEST.map((i) => [i.key, i]))
+
+/** The manifest item of a key (throws on an unknown key: a typo must not pass silently). */
+export function manifestItem(key: string): ResourceManifestItem {
+  const item = byKey.get(key)
+  if (!item) throw new Error(`No manifest entry ${key}`)
+  return item
+}
+
+/** The manifest item and page kind of a route name. */
+export function manifestRoute(name: string): { item: ResourceManifestItem; kind: 'list' | 'create' | 'update' | 'detail' } | undefined {
+  for (const item of RESOURCE_MANIFEST) {
+    for (const kind of ['list', 'create', 'update', 'detail'] as const) if (item.routes[kind]?.name === name) return { item, kind }
+  }
+  return undefined
+}
+
+const resourcePages: Record<string, PageLoader> = {}
+for (const item of RESOURCE_MANIFEST) {
+  for (const kind of ['list', 'create', 'update', 'detail'] as const) {
+    const route = item.routes[kind]
+    if (!route) continue
+    resourcePages[route.name] = item.entry.pages?.[kind] ?? (() => import('./generic/ResourcePages.tsx').then((m) => m.genericPage(item, kind)))
+  }
+}
+
+/**
+ * Pages by route name: the manifest's resources, then the views' plain page entries (`src/views/<view>/index.ts`,
+ * a route name → lazy component map). Routes with no page show the landing placeholder.
+ */
+export const PAGES: Readonly<Record<string, PageLoader>> = {
+  ...resourcePages,
+  ...settingsPages,
+  ...profilePages,
+}
