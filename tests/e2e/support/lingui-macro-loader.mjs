@@ -1,3 +1,4 @@
+/* global URL */
 // Node module hook for the e2e suites: `@lingui/*/macro` imports resolve to lingui-macro-runtime.mjs, so console
 // modules that hold only data (the manifest) can be read in Node without Lingui's compile step.
 const RUNTIME = new URL('./lingui-macro-runtime.mjs', import.meta.url).href

@@ -4,23 +4,16 @@
  * manifest entry is a new case of the conformance suite.
  */
 import { register } from 'node:module'
+import type { ResourceManifestItem } from '../../../src/router/resources.ts'
 
 register('./lingui-macro-loader.mjs', import.meta.url)
 
-export interface ManifestResource {
-  key: string
-  url: string
-  view: string
-  routes: { list: { name: string; path: string }; create?: { name: string; path: string }; update?: { name: string; path: string }; detail?: { name: string; path: string } }
-  offers: { create: boolean; update: boolean; detail: boolean; delete: boolean; export: boolean; import: boolean }
-  perms: Record<string, string>
-  licenseRequired: boolean
-  parent?: string
-}
+/** What the suites use of a manifest item (plain data: no page loaders, no message descriptors). */
+export type ManifestResource = Pick<ResourceManifestItem, 'key' | 'url' | 'view' | 'routes' | 'offers' | 'perms' | 'licenseRequired' | 'parent'>
 
-const manifest = (await import('../../../src/views/manifest.ts')) as { RESOURCE_MANIFEST: readonly ManifestResource[] }
+const { RESOURCE_MANIFEST } = await import('../../../src/views/manifest.ts')
 
-export const RESOURCES: readonly ManifestResource[] = manifest.RESOURCE_MANIFEST.map((item) => ({
+export const RESOURCES: readonly ManifestResource[] = RESOURCE_MANIFEST.map((item) => ({
   key: item.key, url: item.url, view: item.view, routes: item.routes, offers: item.offers, perms: item.perms,
   licenseRequired: item.licenseRequired, parent: item.parent,
 }))
