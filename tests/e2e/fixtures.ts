@@ -60,8 +60,8 @@ export function startServer(port: number, dataDir: string): ChildProcess {
   return child
 }
 
-/** Waits until `/api/health/` answers 200, or fails with the reason (the process ended, or 120 s passed). */
-export async function waitHealthy(baseURL: string, child?: ChildProcess, timeoutMs = 120_000): Promise<void> {
+/** Waits until `/api/health/` answers 200, or fails with the reason (the process ended, or 300 s passed: a loaded 2-core machine can take over a minute). */
+export async function waitHealthy(baseURL: string, child?: ChildProcess, timeoutMs = 300_000): Promise<void> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
     if (child && child.exitCode !== null) throw new Error(`the e2e server on ${baseURL} exited with ${child.exitCode}`)
@@ -110,7 +110,7 @@ export const test = base.extend<object, { server: E2eServer }>({
       await stopServer(child)
       rmSync(dataDir, { recursive: true, force: true })
     }
-  }, { scope: 'worker', timeout: 180_000 }],
+  }, { scope: 'worker', timeout: 330_000 }],
   baseURL: async ({ server }, use) => {
     await use(server.baseURL)
   },

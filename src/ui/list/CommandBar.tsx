@@ -45,6 +45,7 @@ export function CommandBar({ commands, env, target, helpers, max = Infinity, sho
   if (commands.length === 0) return null
   const { shown, more } = splitActions(commands, max, shownWhenMore ?? max)
   const run = (cmd: ListCommand) => void cmd.run?.(target, helpers())
+  const rowName = objectName
   const name = (cmd: ListCommand) => (objectName ? `${i18n._(cmd.label)} ${objectName}` : i18n._(cmd.label))
   const appearance = (cmd: ListCommand): ButtonProps['appearance'] =>
     look === 'buttons' ? (cmd.primary || cmd.id === primaryId ? 'primary' : 'secondary') : 'subtle'
@@ -75,7 +76,7 @@ export function CommandBar({ commands, env, target, helpers, max = Infinity, sho
         <Menu>
           <MenuTrigger disableButtonEnhancement>
             {look === 'row'
-              ? <Button size="small" appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={objectName ? t`More actions for ${objectName}` : t`More`} data-command="more" />
+              ? <Button size="small" appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={rowName ? t`More actions for ${rowName}` : t`More`} data-command="more" />
               : <Button icon={<MoreHorizontalRegular />} data-command="more">{t`More`}</Button>}
           </MenuTrigger>
           <CommandMenuList commands={more} env={env} target={target} run={run} />

@@ -41,7 +41,7 @@ export function ListToolbar({ header, bulk, env, target, helpers, state, setStat
   return (
     <div className={styles.toolbar}>
       <CommandBar commands={header.filter((c) => c.placement !== 'end')} env={env} target={target} helpers={helpers} />
-      <CommandMenu id="bulk" label={count > 0 ? t`Actions (${count} selected)` : t`Actions`} commands={bulk} env={env} target={target} helpers={helpers} />
+      <CommandMenu id="bulk" label={count > 0 ? t`Actions (${target.selection.length} selected)` : t`Actions`} commands={bulk} env={env} target={target} helpers={helpers} />
       <SearchBar
         options={searchOptions}
         search={state.search}
