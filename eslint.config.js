@@ -22,7 +22,6 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'react-hooks/set-state-in-effect': 'off',
-      'react-hooks/refs': 'off',
     },
   },
   {

@@ -144,6 +144,7 @@ type UnauthorizedHandler = (error: ApiError, url: string) => void
 let notifyError: ErrorNotifier = () => {}
 let onUnauthorized: UnauthorizedHandler = () => {}
 const activityListeners = new Set<(url: string) => void>()
+const writeListeners = new Set<(url: string) => void>()
 
 export function setErrorNotifier(fn: ErrorNotifier): void {
   notifyError = fn
@@ -155,6 +156,12 @@ export function setUnauthorizedHandler(fn: UnauthorizedHandler): void {
 export function onApiActivity(listener: (url: string) => void): () => void {
   activityListeners.add(listener)
   return () => activityListeners.delete(listener)
+}
+
+/** Successful writes (any method but GET, HEAD, OPTIONS): cached answers may be out of date now. */
+export function onApiWrite(listener: (url: string) => void): () => void {
+  writeListeners.add(listener)
+  return () => writeListeners.delete(listener)
 }
 
 export const PROFILE_URL = '/api/v1/users/profile/'
@@ -190,6 +197,7 @@ export const http: KyInstance = ky.create({
       async (request, options, response) => {
         if (response.ok) {
           if (!isProfileUrl(request.url)) activityListeners.forEach((listener) => listener(request.url))
+          if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) writeListeners.forEach((listener) => listener(request.url))
           return
         }
         const data = await readBody(response.clone())

@@ -6,6 +6,7 @@
  * never invalidated). `invalidateMetadata()` drops everything, e.g. after a save that changes choices.
  */
 import { i18n } from '@lingui/core'
+import { invalidate } from './cache.ts'
 import { http } from './client.ts'
 
 export type FieldType =
@@ -191,9 +192,7 @@ export function loadMetadata(url: string, orgId?: string): Promise<ResourceMeta>
 
 /** Drops cached metadata: all of it, or the entries of one URL. */
 export function invalidateMetadata(url?: string): void {
-  if (url === undefined) {
-    cache.clear()
-    return
-  }
-  for (const key of [...cache.keys()]) if (key.endsWith(`|${url}`)) cache.delete(key)
+  if (url === undefined) cache.clear()
+  else for (const key of [...cache.keys()]) if (key.endsWith(`|${url}`)) cache.delete(key)
+  invalidate((key) => key.startsWith('meta|') && (url === undefined || key.endsWith(`|${url}`)))
 }

@@ -3,7 +3,9 @@
  * The tree arrives as zTree-like flat nodes `{id, name, pId, isParent, checked, chkDisabled, meta}`; they are
  * parsed here, at the edge, into typed `ZNode`s (a malformed answer gives an empty tree, never a crash).
  */
-import { actionUrl, getJson, sendAction, withQuery, type CallOptions, type RowId } from './resources.ts'
+import type { CacheQuery } from './cache.ts'
+import { jsonQuery } from './queries.ts'
+import { actionUrl, sendAction, withQuery, type RowId } from './resources.ts'
 
 export const PERMISSION_TREE_URL = '/api/v1/rbac/permissions/tree/'
 
@@ -33,9 +35,9 @@ export function parseZTree(raw: unknown): ZNode[] {
   }))
 }
 
-/** The permission tree of a role, with the role's permissions checked. */
-export async function fetchPermissionTree(roleId: RowId, opts: CallOptions = {}): Promise<ZNode[]> {
-  return parseZTree(await getJson<unknown>(withQuery(PERMISSION_TREE_URL, { role: roleId }), opts))
+/** The permission tree of a role, with the role's permissions checked (a cached read, src/api/cache.ts). */
+export function permissionTreeQuery(roleId: RowId, orgId: string | undefined): CacheQuery<ZNode[]> {
+  return jsonQuery(withQuery(PERMISSION_TREE_URL, { role: roleId }), orgId, parseZTree)
 }
 
 /** Replaces a role's permissions (`roleListUrl`: the system or organization roles list). */

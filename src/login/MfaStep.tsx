@@ -9,7 +9,7 @@ export function MfaStep({ flow }: { flow: LoginFlow }) {
   const { t } = useLingui()
   const styles = useLoginStyles()
   const { state, edit, back } = flow
-  const refs = useFocusRequest(state.focus, state.focusSeq)
+  const { code: codeRef } = useFocusRequest(state.focus, state.focusSeq)
   const username = state.username.trim()
 
   return (
@@ -17,7 +17,7 @@ export function MfaStep({ flow }: { flow: LoginFlow }) {
       <p className={styles.hint}>{t`Account ${username}: enter the 6-digit code shown by your authenticator app.`}</p>
       <Field label={t`Verification code`} required>
         <Input
-          ref={refs.code}
+          ref={codeRef}
           name="code"
           value={state.code}
           onChange={(_e, d) => edit('code', d.value)}

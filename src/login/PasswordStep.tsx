@@ -11,14 +11,14 @@ export function PasswordStep({ flow }: { flow: LoginFlow }) {
   const { t } = useLingui()
   const styles = useLoginStyles()
   const { state, edit } = flow
-  const refs = useFocusRequest(state.focus, state.focusSeq)
+  const { username: usernameRef, password: passwordRef } = useFocusRequest(state.focus, state.focusSeq)
   const [shown, setShown] = useState(false)
 
   return (
     <>
       <Field label={t`Username`} required validationMessage={state.missing.username ? t`Please enter your username` : undefined}>
         <Input
-          ref={refs.username}
+          ref={usernameRef}
           name="username"
           value={state.username}
           onChange={(_e, d) => edit('username', d.value)}
@@ -30,7 +30,7 @@ export function PasswordStep({ flow }: { flow: LoginFlow }) {
       </Field>
       <Field label={t`Password`} required validationMessage={state.missing.password ? t`Please enter your password` : undefined}>
         <Input
-          ref={refs.password}
+          ref={passwordRef}
           name="password"
           type={shown ? 'text' : 'password'}
           value={state.password}

@@ -1,4 +1,4 @@
-import { useCallback, useReducer, useRef } from 'react'
+import { useCallback, useLayoutEffect, useReducer, useRef } from 'react'
 import { AuthError, login, loginMfa } from '../api/auth.ts'
 import { blockedSubmit, initialLoginState, loginReducer, type InputName, type LoginState } from './loginState.ts'
 
@@ -20,7 +20,9 @@ export function nextFromLocation(search: string = window.location.search): strin
 export function useLoginFlow(next: string | undefined, navigate: (url: string) => void = leave): LoginFlow {
   const [state, dispatch] = useReducer(loginReducer, initialLoginState)
   const current = useRef(state)
-  current.current = state
+  useLayoutEffect(() => {
+    current.current = state
+  })
   // Set synchronously, so a second Enter before the next render cannot send twice.
   const inFlight = useRef(false)
 

@@ -58,8 +58,11 @@ export interface ResourceEntry {
   label?: string
   /** List default order (`null`: the server's; default `-date_updated`); the list page and its loader share it. */
   defaultOrder?: string | null
-  /** The list URL a page load starts with, when the page picks among several (roles: one per scope tab). */
-  listUrl?: (search: Readonly<Record<string, unknown>>, can: (perm: string) => boolean) => string | undefined
+  /**
+   * The API URL a page works on when it picks among several (roles: one per scope), so its loader asks the
+   * same; undefined: nothing to start. Default: `url`.
+   */
+  pageUrl?: (kind: PageKind, search: Readonly<Record<string, unknown>>, can: (perm: string) => boolean) => string | undefined
   /** Custom pages; a page not named here is the generic one. */
   pages?: Partial<Record<PageKind, PageLoader>>
 }

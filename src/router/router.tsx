@@ -13,6 +13,9 @@ import { ROUTABLE } from './catalog.ts'
 import { ForbiddenError, StartupFailedError } from './errors.ts'
 import { decide, hashLinkTarget, NOT_FOUND_PATH, type GuardState } from './guards.ts'
 import { pageLoader } from './pages.ts'
+import { startPageData } from './pageData.ts'
+import { hasPerm } from '../ui/common/perms.ts'
+import { manifestRoute } from '../views/manifest.ts'
 import type { RouteDef } from './types.ts'
 import { PageTitle } from './PageTitle.tsx'
 import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.tsx'
@@ -43,12 +46,13 @@ async function ready(app: AppActorRef): Promise<AppSnapshot> {
   return s
 }
 
-/** The guard of one catalogue route. */
+/** The guard of one catalogue route. A preload (hover) never switches the view and never redirects. */
 export function guardFor(route: RouteDef) {
-  return async ({ context, location }: { context: RouterContext; location: { pathname: string; search: unknown } }) => {
+  return async ({ context, location, preload }: { context: RouterContext; location: { pathname: string; search: unknown }; preload?: boolean }) => {
     const { app } = context
     let s = await ready(app)
     const profile = s.context.profile!
+    if (preload) return
     if (route.view && isViewAllowed(route.view, profile, { hasValidLicense: s.context.hasValidLicense }) && viewOrgState(app)?.view !== route.view) {
       // Entering another view changes the organization in use, hence the permissions: wait for the new profile.
       s = await ensureView(app, route.view)
@@ -67,6 +71,23 @@ export function guardFor(route: RouteDef) {
       default:
         return decision satisfies never
     }
+  }
+}
+
+/**
+ * The loader of a manifest route: starts the page's data (src/router/pageData.ts) in the organization in use,
+ * when the route is allowed there. A preload into another view does nothing: its organization is not known yet.
+ */
+export function loaderFor(route: RouteDef) {
+  if (!manifestRoute(route.name)) return undefined
+  return async ({ context, params, deps, location }: { context: RouterContext; params: Record<string, string>; deps: { search: Record<string, unknown> }; location: { pathname: string } }) => {
+    const s = context.app.getSnapshot()
+    if (!s.matches('ready')) return
+    const viewOrg = viewOrgState(context.app)
+    if (route.view && viewOrg?.view !== route.view) return
+    if (decide(route, location.pathname, guardState(s, context.app)).kind !== 'allow') return
+    const perms = new Set(s.context.profile!.perms)
+    await startPageData({ name: route.name, orgId: viewOrg?.currentOrg?.id, params, search: deps.search, can: (p) => hasPerm(perms, p) })
   }
 }
 
@@ -112,11 +133,13 @@ export function buildRouteTree(shellComponent: () => React.ReactNode) {
   const children: Record<'shell' | 'bare', AnyRoute[]> = { shell: [], bare: [] }
   for (const def of ROUTABLE) {
     const parent = isBare(def) ? bare : shell
+    const loader = loaderFor(def)
     const route = createRoute({
       getParentRoute: () => parent,
       path: routerPath(def.path),
       staticData: { route: def },
       beforeLoad: guardFor(def) as never,
+      ...(loader ? { loader: loader as never, loaderDeps: (({ search }: { search: Record<string, unknown> }) => ({ search })) as never } : {}),
       ...(hasPage(def) ? { component: lazyRouteComponent(() => pageLoader(def.name)().then((Page) => ({ Page })), 'Page') } : {}),
       errorComponent: RouteErrorPage,
     })
@@ -133,7 +156,10 @@ export function createAppRouter(app: AppActorRef, shellComponent: () => React.Re
     routeTree: buildRouteTree(shellComponent),
     basepath: '/ui',
     context: { app },
-    defaultPreload: false,
+    // Hovering a link or menu entry loads its route: guard, data (our cache decides freshness, hence no
+    // preload stale time of the router's own) and code chunk.
+    defaultPreload: 'intent',
+    defaultPreloadStaleTime: 0,
     defaultPendingMs: 300,
     defaultPendingComponent: RoutePending,
     defaultErrorComponent: RouteErrorPage,

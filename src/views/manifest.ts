@@ -7,12 +7,13 @@
  * This module is part of the first chunk: it holds data and lazy imports only, never page code.
  */
 import { msg } from '@lingui/core/macro'
+import Cookies from 'js-cookie'
 import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import type { RelatedRef } from '../ui/common/resource.ts'
+import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 
-const ROLE_TAB_COOKIE = /(?:^|;\s*)activeTab=([^;]*)/
 
 export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [
   {
@@ -83,10 +84,14 @@ export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [
     licenseRequired: true,
     label: 'display_name',
     defaultOrder: null,
-    listUrl: (search, can) => {
-      const tab = String(search.activeTab ?? decodeURIComponent(ROLE_TAB_COOKIE.exec(document.cookie)?.[1] ?? '')).toLowerCase()
-      const scope = tab === 'org' || !can('rbac.view_systemrole') ? 'org' : 'system'
-      return can(`rbac.view_${scope}role`) ? `/api/v1/rbac/${scope}-roles/` : undefined
+    // As the role pages choose (src/views/console/roles): `?scope=`, else on the list the remembered tab.
+    pageUrl: (kind, search, can) => {
+      const given = search.scope === 'system' || search.scope === 'org' ? search.scope : undefined
+      if (given) return `/api/v1/rbac/${given}-roles/`
+      if (kind !== 'list') return '/api/v1/rbac/roles/'
+      const tabs = ['system', 'org'].filter((scope) => can(`rbac.view_${scope}role`))
+      const scope = chooseTab(tabs, search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), 'system')
+      return scope ? `/api/v1/rbac/${scope}-roles/` : undefined
     },
     pages: {
       list: () => import('./console/roles/RoleListPage.tsx').then((m) => m.RoleListPage),

@@ -58,3 +58,21 @@ export function RouteLink({ to, search, children, title }: { to: string; search?
     </RouterLink>
   )
 }
+
+const INTENT_DELAY_MS = 50
+
+/**
+ * Hover/focus handlers that preload a route (guard, loader data, code chunk) like a router `Link` with
+ * `preload="intent"`, for links rendered by other components (the menu's Fluent nav items).
+ */
+export function useIntentPreload(): (path: string) => { onMouseEnter: () => void; onMouseLeave: () => void; onFocus: () => void } {
+  const router = useRouter()
+  return useCallback((path: string) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const preload = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => void router.preloadRoute({ to: path as never }).catch(() => {}), INTENT_DELAY_MS)
+    }
+    return { onMouseEnter: preload, onFocus: preload, onMouseLeave: () => clearTimeout(timer) }
+  }, [router])
+}

@@ -3,7 +3,7 @@
  * `search`, more pages on demand, and labels of the current values resolved through `spm` when the page did not
  * already know them. A 403 marks the picker forbidden (it is then disabled).
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { cacheResources, listAll, listResources, type Row, type RowId } from '../../api/resources.ts'
 import { ApiError } from '../../api/client.ts'
 import { objectLabel } from '../table/formatters.ts'
@@ -37,7 +37,9 @@ export function useOptions(source: OptionSource, values: readonly RowId[], known
   const [active, setActive] = useState(false)
   const request = useRef(0)
   const sourceRef = useRef(source)
-  sourceRef.current = source
+  useLayoutEffect(() => {
+    sourceRef.current = source
+  })
 
   const remember = (rows: PickerOption[]) => setLabels((prev) => {
     const next = new Map(prev)

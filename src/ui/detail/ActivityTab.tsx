@@ -9,11 +9,13 @@ import {
 import { plural } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
-import { getOperateLogDiff, listActivities, type Activity, type RowId } from '../../api/resources.ts'
+import { activitiesQuery, diffQuery } from '../../api/queries.ts'
+import type { Activity, RowId } from '../../api/resources.ts'
 import { describeError } from '../common/errors.ts'
 import { relativeTime } from '../common/relativeTime.ts'
 import { Timeline, type TimelineEntry } from '../common/Timeline.tsx'
-import { useAsync } from '../common/useAsync.ts'
+import { useCached } from '../common/useCached.ts'
+import { useAccess } from '../common/access.tsx'
 import { formatDateTime } from '../table/formatters.ts'
 
 const useStyles = makeStyles({
@@ -45,7 +47,7 @@ function useWhen() {
 
 function DiffDialog({ url, onClose }: { url: string; onClose: () => void }) {
   const { t } = useLingui()
-  const diff = useAsync((signal) => getOperateLogDiff(url, { signal }), url)
+  const diff = useCached(diffQuery(url))
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
       <DialogSurface>
@@ -96,7 +98,8 @@ export function ActivityTab({ resourceId }: { resourceId: RowId }) {
   const { t } = useLingui()
   const styles = useStyles()
   const when = useWhen()
-  const list = useAsync((signal) => listActivities(resourceId, { signal }), String(resourceId))
+  const { orgId } = useAccess()
+  const list = useCached(activitiesQuery(resourceId, orgId))
   const [diffUrl, setDiffUrl] = useState<string>()
   const [now] = useState(() => new Date())
 

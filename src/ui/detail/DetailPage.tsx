@@ -10,10 +10,11 @@ import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import Cookies from 'js-cookie'
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { fieldsOf, type FieldMeta } from '../../api/metadata.ts'
-import { retrieveResource, type Row } from '../../api/resources.ts'
+import { objectQuery } from '../../api/queries.ts'
+import type { Row } from '../../api/resources.ts'
 import { isRootOrg, useAccess, type Access } from '../common/access.tsx'
 import { useConfirm } from '../common/ConfirmDialog.tsx'
 import { describeError } from '../common/errors.ts'
@@ -21,7 +22,7 @@ import { useGo, useOpenInNewTab } from '../common/navigation.tsx'
 import { Page } from '../common/Page.tsx'
 import { hasPerms } from '../common/perms.ts'
 import type { ResourceDef } from '../common/resource.ts'
-import { useAsync } from '../common/useAsync.ts'
+import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { CommandBar } from '../list/CommandBar.tsx'
 import { commandsFor, mergeCommands, type CommandEnv } from '../list/commands.ts'
@@ -86,7 +87,7 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   const { resource } = config
   const url = config.url ?? resource.url
   const rowName = config.rowName ?? defaultRowName
-  const object = useAsync((signal) => retrieveResource(url, id, { signal }), `${access.orgId}|${url}|${id}`)
+  const object = useCached(objectQuery(url, id, access.orgId))
   const meta = useMetadata(url)
   const fields = useMemo(() => fieldsOf(meta.data, 'GET'), [meta.data])
   const keptKey = (config.keepSearch ?? []).map((k) => `${k}=${String(search[k] ?? '')}`).join('&')
@@ -120,9 +121,6 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
     resource, url, go, openInNewTab, confirm, reload: object.reload, rowName,
     afterDelete: () => go(resource.routes.list.path, kept),
   }
-  const helpersRef = useRef(helpers)
-  helpersRef.current = helpers
-  const currentHelpers = useCallback(() => helpersRef.current, [])
 
   const typeLabel = i18n._(resource.typeLabel)
   const notFound = object.status === 'error' && object.error instanceof ApiError && object.error.status === 404
@@ -130,7 +128,7 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
 
   const actions = row ? commandsFor('row', commands, env, { row, selection: [] }) : []
   const actionBar = row && actions.length > 0
-    ? <CommandBar commands={actions} env={env} target={{ row, selection: [] }} helpers={currentHelpers} max={3} shownWhenMore={3} primaryId="update" />
+    ? <CommandBar commands={actions} env={env} target={{ row, selection: [] }} helpers={() => helpers} max={3} shownWhenMore={3} primaryId="update" />
     : undefined
 
   const ctx: DetailContext | undefined = row ? { object: row, reload: object.reload, resource, url, fields, access } : undefined

@@ -1,8 +1,9 @@
 /**
- * Where a related field's picker takes its options, from one place: the page's override, else the server's
- * OPTIONS hint (`related: {model, url, label}`, our server), else the resource's declared source (the console
- * manifest's field → model table, for a real JumpServer whose OPTIONS say nothing). A related field with none
- * of these is reported, never silently turned into a text box (see `missingRelatedSources`).
+ * Where a related field's picker takes its options: the page's override (a custom label), else the resource's
+ * declared source (the console manifest's field → model, mapped to a list URL; needed anyway for a real
+ * JumpServer, whose OPTIONS say nothing, and more precise where a relation is a subset of its model, e.g. system
+ * roles among all roles), else our server's OPTIONS hint (`related: {model, url, label}`; forms over URLs with no
+ * manifest entry). A related field with none of these is reported, never silently a text box.
  */
 import type { FieldMeta } from '../../api/metadata.ts'
 import type { Row } from '../../api/resources.ts'
@@ -24,8 +25,7 @@ export function isRelatedWidget(field: FieldMeta, override: FieldOverride | unde
 /** The picker source of one field, or undefined when nothing names one. */
 export function relatedSourceFor(field: FieldMeta, override: FieldOverride | undefined, declared: ResourceDef['related']): RelatedSource | undefined {
   if (override?.related) return override.related
-  if (field.related) return sourceFromRef(field.related)
-  const ref = declared?.[field.name]
+  const ref = declared?.[field.name] ?? field.related
   return ref ? sourceFromRef(ref) : undefined
 }
 

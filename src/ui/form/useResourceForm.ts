@@ -6,15 +6,17 @@
  */
 import { t } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { encryptSecret } from '../../api/crypto.ts'
 import { formFields, type FieldMeta } from '../../api/metadata.ts'
-import { createResource, detailUrl, patchResource, retrieveResource, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { objectQuery } from '../../api/queries.ts'
+import { createResource, detailUrl, patchResource, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { useAccess } from '../common/access.tsx'
 import { describeError } from '../common/errors.ts'
 import type { ResourceDef } from '../common/resource.ts'
 import { reportMissingSources, withRelatedSources } from './related.ts'
-import { useAsync } from '../common/useAsync.ts'
+import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, type FieldGroup } from './formModel.ts'
 import { flattenServerErrors } from './serverErrors.ts'
@@ -90,7 +92,8 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const metaUrl = id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
   const meta = useMetadata(metaUrl)
   const objectId = id ?? cloneFrom
-  const object = useAsync(objectId === undefined ? undefined : (signal) => retrieveResource(url, objectId, { signal }), `${url}|${String(objectId)}`)
+  const { orgId } = useAccess()
+  const object = useCached(objectId === undefined ? undefined : objectQuery(url, objectId, orgId))
 
   const fields = useMemo(() => formFields(meta.data, id !== undefined ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id])
   const { overrides, missing: missingSources } = useMemo(() => withRelatedSources(fields, given, related), [fields, given, related])
@@ -124,7 +127,9 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   }, [meta.status, objectReady, ready, start])
 
   const valuesRef = useRef(values)
-  valuesRef.current = values
+  useLayoutEffect(() => {
+    valuesRef.current = values
+  })
   const visible = useCallback((name: string) => !overrides[name]?.hidden?.(valuesRef.current), [overrides])
   const widgetOf = useCallback((field: FieldMeta) => chooseWidget(field, overrides[field.name]), [overrides])
 

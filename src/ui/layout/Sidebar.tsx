@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'r
 import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../../router/menu.ts'
 import { MENU_ICONS } from './icons.tsx'
 import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
+import { useIntentPreload } from '../common/navigation.tsx'
 
 const useStyles = makeStyles({
   drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
@@ -47,7 +48,9 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
     onNavigate()
   }
   const label = (e: MenuEntry) => i18n._(e.title)
-  const externalProps = (e: MenuEntry) => (e.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})
+  const preload = useIntentPreload()
+  // Internal entries preload their route on hover or focus; external ones open a server page in a new tab.
+  const externalProps = (e: MenuEntry) => (e.external ? { target: '_blank', rel: 'noopener noreferrer' } : preload(e.path))
 
   return (
     <NavDrawer

@@ -12,13 +12,14 @@ import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { fieldsOf, parseField, type FieldMeta } from '../../api/metadata.ts'
-import { listResources, type Page } from '../../api/resources.ts'
+import { listQuery } from '../../api/queries.ts'
+import type { Page } from '../../api/resources.ts'
 import { isRootOrg, useAccess } from '../common/access.tsx'
 import { useConfirm } from '../common/ConfirmDialog.tsx'
 import { describeError } from '../common/errors.ts'
 import { useGo, useOpenInNewTab } from '../common/navigation.tsx'
 import { hasPerm } from '../common/perms.ts'
-import { useAsync } from '../common/useAsync.ts'
+import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { ColumnChooser } from '../table/ColumnChooser.tsx'
 import { DataTable, type SortDirection } from '../table/DataTable.tsx'
@@ -76,7 +77,8 @@ export function useListData(config: ListConfig, state: ListState): ListData {
   const explicit = config.columns?.fields
   const meta = useMetadata(explicit ? undefined : url)
   const query = toApiQuery(state)
-  const list = useAsync((signal) => listResources(url, query, { signal }), `${access.orgId}|${url}|${JSON.stringify(query)}`)
+  // The same cache key as the route's loader (src/router/pageData.ts): the first page is usually there already.
+  const list = useCached(listQuery(url, query, access.orgId))
   const fields = useMemo(
     () => (explicit ? explicit.map((f) => parseField(f.name, { type: f.type ?? 'string', label: i18n._(f.label) })) : fieldsOf(meta.data, 'GET')),
     [explicit, meta.data, i18n],
@@ -147,17 +149,19 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
     resource, url, go, openInNewTab, confirm, reload, rowName,
     list: { clearSelection: selection.clear, openBulkUpdate: () => setBulkOpen(true), tools },
   }
-  // Commands run with the helpers of the latest render (row cells are memoised).
+  // Row cells are memoised with the columns: their commands read the helpers of the latest render when clicked.
   const helpersRef = useRef(helpers)
-  helpersRef.current = helpers
-  const currentHelpers = useCallback(() => helpersRef.current, [])
+  useEffect(() => {
+    helpersRef.current = helpers
+  })
+  const rowHelpers = useCallback(() => helpersRef.current, [])
 
   const target: CommandTarget = { selection: selection.rows }
   const header = commandsFor('header', commands, env, target).filter((c) => (c.id === 'import' ? config.tools?.import !== false : c.id === 'export' ? config.tools?.export !== false : true))
   const bulk = commandsFor('bulk', commands, env, target)
   const rowCommands = useMemo(() => commands.filter((c) => c.scope === 'row'), [commands])
   const canView = hasPerm(access.perms, resource.perms.view)
-  const columns = useListColumns({ config, url, fields, rowCommands, env, canView, helpers: currentHelpers, rowName })
+  const columns = useListColumns({ config, url, fields, rowCommands, env, canView, helpers: rowHelpers, rowName })
 
   const yes = t`Yes`
   const no = t`No`
@@ -171,7 +175,7 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
         bulk={bulk}
         env={env}
         target={target}
-        helpers={currentHelpers}
+        helpers={() => helpers}
         state={state}
         setState={setState}
         searchOptions={options}

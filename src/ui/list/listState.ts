@@ -1,6 +1,6 @@
 /**
  * List state held in the URL (search, filters, sort, page, page size, date range), so refresh, back and a
- * shared link restore the list. `validateListSearch` cleans the router search `useUrlListState` reads (list routes keep any search);
+ * shared link restore the list. `validateListSearch` cleans TanStack's parsed search object (called by the list hook and the route loader);
  * `decodeListState`/`encodeListState` convert between the URL and the page's state; `toApiQuery` builds the
  * list call's query (contract §1.3–1.4).
  *

@@ -5,12 +5,13 @@
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useMemo, useState } from 'react'
-import { fetchPermissionTree, saveRolePermissions } from '../../../api/rbac.ts'
+import { permissionTreeQuery, saveRolePermissions } from '../../../api/rbac.ts'
 import type { Row } from '../../../api/resources.ts'
 import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { TreeEditor } from '../../../ui/common/TreeEditor.tsx'
-import { useAsync } from '../../../ui/common/useAsync.ts'
+import { useAccess } from '../../../ui/common/access.tsx'
+import { useCached } from '../../../ui/common/useCached.ts'
 import { buildPermTree, permissionIds, withDependencies } from './permTree.ts'
 import { isBuiltin, roleResources, scopeOf } from './resource.ts'
 
@@ -23,7 +24,8 @@ export function RolePermissions({ role, canChange, onSaved }: { role: Row; canCh
   const { t } = useLingui()
   const styles = useStyles()
   const scope = scopeOf(role.scope)
-  const source = useAsync((signal) => fetchPermissionTree(role.id, { signal }), String(role.id))
+  const { orgId } = useAccess()
+  const source = useCached(permissionTreeQuery(role.id, orgId))
   const tree = useMemo(() => buildPermTree(source.data ?? []), [source.data])
   const [checked, setChecked] = useState<Set<string>>(new Set())
   const [saving, setSaving] = useState(false)

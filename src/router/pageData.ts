@@ -1,0 +1,46 @@
+/**
+ * What a manifest page reads first, started by its route's loader (in parallel with the page's code chunk, and
+ * on hover): the list's metadata and first page from the URL's search params, a detail's object and metadata,
+ * a form's metadata (and object). The components read the same cache keys (src/api/queries.ts), so nothing is
+ * asked twice.
+ */
+import { ensure } from '../api/cache.ts'
+import { listQuery, metadataQuery, objectQuery } from '../api/queries.ts'
+import { detailUrl, withQuery } from '../api/resources.ts'
+import { decodeListState, toApiQuery, validateListSearch } from '../ui/list/listState.ts'
+import { listDefaults } from '../ui/list/useListState.ts'
+import { manifestRoute } from '../views/manifest.ts'
+
+export interface PageDataArgs {
+  /** route name */
+  name: string
+  orgId: string | undefined
+  params: Readonly<Record<string, string>>
+  search: Readonly<Record<string, unknown>>
+  can: (perm: string) => boolean
+}
+
+/** Starts the page's reads; resolves when each has an answer (or failed: the page shows failures itself). */
+export function startPageData({ name, orgId, params, search, can }: PageDataArgs): Promise<unknown> {
+  const found = manifestRoute(name)
+  if (!found) return Promise.resolve()
+  const { item, kind } = found
+  const url = item.entry.pageUrl?.(kind, search, can) ?? item.url
+  if (!url) return Promise.resolve()
+  const id = params.id
+  switch (kind) {
+    case 'list': {
+      const state = decodeListState(validateListSearch(search as Record<string, unknown>), listDefaults({ resource: item.resource }))
+      return Promise.all([ensure(metadataQuery(url, orgId)), ensure(listQuery(url, toApiQuery(state), orgId))])
+    }
+    case 'detail':
+      return id ? Promise.all([ensure(objectQuery(url, id, orgId)), ensure(metadataQuery(url, orgId))]) : Promise.resolve()
+    case 'update':
+      return id ? Promise.all([ensure(objectQuery(url, id, orgId)), ensure(metadataQuery(detailUrl(url, id), orgId))]) : Promise.resolve()
+    case 'create': {
+      const cloneFrom = typeof search.clone_from === 'string' ? search.clone_from : undefined
+      if (!cloneFrom) return ensure(metadataQuery(url, orgId))
+      return Promise.all([ensure(objectQuery(url, cloneFrom, orgId)), ensure(metadataQuery(withQuery(url, { clone_from: cloneFrom }), orgId))])
+    }
+  }
+}
