@@ -39,6 +39,18 @@ export default tseslint.config(
     },
   },
   {
+    // Views know resources but do no HTTP: raw requests belong in a typed call of src/api.
+    files: ['src/views/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['ky', '**/server/**'] }, {
+        group: ['**/api/resources.ts', '**/api/client.ts'],
+        importNames: ['getJson', 'sendAction', 'postWithSpm', 'request', 'http'],
+        message: 'views do no HTTP themselves: add a typed call to src/api',
+      }] }],
+    },
+  },
+  {
     files: ['server/**/*.ts'],
     // Tests (and their support files) may import the console's crypto to encrypt exactly as the browser does.
     ignores: ['server/**/*.test.ts', 'server/**/test-support.ts'],

@@ -1,19 +1,18 @@
 import { defineConfig } from '@playwright/test'
 
-// End-to-end tests run real Chromium (Debian's) against the real server on a fresh embedded database.
-// Nothing is built here: `npm test` (or `npx vite build`) builds the console before Playwright starts.
-const port = Number(process.env.E2E_PORT ?? 18080)
-
+// End-to-end tests run real Chromium (Debian's) against the real server. There is no webServer and no global
+// set-up: each worker starts its own server on a fresh embedded database (the `server` worker fixture of
+// tests/e2e/fixtures.ts, on port E2E_PORT + worker index). `npm test` builds the console before Playwright starts.
+// Two workers suit CI's 2-core machine (docs/running.md has the figures); E2E_WORKERS overrides it.
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     locale: 'en-US',
     timezoneId: 'Asia/Shanghai',
     launchOptions: {
@@ -23,14 +22,5 @@ export default defineConfig({
     },
     trace: 'off',
     screenshot: 'only-on-failure',
-  },
-  webServer: {
-    command: `node --import tsx tests/e2e/serve.ts`,
-    url: `http://127.0.0.1:${port}/api/health/`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: { E2E_PORT: String(port) },
-    stdout: 'pipe',
-    stderr: 'pipe',
   },
 })

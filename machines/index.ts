@@ -25,3 +25,6 @@ export * from './import-task/import-task.machine.ts'
 
 export * from './export-flow/export-flow.types.ts'
 export * from './export-flow/export-flow.machine.ts'
+
+export * from './app/app.types.ts'
+export * from './app/app.machine.ts'

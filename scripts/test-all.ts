@@ -1,7 +1,8 @@
 /**
  * `npm test`: every check and every test, in order, with one summary line at the end.
  *   i18n catalogues → types → lint → unit, machine and server tests (PGlite) → server tests on PostgreSQL
- *   → production build + bundle budgets → end-to-end tests in Chromium against the real server.
+ *   → production build + bundle budgets → end-to-end tests in Chromium, each Playwright worker against its own
+ *   real server and fresh database.
  * PostgreSQL: TEST_DATABASE_URL if set (`.ci/run` sets it); otherwise a throw-away cluster is started here when
  * the PostgreSQL server binaries are installed; otherwise the PostgreSQL pass is reported as not run, with why.
  */
@@ -99,6 +100,9 @@ async function main() {
   if (want('e2e')) {
     rmSync('test-results/e2e.json', { force: true })
     run('e2e', npx, ['playwright', 'test'])
+    const e2e = steps.find((s) => s.name === 'e2e')
+    // Each Playwright worker runs its own server and database (tests/e2e/fixtures.ts); the count is in the summary.
+    if (e2e) e2e.note = `${process.env.E2E_WORKERS ?? 2} workers`
     countPlaywright('test-results/e2e.json')
   }
   console.log('\n━━ summary')

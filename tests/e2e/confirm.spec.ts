@@ -6,7 +6,7 @@
  */
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
 import { hotp, totpCounter } from '../../server/auth/totp.ts'
-import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { ADMIN, expect, expectNoAxeViolations, test, workerBaseURL } from './fixtures.ts'
 
 const USERS = '/api/v1/users/users/'
 const ROLE_USER = '00000000-0000-0000-0000-000000000003'
@@ -39,7 +39,7 @@ async function otpAdmin(request: APIRequestContext): Promise<OtpUser & { usedSte
     },
   })
   expect(created.status(), await created.text()).toBe(201)
-  const own = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL })
+  const own = await playwrightRequest.newContext({ baseURL: workerBaseURL() })
   try {
     const self = { Authorization: `Bearer ${await tokenFor(own, user)}` }
     await own.patch('/api/v1/users/profile/', { headers: self, data: { is_first_login: false } })

@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
 
 export const ADMIN = { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD ?? 'Admin-Passw0rd!' }
@@ -30,5 +33,88 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
   return (await res.json()).token as string
 }
 
-export const test = base
+/** First port of the e2e range: worker n serves on `E2E_PORT + n`, its spare port is `E2E_PORT + workers + n`. */
+export const BASE_PORT = Number(process.env.E2E_PORT ?? 18080)
+
+export interface E2eServer {
+  baseURL: string
+  port: number
+  dataDir: string
+  /** a free port of this worker for suites that start a server of their own (shell-restart) */
+  sparePort: number
+}
+
+/** Starts tests/e2e/serve.ts (the real server on a fresh embedded database) on `port` with `dataDir`. */
+export function startServer(port: number, dataDir: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts'], {
+    env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let log = ''
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  child.once('exit', (code) => {
+    if (code && code !== 0 && process.env.E2E_SERVER_LOG !== '0') console.error(`e2e server on :${port} exited with ${code}\n${log}`)
+  })
+  return child
+}
+
+/** Waits until `/api/health/` answers 200, or fails with the reason (the process ended, or 300 s passed: a loaded 2-core machine can take over a minute). */
+export async function waitHealthy(baseURL: string, child?: ChildProcess, timeoutMs = 300_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    if (child && child.exitCode !== null) throw new Error(`the e2e server on ${baseURL} exited with ${child.exitCode}`)
+    const ok = await fetch(`${baseURL}/api/health/`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)
+    if (ok) return
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`the e2e server on ${baseURL} did not become healthy in ${timeoutMs} ms`)
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))])
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+}
+
+/**
+ * Every test gets the server of its worker: one real server process on a fresh embedded database per worker,
+ * started when the worker starts and stopped with it (a worker replaced after a failure starts a fresh one).
+ * Specs of one worker share its database; specs of different workers never share anything.
+ */
+let current: E2eServer | undefined
+
+/** The base URL of this worker's server (for request contexts a test creates itself). */
+export function workerBaseURL(): string {
+  if (!current) throw new Error('no e2e server in this worker yet: use the `server` or `baseURL` fixture')
+  return current.baseURL
+}
+
+export const test = base.extend<object, { server: E2eServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  server: [async ({}, use, workerInfo) => {
+    const port = BASE_PORT + workerInfo.parallelIndex
+    const sparePort = BASE_PORT + workerInfo.config.workers + workerInfo.parallelIndex
+    const dataDir = mkdtempSync(join(tmpdir(), `bastion-e2e-w${workerInfo.parallelIndex}-`))
+    const baseURL = `http://127.0.0.1:${port}`
+    const child = startServer(port, dataDir)
+    try {
+      await waitHealthy(baseURL, child)
+      current = { baseURL, port, dataDir, sparePort }
+      await use(current)
+    } finally {
+      current = undefined
+      await stopServer(child)
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, { scope: 'worker', timeout: 330_000 }],
+  baseURL: async ({ server }, use) => {
+    await use(server.baseURL)
+  },
+})
 export { expect }

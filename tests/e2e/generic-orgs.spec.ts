@@ -14,21 +14,16 @@ test.describe('organizations', () => {
     a = await api(request)
   })
 
-  test('create, edit, clone and the detail with its statistics', async ({ page }) => {
+  test('no bulk delete, duplicate name, edit, clone and the detail with its statistics', async ({ page }) => {
     const name = unique('Branch')
+    // (List, plain create, detail, edit, export and delete with axe are the conformance suite's.)
+    await a.post(ORGS, { name })
     await login(page, LIST)
     await expect(row(page, 'DEFAULT')).toBeVisible()
     await expect(page.locator('[data-command="bulk"]')).toBeVisible()
     await page.locator('[data-command="bulk"]').click()
     await expect(page.getByRole('menuitem', { name: /^Delete/ })).toHaveCount(0)
     await page.keyboard.press('Escape')
-    await expectNoAxeViolations(page, 'organization list')
-
-    await page.locator('[data-command="create"]').click()
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
-    await expectNoAxeViolations(page, 'organization form')
-    await page.getByRole('button', { name: 'Save', exact: true }).click()
-    await expect(row(page, name)).toBeVisible()
 
     // A duplicate name is refused on its field.
     await page.goto(`/ui${LIST}/create`)

@@ -10,6 +10,8 @@ export interface Api {
   post: (url: string, body: unknown) => Promise<any>
   patch: (url: string, body: unknown) => Promise<any>
   del: (url: string) => Promise<void>
+  /** OPTIONS metadata of a list URL */
+  options: (url: string) => Promise<any>
 }
 
 export async function api(request: APIRequestContext): Promise<Api> {
@@ -27,6 +29,7 @@ export async function api(request: APIRequestContext): Promise<Api> {
     del: async (url) => {
       await check(await request.delete(url, { headers }), `DELETE ${url}`)
     },
+    options: async (url) => check(await request.fetch(url, { method: 'OPTIONS', headers }), `OPTIONS ${url}`),
   }
   // The administrator's first login would otherwise lead to the profile improvement page.
   await out.patch('/api/v1/users/profile/', { is_first_login: false })

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { ADMIN, expect, expectNoAxeViolations, test, workerBaseURL } from './fixtures.ts'
 
 const LOGIN = '/core/auth/login/'
 const LOGIN_API = '/api/v1/authentication/login/'
@@ -137,7 +137,7 @@ async function createOtpUser(request: APIRequestContext): Promise<OtpUser> {
   })
   expect(created.status(), await created.text()).toBe(201)
 
-  const own = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL })
+  const own = await playwrightRequest.newContext({ baseURL: workerBaseURL() })
   try {
     const self = { Authorization: `Bearer ${await tokenFor(own, user)}` }
     const setup = await own.get('/api/v1/users/profile/otp/setup/', { headers: self })
@@ -227,7 +227,7 @@ test.describe('login page', () => {
     await openLogin(page, '?next=https://evil.example/')
     await fillAndSubmit(page, ADMIN.username, ADMIN.password)
     await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
-    expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host)
+    expect(new URL(page.url()).host).toBe(new URL(workerBaseURL()).host)
     expect(posts[0]!.sent.next).toBe('https://evil.example/')
     expect(posts[0]!.answer.next).toBe('/ui/')
   })

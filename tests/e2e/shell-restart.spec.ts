@@ -3,26 +3,12 @@
  * after the restart raises the badge without reloading the page. This suite starts its own server process (same
  * data folder, another port), kills it and starts it again.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test'
-import { ADMIN, expect, test } from './fixtures.ts'
+import { ADMIN, expect, startServer, stopServer, test } from './fixtures.ts'
 import { expectAccessible, login, profileId, readyAdmin, sendSiteMessage } from './shell-helpers.ts'
-
-const PORT = Number(process.env.E2E_RESTART_PORT ?? 18095)
-const BASE = `http://127.0.0.1:${PORT}`
-
-function startServer(dataDir: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts'], {
-    env: { ...process.env, E2E_PORT: String(PORT), E2E_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout?.resume()
-  child.stderr?.resume()
-  return child
-}
 
 async function waitHealthy(api: APIRequestContext): Promise<void> {
   await expect
@@ -30,19 +16,14 @@ async function waitHealthy(api: APIRequestContext): Promise<void> {
     .toBe(200)
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))])
-  if (child.exitCode === null) child.kill('SIGKILL')
-}
-
-test('the badge follows new messages across a server restart', async ({ browser }) => {
+test('the badge follows new messages across a server restart', async ({ browser, server: workerServer }) => {
   test.setTimeout(300_000)
+  // A server of its own on this worker's spare port, so the worker's shared server is never restarted.
+  const PORT = workerServer.sparePort
+  const BASE = `http://127.0.0.1:${PORT}`
   const dataDir = mkdtempSync(join(tmpdir(), 'bastion-e2e-restart-'))
   const api = await playwrightRequest.newContext({ baseURL: BASE })
-  let server = startServer(dataDir)
+  let server = startServer(PORT, dataDir)
   const context = await browser.newContext({ baseURL: BASE, locale: 'en-US' })
   try {
     await waitHealthy(api)
@@ -55,7 +36,7 @@ test('the badge follows new messages across a server restart', async ({ browser 
     await expect(page.getByTestId('site-messages-badge')).toHaveText('1')
 
     await stopServer(server)
-    server = startServer(dataDir)
+    server = startServer(PORT, dataDir)
     await waitHealthy(api)
     // Same database: the session and the token are still valid; the page was never reloaded.
     await sendSiteMessage(api, token, [adminId], 'After the restart')

@@ -4,10 +4,7 @@
  * change and a non-root org, delete needs delete), an Activity tab for holders of audits.view_activitylog,
  * and a clear message when the object does not exist.
  */
-import {
-  Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, MessageBar, MessageBarBody, Spinner, Tab, TabList, makeStyles, tokens,
-} from '@fluentui/react-components'
-import { MoreHorizontalRegular } from '@fluentui/react-icons'
+import { MessageBar, MessageBarBody, Spinner, Tab, TabList, makeStyles, tokens } from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
@@ -27,9 +24,10 @@ import { hasPerms } from '../common/perms.ts'
 import type { ResourceDef } from '../common/resource.ts'
 import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
-import { commandsFor, isEnabled, mergeCommands, type CommandEnv } from '../list/commands.ts'
+import { CommandBar } from '../list/CommandBar.tsx'
+import { commandsFor, mergeCommands, type CommandEnv } from '../list/commands.ts'
 import { defaultListCommands, defaultRowName } from '../list/defaultCommands.tsx'
-import type { ListCommand, ListHelpers } from '../list/types.ts'
+import type { CommandHelpers, ListCommand } from '../list/types.ts'
 import { ActivityTab } from './ActivityTab.tsx'
 import { ACTIVE_TAB, chooseTab, detailTitle } from './activeTab.ts'
 
@@ -118,12 +116,10 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
     [resource, config.commands, kept],
   )
   const env: CommandEnv = { access, perms: resource.perms, rootOrg: isRootOrg(access) }
-  const helpers: ListHelpers = {
+  // A detail page gives commands the object's helpers only: no selection, bulk update or list tools.
+  const helpers: CommandHelpers = {
     resource, url, go, openInNewTab, confirm, reload: object.reload, rowName,
-    clearSelection: () => {},
-    openBulkUpdate: () => {},
     afterDelete: () => go(resource.routes.list.path, kept),
-    tools: { url, query: {}, hasFilters: false, selection: [], fields, canImportCreate: false, canImportUpdate: false, exportRequiresConfirm: false, reload: object.reload },
   }
 
   const typeLabel = i18n._(resource.typeLabel)
@@ -131,35 +127,9 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   const title = row ? detailTitle(typeLabel, rowName(row)) : typeLabel
 
   const actions = row ? commandsFor('row', commands, env, { row, selection: [] }) : []
-  const primary = actions.slice(0, 3)
-  const more = actions.slice(3)
-  const target = row ? { row, selection: [] } : { selection: [] }
-  const actionBar = row && actions.length > 0 ? (
-    <>
-      {primary.map((cmd) => (
-        <Button key={cmd.id} data-command={cmd.id} appearance={cmd.id === 'update' ? 'primary' : 'secondary'} icon={cmd.icon ? <cmd.icon /> : undefined}
-          disabled={!isEnabled(cmd, env, target)} onClick={() => void cmd.run?.(target, helpers)}>
-          {i18n._(cmd.label)}
-        </Button>
-      ))}
-      {more.length > 0 && (
-        <Menu>
-          <MenuTrigger disableButtonEnhancement>
-            <Button icon={<MoreHorizontalRegular />} data-command="more">{t`More`}</Button>
-          </MenuTrigger>
-          <MenuPopover>
-            <MenuList>
-              {more.map((cmd) => (
-                <MenuItem key={cmd.id} data-command={cmd.id} icon={cmd.icon ? <cmd.icon /> : undefined} disabled={!isEnabled(cmd, env, target)} onClick={() => void cmd.run?.(target, helpers)}>
-                  {i18n._(cmd.label)}
-                </MenuItem>
-              ))}
-            </MenuList>
-          </MenuPopover>
-        </Menu>
-      )}
-    </>
-  ) : undefined
+  const actionBar = row && actions.length > 0
+    ? <CommandBar commands={actions} env={env} target={{ row, selection: [] }} helpers={() => helpers} max={3} shownWhenMore={3} primaryId="update" />
+    : undefined
 
   const ctx: DetailContext | undefined = row ? { object: row, reload: object.reload, resource, url, fields, access } : undefined
   const activeTab = visibleTabs.find((tab) => tab.id === active)

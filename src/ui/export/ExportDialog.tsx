@@ -29,8 +29,8 @@ import type { SnapshotFrom } from 'xstate'
 import { isScopeEnabled, type exportFlowMachine } from '../../../machines/export-flow/export-flow.machine.ts'
 import type { ExportFlowOutput, ExportFormat, ExportProgress, ExportScope } from '../../../machines/export-flow/export-flow.types.ts'
 import type { Row } from '../../api/resources.ts'
-import { ConfirmDialogView } from '../confirm/ConfirmDialog.tsx'
-import { describeError } from '../confirm/describeError.ts'
+import { UserConfirmDialogView } from '../confirm/UserConfirmDialog.tsx'
+import { describeError } from '../common/errors.ts'
 import { confirmCheckUrl, exportLogic } from './exportLogic.ts'
 import { hasFilters, type ListQuery } from './scope.ts'
 
@@ -115,7 +115,7 @@ export function ExportDialog(props: ExportDialogProps): ReactElement | null {
   const failed = useSelector(actor, selectFailed)
   const error = useSelector(actor, selectError)
 
-  if (phase === 'confirming') return confirm ? <ConfirmDialogView actor={confirm} /> : null
+  if (phase === 'confirming') return confirm ? <UserConfirmDialogView actor={confirm} /> : null
   if (phase !== 'dialog') return null
   const table = { selectedCount: props.selection.length, hasFilters: filters }
   const count = props.selection.length

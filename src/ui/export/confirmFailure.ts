@@ -1,7 +1,7 @@
 /** Why a confirmation could not be done, in words. */
 import { t } from '@lingui/core/macro'
 import type { ConfirmFailure } from '../../../machines/confirm/confirm.types.ts'
-import { describeError } from '../confirm/describeError.ts'
+import { describeError } from '../common/errors.ts'
 
 export function confirmFailureText(failure: ConfirmFailure): string {
   switch (failure.kind) {

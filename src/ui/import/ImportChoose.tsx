@@ -26,7 +26,7 @@ import { ArrowDownloadRegular, DocumentArrowUpRegular } from '@fluentui/react-ic
 import type { ImportMode } from '../../../machines/import-task/import-task.types.ts'
 import { cacheResources, type Row } from '../../api/resources.ts'
 import { downloadFile, encryptImportSecrets, renderToJson, templateUrl, type FileFormat } from '../../api/transfer.ts'
-import { describeError } from '../confirm/describeError.ts'
+import { describeError } from '../common/errors.ts'
 import { saveBlob } from '../export/saveBlob.ts'
 import { checkImportFiles, type FileProblem } from './fileRules.ts'
 import type { SavedImport } from './persist.ts'

@@ -31,7 +31,7 @@ import {
 } from '../../../machines/import-task/import-task.machine.ts'
 import type { ImportRow } from '../../../machines/import-task/import-task.types.ts'
 import { encryptSecret } from '../../api/crypto.ts'
-import { describeError } from '../confirm/describeError.ts'
+import { describeError } from '../common/errors.ts'
 import { saveBlob } from '../export/saveBlob.ts'
 import { fromEditText } from './cells.ts'
 import { failedRowsCsv, timestampedName } from './failedRows.ts'

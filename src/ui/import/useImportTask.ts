@@ -9,7 +9,7 @@ import { importTaskMachine } from '../../../machines/import-task/import-task.mac
 import type { ImportMode, ImportRow, UploadRowInput } from '../../../machines/import-task/import-task.types.ts'
 import { ApiError } from '../../api/client.ts'
 import { importRow } from '../../api/transfer.ts'
-import { describeError } from '../confirm/describeError.ts'
+import { describeError } from '../common/errors.ts'
 import { markInflight, saveImport } from './persist.ts'
 import { plainLabel, type PreviewColumn } from './preview.ts'
 import { errorLines } from './rowErrors.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { msg } from '@lingui/core/macro'
-import { commandsFor, isEnabled, isVisible, mergeCommands, resolvePerms, splitRowActions, type Command, type CommandEnv } from './commands.ts'
+import { commandsFor, isEnabled, isVisible, mergeCommands, resolvePerms, splitActions, type Command, type CommandEnv } from './commands.ts'
 import { resourcePerms } from '../common/perms.ts'
 
 const perms = resourcePerms('/api/v1/users/users/')
@@ -45,9 +45,11 @@ describe('ordering and overflow', () => {
     expect(fewer.map((c) => c.id)).toEqual(['extra', 'delete'])
   })
   it('shows two actions, or the first plus More', () => {
-    expect(splitRowActions(['a'])).toEqual({ shown: ['a'], more: [] })
-    expect(splitRowActions(['a', 'b'])).toEqual({ shown: ['a', 'b'], more: [] })
-    expect(splitRowActions(['a', 'b', 'c'])).toEqual({ shown: ['a'], more: ['b', 'c'] })
+    expect(splitActions(['a'])).toEqual({ shown: ['a'], more: [] })
+    expect(splitActions(['a', 'b'])).toEqual({ shown: ['a', 'b'], more: [] })
+    expect(splitActions(['a', 'b', 'c'])).toEqual({ shown: ['a'], more: ['b', 'c'] })
+    expect(splitActions(['a', 'b', 'c'], 3, 3)).toEqual({ shown: ['a', 'b', 'c'], more: [] })
+    expect(splitActions(['a', 'b', 'c', 'd'], 3, 3)).toEqual({ shown: ['a', 'b', 'c'], more: ['d'] })
   })
   it('merges overrides, removals and extras', () => {
     const merged = mergeCommands(defaults, { clone: null, delete: { order: 5 } }, [cmd('reset')])

@@ -78,10 +78,13 @@ export function commandsFor<H>(scope: CommandScope, commands: readonly Command<H
     .map(({ cmd }) => cmd)
 }
 
-/** At most `max` row actions are shown; with more, the first is shown and the rest go to a More menu. */
-export function splitRowActions<T>(actions: readonly T[], max = 2): { shown: T[]; more: T[] } {
+/**
+ * At most `max` actions are shown; with more, the first `shownWhenMore` are shown and the rest go to a More menu
+ * (rows: 2 and 1, spec §9; a detail page: 3 and 3).
+ */
+export function splitActions<T>(actions: readonly T[], max = 2, shownWhenMore = 1): { shown: T[]; more: T[] } {
   if (actions.length <= max) return { shown: [...actions], more: [] }
-  return { shown: actions.slice(0, 1), more: actions.slice(1) }
+  return { shown: actions.slice(0, shownWhenMore), more: actions.slice(shownWhenMore) }
 }
 
 /**

@@ -52,24 +52,24 @@ export function defaultListCommands(config: ListConfig): ListCommand[] {
         onConfirm: async () => {
           await bulkDelete(h.url, selection.map((r) => r.id))
           notify('success', t`Deleted ${selection.length} items`)
-          h.clearSelection()
+          h.list?.clearSelection()
           h.reload()
         },
       }),
     },
     {
       id: 'bulkUpdate', scope: 'bulk', label: msg`Update selected`, icon: TableEditRegular, order: 30, perms: ['@change'], hiddenInRoot: true,
-      run: (_target, h) => h.openBulkUpdate(),
+      run: (_target, h) => h.list?.openBulkUpdate(),
     },
     {
       id: 'import', scope: 'header', placement: 'end', label: msg`Import`, order: 80, perms: ['@add|@change'], hiddenInRoot: true,
       visible: () => listTools().renderImport !== undefined,
-      render: (_target, h) => listTools().renderImport?.(h.tools),
+      render: (_target, h) => (h.list ? listTools().renderImport?.(h.list.tools) : null),
     },
     {
       id: 'export', scope: 'header', placement: 'end', label: msg`Export`, order: 85, perms: ['@view'],
       visible: () => listTools().renderExport !== undefined,
-      render: (_target, h) => listTools().renderExport?.(h.tools),
+      render: (_target, h) => (h.list ? listTools().renderExport?.(h.list.tools) : null),
     },
     {
       id: 'refresh', scope: 'header', placement: 'end', label: msg`Refresh`, icon: ArrowClockwiseRegular, order: 90,

@@ -24,8 +24,11 @@ export interface ExtraColumn {
   width?: number
 }
 
-/** What commands may do: everything a list action needs, nothing more. */
-export interface ListHelpers {
+/**
+ * What commands may do. A list provides everything; a detail page provides the object's part only and leaves
+ * `list` out (so a detail page never carries stand-ins for selection, bulk update or tools).
+ */
+export interface CommandHelpers {
   resource: ResourceDef
   /** the list's API URL (with its fixed query) */
   url: string
@@ -33,12 +36,16 @@ export interface ListHelpers {
   openInNewTab: (path: string, search?: Record<string, unknown>) => void
   confirm: (options: ConfirmOptions) => void
   reload: () => void
-  clearSelection: () => void
-  openBulkUpdate: () => void
   rowName: (row: Row) => string
   /** after a row was deleted: the list reloads; a detail page goes back to the list */
   afterDelete?: () => void
-  /** tools (import/export) context */
+  /** what only a list has: its selection, the bulk update dialog, the import/export context */
+  list?: ListCapabilities
+}
+
+export interface ListCapabilities {
+  clearSelection: () => void
+  openBulkUpdate: () => void
   tools: ListToolContext
 }
 
@@ -58,7 +65,7 @@ export interface ListToolContext {
   reload: () => void
 }
 
-export type ListCommand = Command<ListHelpers>
+export type ListCommand = Command<CommandHelpers>
 
 export interface ListConfig {
   resource: ResourceDef

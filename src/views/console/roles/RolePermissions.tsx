@@ -5,17 +5,15 @@
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useMemo, useState } from 'react'
-import { actionUrl, sendAction, withQuery, type Row } from '../../../api/resources.ts'
+import { permissionTreeQuery, saveRolePermissions } from '../../../api/rbac.ts'
+import type { Row } from '../../../api/resources.ts'
 import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { TreeEditor } from '../../../ui/common/TreeEditor.tsx'
-import { useCached } from '../../../ui/common/useCached.ts'
 import { useAccess } from '../../../ui/common/access.tsx'
-import { jsonQuery } from '../../../api/queries.ts'
-import { buildPermTree, parseZTree, permissionIds, withDependencies } from './permTree.ts'
+import { useCached } from '../../../ui/common/useCached.ts'
+import { buildPermTree, permissionIds, withDependencies } from './permTree.ts'
 import { isBuiltin, roleResources, scopeOf } from './resource.ts'
-
-const TREE_URL = '/api/v1/rbac/permissions/tree/'
 
 const useStyles = makeStyles({
   bar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', marginBottom: tokens.spacingVerticalM, flexWrap: 'wrap' },
@@ -27,8 +25,8 @@ export function RolePermissions({ role, canChange, onSaved }: { role: Row; canCh
   const styles = useStyles()
   const scope = scopeOf(role.scope)
   const { orgId } = useAccess()
-  const source = useCached(jsonQuery<unknown>(withQuery(TREE_URL, { role: role.id }), orgId))
-  const tree = useMemo(() => buildPermTree(parseZTree(source.data)), [source.data])
+  const source = useCached(permissionTreeQuery(role.id, orgId))
+  const tree = useMemo(() => buildPermTree(source.data ?? []), [source.data])
   const [checked, setChecked] = useState<Set<string>>(new Set())
   const [saving, setSaving] = useState(false)
   useEffect(() => setChecked(new Set(tree.checked)), [tree])
@@ -39,7 +37,7 @@ export function RolePermissions({ role, canChange, onSaved }: { role: Row; canCh
     if (!scope) return
     setSaving(true)
     try {
-      await sendAction('patch', actionUrl(roleResources[scope].url, role.id, 'permissions'), { permissions: permissionIds(checked, tree) })
+      await saveRolePermissions(roleResources[scope].url, role.id, permissionIds(checked, tree))
       notify('success', t`Permissions saved`)
       source.reload()
       onSaved()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { findNode } from '../../../ui/common/tree.ts'
-import { buildPermTree, parseZTree, permissionIds, withDependencies } from './permTree.ts'
+import { parseZTree } from '../../../api/rbac.ts'
+import { buildPermTree, permissionIds, withDependencies } from './permTree.ts'
 
 const leaf = (id: number, codename: string, pId: string, checked = false) => ({ id: String(id), name: codename.split('.')[1], pId, isParent: false, checked, chkDisabled: false, meta: { type: 'perm', perm_id: id, codename } })
 const group = (id: string, pId: string | null) => ({ id, name: id, pId, isParent: true, checked: false, chkDisabled: false, meta: {} })

@@ -1,37 +1,11 @@
 /**
- * The role permission tree (GET /api/v1/rbac/permissions/tree/?role=<id>): zTree-like flat nodes
- * `{id, name, pId, isParent, checked, chkDisabled, meta}` turned into a check tree whose leaves are permission
- * ids, plus the dependency rule of the reference: ticking add, change or delete of a model also ticks its
- * view; unticking view clears the model's other permissions. Pure.
+ * The role permission tree: the parsed zTree nodes (`ZNode`, src/api/rbac.ts) turned into a check tree whose
+ * leaves are permission ids, plus the dependency rule of the reference: ticking add, change or delete of a model
+ * also ticks its view; unticking view clears the model's other permissions. Pure.
  */
+import type { ZNode } from '../../../api/rbac.ts'
 import type { CheckNode } from '../../../ui/common/tree.ts'
 import { leavesOf } from '../../../ui/common/tree.ts'
-
-export interface ZNode {
-  id: string
-  name: string
-  pId: string | null
-  isParent: boolean
-  checked: boolean
-  chkDisabled: boolean
-  meta: Record<string, unknown>
-}
-
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-export function parseZTree(raw: unknown): ZNode[] {
-  const list = Array.isArray(raw) ? raw : isObject(raw) && Array.isArray(raw.results) ? raw.results : []
-  return list.filter(isObject).map((n) => ({
-    id: String(n.id),
-    name: typeof n.name === 'string' ? n.name : String(n.id),
-    pId: n.pId === null || n.pId === undefined || n.pId === '' ? null : String(n.pId),
-    isParent: n.isParent === true,
-    checked: n.checked === true,
-    chkDisabled: n.chkDisabled === true,
-    meta: isObject(n.meta) ? n.meta : {},
-  }))
-}
 
 export interface PermTree {
   roots: CheckNode[]

@@ -6,13 +6,14 @@
 import { msg, t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import { KeyResetRegular, LockOpenRegular, PersonDeleteRegular, ShieldDismissRegular } from '@fluentui/react-icons'
-import { actionUrl, bulkDelete, deleteResource, postWithSpm, sendAction, type Row } from '../../../api/resources.ts'
+import { bulkDelete, deleteResource, type Row, type RowId } from '../../../api/resources.ts'
+import { removeUserFromOrg, removeUsersFromOrg, resetUserMfa, resetUserPassword, unblockUser } from '../../../api/users.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { namesOf } from '../../../ui/list/defaultCommands.tsx'
-import type { ListCommand, ListHelpers } from '../../../ui/list/types.ts'
+import type { CommandHelpers, ListCommand } from '../../../ui/list/types.ts'
 import { REMOVE_USER_PERM } from './resource.ts'
 
-const done = (h: ListHelpers) => (h.afterDelete ? h.afterDelete() : h.reload())
+const done = (h: CommandHelpers) => (h.afterDelete ? h.afterDelete() : h.reload())
 
 /** Overrides of the default commands: deleting a user is for system administrators, and says what it means. */
 export const userCommandOverrides: Record<string, Partial<ListCommand>> = {
@@ -46,7 +47,7 @@ export const userCommandOverrides: Record<string, Partial<ListCommand>> = {
       onConfirm: async () => {
         await bulkDelete(h.url, selection.map((r) => r.id))
         notify('success', t`Deleted ${selection.length} users`)
-        h.clearSelection()
+        h.list?.clearSelection()
         h.reload()
       },
     }),
@@ -63,7 +64,7 @@ export const removeFromOrg: ListCommand = {
       confirmLabel: t`Remove`,
       body: <Trans>Remove “{name}” from the current organization? The account itself stays, with its other organizations; only its membership and roles here are removed.</Trans>,
       onConfirm: async () => {
-        await sendAction('post', actionUrl(h.url, row.id, 'remove'))
+        await removeUserFromOrg(h.url, row.id)
         notify('success', t`Removed “${name}” from the organization`)
         done(h)
       },
@@ -78,15 +79,15 @@ export const bulkRemoveFromOrg: ListCommand = {
     confirmLabel: t`Remove`,
     body: <Trans>Remove these {selection.length} users from the current organization? Their accounts stay: {namesOf(selection, h.rowName)}</Trans>,
     onConfirm: async () => {
-      await postWithSpm(actionUrl(h.url, undefined, 'remove'), selection.map((r) => r.id))
+      await removeUsersFromOrg(h.url, selection.map((r) => r.id))
       notify('success', t`Removed ${selection.length} users from the organization`)
-      h.clearSelection()
+      h.list?.clearSelection()
       h.reload()
     },
   }),
 }
 
-function putAction(id: string, label: ReturnType<typeof msg>, icon: ListCommand['icon'], order: number, path: string, texts: { title: () => string; body: (name: string) => string; done: (name: string) => string }, enabled?: (row: Row) => boolean): ListCommand {
+function putAction(id: string, label: ReturnType<typeof msg>, icon: ListCommand['icon'], order: number, send: (usersUrl: string, id: RowId) => Promise<void>, texts: { title: () => string; body: (name: string) => string; done: (name: string) => string }, enabled?: (row: Row) => boolean): ListCommand {
   return {
     id, scope: 'row', label, icon, order, perms: ['@change'],
     enabled: (_env, { row }) => (row && enabled ? enabled(row) : true),
@@ -97,7 +98,7 @@ function putAction(id: string, label: ReturnType<typeof msg>, icon: ListCommand[
         title: texts.title(),
         body: texts.body(name),
         onConfirm: async () => {
-          await sendAction('put', actionUrl(h.url, row.id, path))
+          await send(h.url, row.id)
           notify('success', texts.done(name))
           h.reload()
         },
@@ -109,17 +110,17 @@ function putAction(id: string, label: ReturnType<typeof msg>, icon: ListCommand[
 /** Detail-page actions. */
 export const userDetailCommands: ListCommand[] = [
   removeFromOrg,
-  putAction('resetPassword', msg`Reset password`, KeyResetRegular, 40, 'password/reset', {
+  putAction('resetPassword', msg`Reset password`, KeyResetRegular, 40, resetUserPassword, {
     title: () => t`Reset password`,
     body: (name) => t`Send “${name}” an email with a link to set a new password?`,
     done: (name) => t`A password reset link was sent to “${name}”`,
   }),
-  putAction('resetMfa', msg`Reset MFA`, ShieldDismissRegular, 50, 'mfa/reset', {
+  putAction('resetMfa', msg`Reset MFA`, ShieldDismissRegular, 50, resetUserMfa, {
     title: () => t`Reset MFA`,
     body: (name) => t`Unbind the MFA device of “${name}”? They will have to bind a new one at next login.`,
     done: (name) => t`MFA of “${name}” was reset`,
   }, (row) => row.is_otp_secret_key_bound === true || row.mfa_enabled === true),
-  putAction('unblock', msg`Unblock login`, LockOpenRegular, 60, 'unblock', {
+  putAction('unblock', msg`Unblock login`, LockOpenRegular, 60, unblockUser, {
     title: () => t`Unblock login`,
     body: (name) => t`Allow “${name}” to log in again after too many failed attempts?`,
     done: (name) => t`“${name}” can log in again`,

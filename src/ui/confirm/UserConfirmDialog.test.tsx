@@ -6,14 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
 import { fakeFetch, json, type Handler, type SentRequest } from '../common/testing.ts'
 import { PUBLIC_KEY_COOKIE, renderUi } from './testing.tsx'
-import { useConfirm } from './useConfirm.tsx'
+import { useUserConfirm } from './useUserConfirm.tsx'
 
 const PROTECTED = '/api/v1/accounts/account-secrets/'
 const OTP = { name: 'otp', display_name: 'OTP', disabled: false, placeholder: 'OTP verification code' }
 const SMS = { name: 'sms', display_name: 'SMS', disabled: false, placeholder: 'SMS verification code' }
 
 function Harness({ navigate, onOutput }: { navigate: (href: string) => void; onOutput: (o: ConfirmOutput) => void }) {
-  const { confirm, dialog } = useConfirm(navigate)
+  const { confirm, dialog } = useUserConfirm(navigate)
   const [status, setStatus] = useState('idle')
   return (
     <>
@@ -55,7 +55,7 @@ afterEach(() => {
   Cookies.remove('jms_public_key')
 })
 
-describe('ConfirmDialog', { timeout: 30_000 }, () => {
+describe('UserConfirmDialog', { timeout: 30_000 }, () => {
   it('resolves at once when the protected URL answers (no dialog)', async () => {
     setup({ [`GET ${PROTECTED}`]: () => ({ count: 0, results: [] }) })
     await userEvent.click(screen.getByText('start'))

@@ -28,7 +28,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import type { confirmMachine } from '../../../machines/confirm/confirm.machine.ts'
 import type { ConfirmError, ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
 import { confirmLogic } from './confirmLogic.ts'
-import { describeError } from './describeError.ts'
+import { describeError } from '../common/errors.ts'
 
 type Snapshot = SnapshotFrom<typeof confirmMachine>
 
@@ -65,14 +65,14 @@ function errorMessage(error: ConfirmError | null): string | undefined {
   }
 }
 
-export interface ConfirmDialogProps {
+export interface UserConfirmDialogProps {
   /** The protected URL: a successful GET means the session is already confirmed. */
   url: string
   onResult: (output: ConfirmOutput) => void
 }
 
 /** Runs its own confirm machine against `url`. */
-export function ConfirmDialog({ url, onResult }: ConfirmDialogProps): ReactElement | null {
+export function UserConfirmDialog({ url, onResult }: UserConfirmDialogProps): ReactElement | null {
   const actor = useActorRef(confirmLogic, { input: { url } })
   useEffect(() => {
     const sub = actor.subscribe((s) => {
@@ -82,11 +82,11 @@ export function ConfirmDialog({ url, onResult }: ConfirmDialogProps): ReactEleme
     // onResult is read once per run: the dialog is keyed by run
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [actor])
-  return <ConfirmDialogView actor={actor} />
+  return <UserConfirmDialogView actor={actor} />
 }
 
 /** The dialog of a confirm actor run elsewhere (e.g. the export flow's `confirm` child). */
-export function ConfirmDialogView({ actor }: { actor: ConfirmActor }): ReactElement | null {
+export function UserConfirmDialogView({ actor }: { actor: ConfirmActor }): ReactElement | null {
   const phase = useSelector(actor, selectPhase)
   const cancel = () => actor.send({ type: 'CANCEL' })
   if (phase === 'verifying') return <VerifyDialog actor={actor} onCancel={cancel} />

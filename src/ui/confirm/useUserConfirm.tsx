@@ -1,7 +1,7 @@
 /**
- * `useConfirm()`: asks for a confirmation before a sensitive action and resolves with the machine's output.
+ * `useUserConfirm()`: asks for a confirmation before a sensitive action and resolves with the machine's output.
  *
- *     const { confirm, dialog } = useConfirm()
+ *     const { confirm, dialog } = useUserConfirm()
  *     if ((await confirm(protectedUrl)).status === 'confirmed') doIt()
  *     return <>{dialog}…</>
  *
@@ -9,10 +9,10 @@
  */
 import { useCallback, useRef, useState, type ReactElement } from 'react'
 import type { ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
-import { ConfirmDialog } from './ConfirmDialog.tsx'
+import { UserConfirmDialog } from './UserConfirmDialog.tsx'
 import { reloginHref } from './confirmLogic.ts'
 
-export interface UseConfirm {
+export interface UseUserConfirm {
   confirm: (url: string) => Promise<ConfirmOutput>
   /** Render it once; null when no confirmation runs. */
   dialog: ReactElement | null
@@ -25,7 +25,7 @@ interface Run {
 }
 
 /** Navigation is injectable for tests; the default leaves the page. */
-export function useConfirm(navigate: (href: string) => void = (href) => window.location.assign(href)): UseConfirm {
+export function useUserConfirm(navigate: (href: string) => void = (href) => window.location.assign(href)): UseUserConfirm {
   const [run, setRun] = useState<Run | null>(null)
   const counter = useRef(0)
   const confirm = useCallback((url: string) => new Promise<ConfirmOutput>((resolve) => {
@@ -33,7 +33,7 @@ export function useConfirm(navigate: (href: string) => void = (href) => window.l
     setRun({ id: counter.current, url, resolve })
   }), [])
   const dialog = run ? (
-    <ConfirmDialog
+    <UserConfirmDialog
       key={run.id}
       url={run.url}
       onResult={(output) => {

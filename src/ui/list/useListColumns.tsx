@@ -1,0 +1,65 @@
+/**
+ * The columns of a list: built from the fields and the configuration, filtered by the saved choice
+ * (`tableConfig`), with the saved widths; the actions column renders the row commands through the command bar.
+ */
+import { useLingui } from '@lingui/react'
+import { useLingui as useLinguiMacro } from '@lingui/react/macro'
+import { useMemo, useState } from 'react'
+import type { FieldMeta } from '../../api/metadata.ts'
+import type { Row } from '../../api/resources.ts'
+import { routePath } from '../common/resource.ts'
+import { readTableSettings, tableKey, visibleColumns, writeTableSettings, type TableSettings } from '../table/tableConfig.ts'
+import { buildColumns } from './columns.tsx'
+import { commandsFor, type CommandEnv } from './commands.ts'
+import { RowActions } from './RowActions.tsx'
+import type { CommandHelpers, ListCommand, ListConfig } from './types.ts'
+
+const DEFAULT_MIN = ['actions', 'id']
+
+export function useListColumns({ config, url, fields, rowCommands, env, canView, helpers, rowName }: {
+  config: ListConfig
+  rowName: (row: Row) => string
+  url: string
+  fields: readonly FieldMeta[]
+  rowCommands: readonly ListCommand[]
+  env: CommandEnv
+  canView: boolean
+  helpers: () => CommandHelpers
+}) {
+  const { i18n } = useLingui()
+  const { t } = useLinguiMacro()
+  const { resource } = config
+  const key = tableKey(config.tableName ?? resource.routes.list.name, url)
+  const [settings, setSettings] = useState<TableSettings>(() => readTableSettings(key))
+  const save = (patch: Parameters<typeof writeTableSettings>[1]) => {
+    writeTableSettings(key, patch)
+    setSettings(readTableSettings(key))
+  }
+  const actionsLabel = t`Actions`
+  const all = useMemo(() => buildColumns(fields, config, i18n, {
+    detailTo: resource.routes.detail && canView ? (row) => routePath(resource.routes.detail!, { id: row.id }) : undefined,
+    linkSearch: config.linkSearch,
+    actions: {
+      label: actionsLabel,
+      render: (row) => {
+        const visible = commandsFor('row', rowCommands, env, { row, selection: [] })
+        return <RowActions row={row} commands={visible} env={env} helpers={helpers} rowName={rowName(row)} />
+      },
+    },
+  }), [fields, config, i18n, resource.routes.detail, canView, rowCommands, env, rowName, helpers, actionsLabel])
+  const min = config.columns?.min ?? DEFAULT_MIN
+  const shownIds = useMemo(
+    () => visibleColumns(all.map((c) => c.id), { min, defaults: config.columns?.defaults, saved: settings.showColumns }),
+    [all, min, config.columns?.defaults, settings.showColumns],
+  )
+  const shown = useMemo(() => all.filter((c) => shownIds.includes(c.id)), [all, shownIds])
+  return {
+    all,
+    shown,
+    shownIds,
+    min,
+    widths: settings.columnWidths,
+    chooseColumns: (cols: string[] | null) => save({ showColumns: cols }),
+    resize: (column: string, width: number) => save({ columnWidths: { ...settings.columnWidths, [column]: width } }),
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Console conformance: every resource of the console manifest (src/views/manifest.ts) that has pages goes
+ * through list → create → detail → edit → delete → export in real Chromium against the real server, with axe on
+ * every page. The resources are read from the manifest itself (tests/e2e/support/manifest.ts): a new manifest
+ * entry is a new case here, with no line added. Create fills the required fields the OPTIONS metadata names,
+ * with values generated from each field's type; `HINTS` holds only what generation cannot know (a list that
+ * needs a fixed filter, an endpoint picked by a query). Per-resource specs (generic-*.spec.ts) keep only what is
+ * special to their resource.
+ */
+import { readFileSync } from 'node:fs'
+import type { Page } from '@playwright/test'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, login, results, unique, type Api } from './generic-support.ts'
+import { RESOURCES, type ManifestResource } from './support/manifest.ts'
+
+interface FieldMeta {
+  type: string
+  label?: string
+  required?: boolean
+  read_only?: boolean
+  default?: unknown
+  max_length?: number
+  choices?: { value: unknown; label: string }[]
+}
+
+interface Hint {
+  /** the API endpoint objects are created in and read back from, when the manifest URL is a family of them */
+  apiUrl?: string
+  /** search params of every page of the resource (a list scoped to one object, a scope tab) */
+  search?: (a: Api) => Promise<Record<string, string>>
+}
+
+/** Only what cannot be generated from the manifest and the metadata. */
+const HINTS: Readonly<Record<string, Hint>> = {
+  // Roles: one manifest entry for the system and organization role endpoints; `?scope=` picks one.
+  roles: { apiUrl: '/api/v1/rbac/org-roles/', search: async () => ({ scope: 'org', activeTab: 'org' }) },
+  // Login ACLs of a user: the pages work on one user's rules (`?user=`), which also fills the required `user`.
+  'user-acls': { search: async (a) => ({ user: String((await a.get('/api/v1/users/profile/')).id) }) },
+}
+
+/** A value the server accepts for a required field, from its type alone. */
+function generated(name: string, field: FieldMeta, base: string): string | undefined {
+  const cut = (s: string) => (field.max_length ? s.slice(0, field.max_length) : s)
+  if (field.type === 'email' || name === 'email') return `${base}@example.com`.toLowerCase()
+  if (field.type === 'integer' || field.type === 'float' || field.type === 'decimal') return '1'
+  if (field.type === 'string') return cut(name === 'name' ? base : `${base}-${name}`)
+  return undefined
+}
+
+const withSearch = (path: string, search: Record<string, string>) => {
+  const qs = new URLSearchParams(search).toString()
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path
+}
+const pathOf = (template: string, id: string) => template.replace(':id', encodeURIComponent(id))
+
+async function metadata(a: Api, url: string): Promise<Record<string, FieldMeta>> {
+  const res = await a.options(url)
+  return (res.actions?.POST ?? {}) as Record<string, FieldMeta>
+}
+
+const pageResources = RESOURCES.filter((r) => r.routes.list)
+
+test.describe('console conformance', () => {
+  test.describe.configure({ timeout: 180_000 })
+
+  test('the manifest has resources to check', () => {
+    expect(pageResources.length).toBeGreaterThan(0)
+  })
+
+  for (const resource of pageResources) {
+    test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ page, request }) => {
+      const a = await api(request)
+      const hint = HINTS[resource.key] ?? {}
+      const apiUrl = hint.apiUrl ?? resource.url
+      const search = (await hint.search?.(a)) ?? {}
+      await conform(page, a, resource, apiUrl, search)
+    })
+  }
+})
+
+async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: string, search: Record<string, string>): Promise<void> {
+  const { routes, offers } = resource
+  const grid = page.getByRole('grid').first()
+
+  // List
+  await login(page, withSearch(routes.list.path, search))
+  await expect(grid).toBeVisible()
+  await expect(page.getByText('Loading…')).toHaveCount(0)
+  await expectNoAxeViolations(page, `${resource.key} list`)
+  if (!offers.create || !routes.create) return
+
+  // Create: the required fields without a default, from OPTIONS, filled through their labelled controls.
+  const base = unique(`cf-${resource.key}`).slice(0, 40)
+  const fields = await metadata(a, apiUrl)
+  await page.goto(`/ui${withSearch(routes.create.path, search)}`)
+  const form = page.locator('form').first()
+  await expect(form).toBeVisible()
+  let named = ''
+  for (const [name, field] of Object.entries(fields)) {
+    if (field.read_only || !field.required || field.default !== undefined) continue
+    if (search[name] !== undefined) continue // fixed by the page (a list scoped to one object)
+    const control = form.locator(`[data-field="${name}"]`)
+    const value = generated(name, field, base)
+    expect(value, `${resource.key}.${name} (${field.type}): no value can be generated — add a hint`).toBeDefined()
+    await control.locator('input, textarea').first().fill(value!)
+    if (name === 'name' || (!named && field.type === 'string')) named = value!
+  }
+  await expectNoAxeViolations(page, `${resource.key} create form`)
+  await form.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page).not.toHaveURL(new RegExp(`${routes.create.path}(\\?|$)`))
+  const created = results(await a.get(`${apiUrl}?search=${encodeURIComponent(base)}`))
+  expect(created, `${resource.key}: the created object is listed`).toHaveLength(1)
+  const id = String(created[0].id)
+
+  // Detail
+  if (offers.detail && routes.detail) {
+    await page.goto(`/ui${withSearch(pathOf(routes.detail.path, id), search)}`)
+    await expect(page.getByRole('heading', { name: new RegExp(`: ${named}$`) })).toBeVisible()
+    await expectNoAxeViolations(page, `${resource.key} detail`)
+  }
+
+  // Edit: the name (or the first generated text) changes and is saved.
+  if (offers.update && routes.update) {
+    await page.goto(`/ui${withSearch(pathOf(routes.update.path, id), search)}`)
+    const nameInput = page.locator('form [data-field="name"]').locator('input, textarea').first()
+    await expect(nameInput).toHaveValue(named)
+    await nameInput.fill(`${named}-ed`)
+    await expectNoAxeViolations(page, `${resource.key} update form`)
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(async () => (await a.get(`${apiUrl}${id}/`)).name).toBe(`${named}-ed`)
+    named = `${named}-ed`
+  }
+
+  // Export from the list (the created object is in it).
+  if (offers.export) {
+    await page.goto(`/ui${withSearch(routes.list.path, { ...search, search: base })}`)
+    await expect(grid.locator('[data-row-id]')).toHaveCount(1)
+    await page.locator('[data-command="export"]').click()
+    const dialog = page.getByRole('dialog', { name: 'Export' })
+    await expect(dialog).toBeVisible()
+    await expectNoAxeViolations(page, `${resource.key} export dialog`)
+    await dialog.getByRole('radio', { name: 'CSV' }).check()
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()])
+    expect(download.suggestedFilename()).toMatch(/\.csv$/)
+    expect(readFileSync((await download.path())!, 'utf8')).toContain(named)
+  }
+
+  // Delete from the detail page (or the list's row) and the object is gone.
+  if (offers.delete) {
+    if (offers.detail && routes.detail) await page.goto(`/ui${withSearch(pathOf(routes.detail.path, id), search)}`)
+    else await page.goto(`/ui${withSearch(routes.list.path, { ...search, search: base })}`)
+    await page.locator('[data-command="delete"]').first().click()
+    const confirm = page.getByRole('alertdialog')
+    await confirm.locator('button[data-danger]').click()
+    await expect(confirm).toBeHidden()
+    await expect(page).toHaveURL(new RegExp(routes.list.path))
+    expect(results(await a.get(`${apiUrl}?search=${encodeURIComponent(base)}`))).toHaveLength(0)
+  }
+}
