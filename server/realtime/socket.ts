@@ -14,7 +14,7 @@ const MIN_REFRESH_S = 5
 const MAX_REFRESH_S = 3600
 
 /** Cookie-authenticated sockets must come from our own origin (cross-site WebSocket hijacking). */
-function sameOrigin(req: FastifyRequest): boolean {
+export function sameOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin
   if (!origin) return true
   try {

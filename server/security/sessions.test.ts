@@ -62,6 +62,7 @@ describe(`sessions and tokens end with the credential (${dbKind()})`, () => {
 
   it('an administrator resetting the password ends them', async () => {
     const u = await userWithSessions()
+    await setSettings(t.database.db, { EMAIL_HOST: '127.0.0.1' }) // the reset link goes out by mail
     expect((await admin.put(`${USERS}${u.id}/password/reset/`, {})).statusCode).toBe(200)
     expect(await u.alive()).toEqual({ a: 401, b: 401, token: 401 })
   })

@@ -56,7 +56,8 @@ describe('profile document', () => {
     const p = (await (await asEnglish(server, 'admin')).get(PROFILE)).json()
     expect(p.console_orgs).toEqual([ref(ROOT, 'GLOBAL'), ref(DEFAULT, 'DEFAULT'), ref(ORG2, 'Zeta')])
     expect(p.audit_orgs).toEqual(p.console_orgs)
-    expect(p.workbench_orgs).toEqual([])
+    // the administrator is OrgAdmin of DEFAULT from the first start (JumpServer's own seed), so it joined DEFAULT
+    expect(p.workbench_orgs).toEqual([ref(DEFAULT, 'DEFAULT')])
     expect(p.perms).toEqual([...p.perms].sort())
     expect(p.perms).toEqual(expect.arrayContaining(['rbac.view_console', 'settings.change_license', 'users.view_user', 'orgs.view_rootorg']))
   })

@@ -7,24 +7,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { WebSocket } from 'ws'
 import { isUuid, normUuid } from '../engine/parse.ts'
+import { CLOSE_UNAUTHENTICATED, sameOrigin } from '../realtime/socket.ts'
 import { readLog, type TaskLogHub } from './logs.ts'
 import { mayReadExecution } from './access.ts'
 
 export const TASK_LOG_SOCKET_PATH = '/ws/ops/tasks/log/'
-const CLOSE_UNAUTHENTICATED = 4401
 /** A reader re-checks the log this often even without notifications (a lost NOTIFY never stalls it). */
 const FALLBACK_POLL_MS = 3_000
 const PING_INTERVAL_MS = 30_000
-
-function sameOrigin(req: FastifyRequest): boolean {
-  const origin = req.headers.origin
-  if (!origin) return true
-  try {
-    return new URL(origin).host === req.headers.host
-  } catch {
-    return false
-  }
-}
 
 export function registerTaskLogSocket(app: FastifyInstance, hub: TaskLogHub): void {
   app.get(TASK_LOG_SOCKET_PATH, { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
