@@ -132,7 +132,8 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   useLayoutEffect(() => {
     valuesRef.current = values
   })
-  const visible = useCallback((name: string) => !overrides[name]?.hidden?.(valuesRef.current), [overrides])
+  // read during render: from the rendered values, never from the ref (it catches up only after the render)
+  const visible = useCallback((name: string) => !overrides[name]?.hidden?.(values), [overrides, values])
   const widgetOf = useCallback((field: FieldMeta) => chooseWidget(field, overrides[field.name]), [overrides])
 
   const check = useCallback((name: string, all: FormValues): string | undefined => {
