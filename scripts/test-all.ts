@@ -54,7 +54,7 @@ async function startPostgres(): Promise<{ url: string; stop: () => void } | { re
   const port = 55000 + Math.floor(Math.random() * 400)
   const [c1, a1] = wrap(`${bin}/initdb -D ${dir}/data -U postgres --auth=trust >/dev/null`)
   if (spawnSync(c1, a1, { stdio: 'inherit' }).status !== 0) return { reason: 'initdb failed' }
-  const [c2, a2] = wrap(`${bin}/pg_ctl -D ${dir}/data -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200" -l ${dir}/log -w start >/dev/null`)
+  const [c2, a2] = wrap(`${bin}/pg_ctl -D ${dir}/data -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=400" -l ${dir}/log -w start >/dev/null`)
   if (spawnSync(c2, a2, { stdio: 'inherit' }).status !== 0) return { reason: 'pg_ctl start failed' }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
