@@ -140,7 +140,7 @@ async function importFiftyWithThreeBad(page: Page, server: Api, prefix: string, 
   await expect(action(dialog)).toHaveText('Import')
   await action(dialog).click()
   await expect(action(dialog)).toHaveText('Stop')
-  await expect(action(dialog)).toHaveText('Continue', { timeout: 45_000 })
+  await expect(action(dialog)).toHaveText('Continue', { timeout: 120_000 })
   expect(await countsOf(dialog)).toEqual({ ok: 47, failed: 3, pending: 0 })
   await expect(dialog.getByRole('alert').filter({ hasText: '3 of 50 rows failed' })).toBeVisible()
 
@@ -158,7 +158,7 @@ async function importFiftyWithThreeBad(page: Page, server: Api, prefix: string, 
   await editCell(dialog, 17, '*Name', `${prefix} 17`)
   await editCell(dialog, 33, '*Username', `${prefix}-33`)
   await action(dialog).click()
-  await expect(action(dialog)).toHaveText('Finished', { timeout: 20_000 })
+  await expect(action(dialog)).toHaveText('Finished', { timeout: 60_000 })
   expect(await countsOf(dialog)).toEqual({ ok: 50, failed: 0, pending: 0 })
   await shot(page, `import-finished-${file.name}`)
   await action(dialog).click()
@@ -172,7 +172,7 @@ async function importFiftyWithThreeBad(page: Page, server: Api, prefix: string, 
 // ------------------------------------------------------------------------------------------------ tests
 
 test.describe('import', () => {
-  test.describe.configure({ timeout: 180_000 })
+  test.describe.configure({ timeout: 300_000 })
 
   test('50 users from CSV: 47 created, 3 refused with their errors, fixed and continued to Finished', async ({ page, request }) => {
     const server = await api(request)
@@ -204,7 +204,7 @@ test.describe('import', () => {
     expect(await countsOf(dialog)).toEqual(stopped)
     expect(await usersMatching(server, prefix)).toHaveLength(stopped.ok)
     await action(dialog).click()
-    await expect(action(dialog)).toHaveText('Finished', { timeout: 30_000 })
+    await expect(action(dialog)).toHaveText('Finished', { timeout: 60_000 })
     expect(await usersMatching(server, prefix)).toHaveLength(30)
   })
 
@@ -246,7 +246,7 @@ test.describe('import', () => {
     await expect(interrupted.getByText(/it may have been imported already|Cannot reach the server/).first()).toBeVisible()
     expect(await countsOf(again)).toEqual({ ok: 9, failed: 1, pending: 20 })
     await action(again).click()
-    await expect(action(again)).toHaveText('Finished', { timeout: 30_000 })
+    await expect(action(again)).toHaveText('Finished', { timeout: 60_000 })
     expect(await usersMatching(server, prefix)).toHaveLength(30)
   })
 
@@ -278,7 +278,7 @@ test.describe('import', () => {
     const buffer = Buffer.from(await book.xlsx.writeBuffer())
     await upload(dialog, { name: 'update.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer })
     await action(dialog).click()
-    await expect(action(dialog)).toHaveText('Finished', { timeout: 20_000 })
+    await expect(action(dialog)).toHaveText('Finished', { timeout: 60_000 })
     await action(dialog).click()
     const after = await usersMatching(server, prefix)
     expect(after.map((u) => u.name).sort()).toEqual([`Renamed ${prefix} 1`, `Renamed ${prefix} 2`, `Renamed ${prefix} 3`])
@@ -364,7 +364,7 @@ test.describe('export', () => {
     const importing = await openImport(page)
     await upload(importing, { name: 'exported.csv', mimeType: 'text/csv', buffer: Buffer.from(`\ufeff${text}`) })
     await action(importing).click()
-    await expect(action(importing)).toHaveText('Finished', { timeout: 20_000 })
+    await expect(action(importing)).toHaveText('Finished', { timeout: 60_000 })
     const back = await usersMatching(server, prefix)
     expect(back.map((u) => u.username).sort()).toEqual(users.map((u) => u.username).sort())
   })
