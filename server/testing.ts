@@ -67,6 +67,8 @@ export interface TestServer {
   adminId: string
   /** Creates a user with the given system role and org roles (in DEFAULT unless an org id is given). */
   createUser(opts: { username: string; systemRoles?: string[]; orgRoles?: string[]; orgId?: string; password?: string }): Promise<string>
+  /** Listens on a free loopback port (for real sockets: websockets, raw HTTP) and answers `host:port`. */
+  listen(): Promise<string>
   close(): Promise<void>
 }
 
@@ -111,6 +113,12 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
       }
       return id
     },
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      const addr = app.server.address()
+      if (!addr || typeof addr === 'string') throw new Error('no port')
+      return `127.0.0.1:${addr.port}`
+    },
     async close() {
       await app.close()
       await database.close()
@@ -123,6 +131,10 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
 /** A cookie-keeping wrapper over `app.inject` that sends the CSRF header like the console does. */
 export class TestClient {
   readonly jar = new Map<string, string>()
+  /** The jar as a `Cookie` header (for a websocket or raw request outside inject). */
+  cookieHeader(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ')
+  }
   headers: Record<string, string> = {}
   constructor(private readonly app: FastifyInstance, private readonly config: ServerConfig) {}
 
@@ -130,7 +142,7 @@ export class TestClient {
     const headers: Record<string, string> = { ...this.headers, ...(opts.headers as Record<string, string> | undefined) }
     const csrf = this.jar.get(`${this.config.sessionCookiePrefix}csrftoken`)
     if (csrf && !('x-csrftoken' in headers) && !('X-CSRFToken' in headers)) headers['x-csrftoken'] = csrf
-    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ')
+    if (this.jar.size) headers.cookie = this.cookieHeader()
     let payload = opts.payload
     if (opts.json !== undefined) {
       payload = JSON.stringify(opts.json)

@@ -61,14 +61,10 @@ describe('site message websocket (contract §4.14)', () => {
     probes.push(p)
     return p
   }
-  const cookieOf = (c: TestClient) => [...c.jar].map(([k, v]) => `${k}=${v}`).join('; ')
 
   beforeAll(async () => {
     server = await createTestServer()
-    await server.app.listen({ port: 0, host: '127.0.0.1' })
-    const addr = server.app.server.address()
-    if (!addr || typeof addr === 'string') throw new Error('no port')
-    url = `ws://127.0.0.1:${addr.port}${SITE_MSG_SOCKET_PATH}`
+    url = `ws://${await server.listen()}${SITE_MSG_SOCKET_PATH}`
     aliceId = await server.createUser({ username: 'alice' })
     admin = await server.as('admin')
   })
@@ -88,15 +84,15 @@ describe('site message websocket (contract §4.14)', () => {
 
   it('closes cookie connections from another origin', async () => {
     const alice = await server.as('alice')
-    const p = open({ cookie: cookieOf(alice), origin: 'http://evil.example' })
+    const p = open({ cookie: alice.cookieHeader(), origin: 'http://evil.example' })
     await p.until(() => p.closed !== null)
     expect(p.closed!.code).toBe(CLOSE_UNAUTHENTICATED)
   })
 
   it('sends the count on connect and on every new message, to every socket of the user', async () => {
     const alice = await server.as('alice')
-    const a1 = open({ cookie: cookieOf(alice) })
-    const a2 = open({ cookie: cookieOf(alice) })
+    const a1 = open({ cookie: alice.cookieHeader() })
+    const a2 = open({ cookie: alice.cookieHeader() })
     await a1.until(() => a1.messages.length === 1)
     await a2.until(() => a2.messages.length === 1)
     expect(a1.messages[0]).toEqual({ type: 'unread_count', unread_count: 0 })
@@ -128,7 +124,7 @@ describe('site message websocket (contract §4.14)', () => {
 
   it('re-sends the count every N seconds when asked (minimum 5)', async () => {
     const alice = await server.as('alice')
-    const p = open({ cookie: cookieOf(alice) })
+    const p = open({ cookie: alice.cookieHeader() })
     await p.until(() => p.messages.length === 1)
     p.ws.send('not json')
     p.ws.send(JSON.stringify({ refresh_every_seconds: 'x' }))
@@ -140,7 +136,7 @@ describe('site message websocket (contract §4.14)', () => {
 
   it('closes the socket once its session has ended', async () => {
     const alice = await server.as('alice')
-    const p = open({ cookie: cookieOf(alice) })
+    const p = open({ cookie: alice.cookieHeader() })
     await p.until(() => p.messages.length === 1)
     const sid = alice.jar.get('jms_sessionid')!
     await sql`delete from sessions where id = ${sid}`.execute(server.database.db)

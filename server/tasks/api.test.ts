@@ -41,14 +41,10 @@ describe('tasks API', () => {
   let plain: TestClient
   let wsUrl: string
   let cleanupId: string
-  const cookieOf = (c: TestClient) => [...c.jar].map(([k, v]) => `${k}=${v}`).join('; ')
 
   beforeAll(async () => {
     server = await createTestServer()
-    await server.app.listen({ port: 0, host: '127.0.0.1' })
-    const addr = server.app.server.address()
-    if (!addr || typeof addr === 'string') throw new Error('no port')
-    wsUrl = `ws://127.0.0.1:${addr.port}${TASK_LOG_SOCKET_PATH}`
+    wsUrl = `ws://${await server.listen()}${TASK_LOG_SOCKET_PATH}`
     admin = await server.as('admin')
     admin.headers['accept-language'] = 'en'
     await server.createUser({ username: 'plain' })
@@ -143,7 +139,7 @@ describe('tasks API', () => {
     const run = await admin.post(`${TASKS}${cleanupId}/run/`)
     expect(run.statusCode).toBe(201)
     const execId = (run.json() as { task: string }).task
-    const live = await follow(wsUrl, cookieOf(admin), execId)
+    const live = await follow(wsUrl, admin.cookieHeader(), execId)
     const messages = await live.ended
     live.ws.close()
     const text = messages.map((m) => m.message).join('')
@@ -201,7 +197,7 @@ describe('tasks API', () => {
     const exec = (await sql<{ id: string }>`select id from task_executions limit 1`.execute(server.database.db)).rows[0]!.id
     expect((await plain.get(`/api/v1/ops/celery/task/${cleanupId}/task-execution/${exec}/log/`)).statusCode).toBe(404)
     expect((await plain.get(`/api/v1/ops/celery/task/${cleanupId}/task-execution/not-a-uuid/log/`)).statusCode).toBe(404)
-    const live = await follow(wsUrl, cookieOf(plain), exec)
+    const live = await follow(wsUrl, plain.cookieHeader(), exec)
     const messages = await live.ended
     live.ws.close()
     expect(messages).toEqual([{ message: '', task: exec, end: true, error: 'not_found' }])

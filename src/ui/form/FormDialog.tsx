@@ -4,13 +4,13 @@
  * and stops the spinner.
  */
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner, makeStyles,
+  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Spinner, makeStyles,
 } from '@fluentui/react-components'
 import { DismissRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import type { Row, RowId } from '../../api/resources.ts'
-import { describeError } from '../common/errors.ts'
 import { AutoForm } from './AutoForm.tsx'
+import { FormLoadState } from './FormLoadState.tsx'
 import type { FieldLayout, FieldOverrides } from './types.ts'
 import { useResourceForm } from './useResourceForm.ts'
 import type { FormValues } from './validators.ts'
@@ -54,8 +54,7 @@ export function FormDialog(props: FormDialogProps) {
           <DialogBody>
             <DialogTitle action={<Button appearance="subtle" aria-label={t`Close`} icon={<DismissRegular />} onClick={() => props.onClose()} />}>{props.title}</DialogTitle>
             <DialogContent className={styles.content}>
-              {form.status === 'loading' && <Spinner label={t`Loading…`} />}
-              {form.status === 'error' && <MessageBar intent="error"><MessageBarBody>{describeError(form.loadError)}</MessageBarBody></MessageBar>}
+              <FormLoadState form={form} />
               {form.status === 'ready' && <AutoForm form={form} disabled={view} />}
             </DialogContent>
             {!view && (

@@ -4,18 +4,18 @@
  * the new object and to the list, then the list opens sorted by `-date_updated`; "Save and continue" stays
  * on a fresh form.
  */
-import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components'
+import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
 import { useLingui } from '@lingui/react/macro'
 import { useParams, useSearch } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
 import type { Row } from '../../api/resources.ts'
-import { describeError } from '../common/errors.ts'
 import { RouteLink, useGo } from '../common/navigation.tsx'
 import { notify } from '../common/notify.tsx'
 import { Page } from '../common/Page.tsx'
 import { routePath, type ResourceDef } from '../common/resource.ts'
 import { AutoForm } from './AutoForm.tsx'
+import { FormLoadState } from './FormLoadState.tsx'
 import type { FieldLayout, FieldOverrides } from './types.ts'
 import { useResourceForm } from './useResourceForm.ts'
 import type { FormValues } from './validators.ts'
@@ -92,12 +92,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
   const title = i18n._(form.mode === 'create' ? config.title.create : config.title.update)
   return (
     <Page title={title} help={config.help ? i18n._(config.help) : undefined} boxed>
-      {form.status === 'loading' && <Spinner label={t`Loading…`} />}
-      {form.status === 'error' && (
-        <MessageBar intent="error">
-          <MessageBarBody>{describeError(form.loadError)}</MessageBarBody>
-        </MessageBar>
-      )}
+      <FormLoadState form={form} />
       {form.status === 'ready' && (
         <form
           noValidate

@@ -8,11 +8,11 @@ import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from 
 import type { MessageDescriptor } from '@lingui/core'
 import { useLingui } from '@lingui/react/macro'
 import { useAccess } from '../common/access.tsx'
-import { describeError } from '../common/errors.ts'
 import { notify } from '../common/notify.tsx'
 import { Page } from '../common/Page.tsx'
 import { hasPerm } from '../common/perms.ts'
 import { AutoForm } from './AutoForm.tsx'
+import { FormLoadState } from './FormLoadState.tsx'
 import type { FieldLayout, FieldOverrides } from './types.ts'
 import { useResourceForm } from './useResourceForm.ts'
 
@@ -55,12 +55,7 @@ function ObjectFormBody({ config }: { config: ObjectFormPageConfig }) {
 
   return (
     <Page title={title} help={config.help ? i18n._(config.help) : undefined} back={false} boxed>
-      {form.status === 'loading' && <Spinner label={t`Loading…`} />}
-      {form.status === 'error' && (
-        <MessageBar intent="error">
-          <MessageBarBody>{describeError(form.loadError)}</MessageBarBody>
-        </MessageBar>
-      )}
+      <FormLoadState form={form} />
       {form.status === 'ready' && (
         <form
           noValidate
