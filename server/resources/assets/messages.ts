@@ -88,7 +88,8 @@ addMessages({
   'Website': ['网站', 'ウェブサイト'],
   'Ping': ['测试可连接性', '接続テスト'], 'Gather facts': ['收集资产信息', '資産情報の収集'], 'Gather accounts': ['收集账号', 'アカウント収集'],
   'Verify account': ['账号验证', 'アカウント検証'], 'Change secret': ['改密', 'シークレット変更'], 'Push account': ['账号推送', 'アカウントプッシュ'],
-  'UTF-8': ['UTF-8', 'UTF-8'], 'GBK': ['GBK', 'GBK'],
+  'UTF-8': ['UTF-8', 'UTF-8'],
+  'sudo su': ['sudo su', 'sudo su'], 'su -': ['su -', 'su -'], 'Enable': ['启用', '有効化'], 'Super': ['Super', 'Super'], 'Super level': ['Super level', 'Super level'], 'GBK': ['GBK', 'GBK'],
 })
 
 void CATALOG_LABELS

@@ -60,7 +60,6 @@ export const nodes: ResourceDef = {
           if (!parts.length) return { full_value: [tr(ctx.lang, 'This field is required.')] }
           return undefined
         }
-        if (!values.value) return { value: [tr(ctx.lang, 'This field is required.')] }
         return undefined
       }
       if (values.full_value !== undefined && values.full_value !== info.existing?.full_value) {

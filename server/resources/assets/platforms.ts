@@ -43,7 +43,7 @@ export async function platformProtocols(db: DB, ids: unknown[]): Promise<Map<unk
   return out
 }
 
-const suMethods = ['sudo', 'su', 'enable', 'super', 'super_level']
+const suMethods: Array<[string, string]> = [['sudo', 'sudo su'], ['su', 'su -'], ['enable', 'Enable'], ['super', 'Super'], ['super_level', 'Super level']]
 
 function automationDefaults(category: string, type: string): Row {
   const tp = typeSpec(category, type)
@@ -89,7 +89,7 @@ export const platforms: ResourceDef = {
     { name: 'charset', type: 'labeled_choice', label: 'Charset', default: 'utf-8', choices: [{ value: 'utf-8', label: 'UTF-8' }, { value: 'gbk', label: 'GBK' }] },
     { name: 'domain_enabled', type: 'boolean', label: 'Domain enabled', default: true },
     { name: 'su_enabled', type: 'boolean', label: 'Su enabled', default: false },
-    { name: 'su_method', type: 'labeled_choice', label: 'Su method', allow_null: true, choices: suMethods.map((m) => ({ value: m, label: m })) },
+    { name: 'su_method', type: 'labeled_choice', label: 'Su method', allow_null: true, choices: suMethods.map(([value, label]) => ({ value, label })) },
     {
       name: 'protocols', type: 'nested_many', label: 'Protocols', column: false, children: platformProtocolChildren,
       load: (ids, { db }) => platformProtocols(db, ids),
