@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { dbKind } from '../../testing.ts'
+import { useTestServer } from '../../use-test-server.ts'
+
+const NODES = '/api/v1/assets/nodes/'
+const HOSTS = '/api/v1/assets/hosts/'
+const DBS = '/api/v1/assets/databases/'
+const ASSETS = '/api/v1/assets/assets/'
+
+describe(`assets and the node tree (${dbKind()})`, () => {
+  const s = useTestServer()
+
+  it('creates a nested node path in one call, hosts in nodes, and filters by node with or without descendants', async () => {
+    const deep = await s.admin.post(NODES, { full_value: '/DEFAULT/Prod/Web' })
+    expect(deep.statusCode).toBe(201)
+    expect(deep.json()).toMatchObject({ value: 'Web', name: 'Web', full_value: '/DEFAULT/Prod/Web' })
+    expect(deep.json().key).toMatch(/^\d+:\d+:\d+$/)
+    const prod = (await s.admin.get(`${NODES}?value=Prod`)).json()[0]
+    const h = await s.admin.post(HOSTS, { name: 'web1', address: '10.0.0.1', platform: 1, nodes: [deep.json().id] })
+    expect(h.statusCode).toBe(201)
+    expect(h.json()).toMatchObject({ category: { value: 'host' }, type: { value: 'linux' }, protocols: [{ name: 'ssh', port: 22 }], nodes_display: ['/DEFAULT/Prod/Web'] })
+    const plain = await s.admin.post(HOSTS, { name: 'plain', address: 'db.example.com', platform: 1 })
+    expect(plain.json().nodes_display).toEqual(['/DEFAULT'])
+    expect((await s.admin.get(`${ASSETS}?node_id=${prod.id}`)).json().map((a: { name: string }) => a.name)).toEqual(['web1'])
+    expect((await s.admin.get(`${ASSETS}?node_id=${prod.id}&all=0`)).json()).toEqual([])
+    const tree = (await s.admin.get(`${NODES}children/tree/`)).json()
+    expect(tree[0]).toMatchObject({ pId: '', open: true, meta: { type: 'node', data: { assets_amount: 2 } } })
+    expect(tree.find((n: { title: string }) => n.title === 'Prod')).toMatchObject({ name: 'Prod (1)', isParent: true })
+  })
+
+  it('checks protocols against the platform and addresses per kind', async () => {
+    const bad = await s.admin.post(HOSTS, { name: 'x', address: 'not an address', platform: 1, protocols: [{ name: 'mysql', port: 3306 }] })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toEqual({ address: ['Enter a valid IP address or host name.'], protocols: ['Protocol not allowed by the platform: mysql'] })
+    const port = await s.admin.post(HOSTS, { name: 'x', address: '10.0.0.9', platform: 1, protocols: [{ name: 'ssh', port: 70000 }] })
+    expect(port.statusCode).toBe(400)
+    const wrongKind = await s.admin.post(DBS, { name: 'x', address: '10.0.0.9', platform: 1 })
+    expect(wrongKind.statusCode).toBe(400)
+    const missing = await s.admin.post(DBS, { name: 'pg', address: '10.0.0.9', platform: 16, protocols: [] })
+    expect(missing.json()).toMatchObject({ protocols: { protocols: 'Protocol is required: postgresql' }, db_name: ['This field is required.'] })
+    const direct = await s.admin.post(ASSETS, { name: 'x' })
+    expect(direct.statusCode).toBe(400)
+    expect(direct.json().detail).toMatch(/Cannot create asset directly/)
+  })
+
+  it('renames and moves subtrees (keys and paths follow), refuses bad moves and deleting non-empty nodes', async () => {
+    const a = (await s.admin.post(NODES, { full_value: '/DEFAULT/Move/A/A1' })).json()
+    const b = (await s.admin.post(NODES, { full_value: '/DEFAULT/Move/B' })).json()
+    const nodeA = (await s.admin.get(`${NODES}?value=A`)).json()[0]
+    const moved = await s.admin.put(`${NODES}${b.id}/children/add/`, { nodes: [nodeA.id] })
+    expect(moved.statusCode).toBe(200)
+    const a1 = (await s.admin.get(`${NODES}${a.id}/`)).json()
+    expect(a1.full_value).toBe('/DEFAULT/Move/B/A/A1')
+    expect(a1.key.startsWith(`${b.key}:`)).toBe(true)
+    const loop = await s.admin.put(`${NODES}${a.id}/children/add/`, { nodes: [b.id] })
+    expect(loop.statusCode).toBe(400)
+    const renamed = await s.admin.patch(`${NODES}${b.id}/`, { value: 'Bee' })
+    expect(renamed.json().full_value).toBe('/DEFAULT/Move/Bee')
+    expect((await s.admin.get(`${NODES}${a.id}/`)).json().full_value).toBe('/DEFAULT/Move/Bee/A/A1')
+    const slash = await s.admin.patch(`${NODES}${b.id}/`, { value: 'x/y' })
+    expect(slash.json()).toEqual({ value: ['Node value cannot contain "/"'] })
+    const parentDel = await s.admin.delete(`${NODES}${b.id}/`)
+    expect(parentDel.statusCode).toBe(400)
+    expect(parentDel.json().detail).toBe('The node "Bee" has child nodes and cannot be deleted')
+    const h = (await s.admin.post(HOSTS, { name: 'in-a1', address: '10.1.0.1', platform: 1, nodes: [a.id] })).json()
+    const holdDel = await s.admin.delete(`${NODES}${a.id}/`)
+    expect(holdDel.json().detail).toBe('The node "A1" holds assets and cannot be deleted')
+    // move the asset here (replace), then remove it: it falls back to the org root
+    await s.admin.put(`${NODES}${b.id}/assets/replace/`, { assets: [h.id] })
+    expect((await s.admin.get(`${HOSTS}${h.id}/`)).json().nodes_display).toEqual(['/DEFAULT/Move/Bee'])
+    await s.admin.put(`${NODES}${b.id}/assets/add/`, { assets: [h.id] })
+    await s.admin.put(`${NODES}${a.id}/assets/add/`, { assets: [h.id] })
+    expect((await s.admin.get(`${HOSTS}${h.id}/`)).json().nodes_display).toEqual(['/DEFAULT/Move/Bee', '/DEFAULT/Move/Bee/A/A1'])
+    await s.admin.put(`${NODES}${a.id}/assets/remove/`, { assets: [h.id] })
+    await s.admin.put(`${NODES}${b.id}/assets/remove/`, { assets: [h.id] })
+    expect((await s.admin.get(`${HOSTS}${h.id}/`)).json().nodes_display).toEqual(['/DEFAULT'])
+    expect((await s.admin.delete(`${NODES}${a.id}/`)).statusCode).toBe(204)
+    const root = (await s.admin.get(`${NODES}children/tree/`)).json()[0]
+    expect((await s.admin.delete(`${NODES}${root.meta.data.id}/`)).json().detail).toBe('The root node cannot be deleted')
+    // lazily expanded children with asset leaves
+    const kids = (await s.admin.get(`${NODES}children/tree/?key=${b.key}&assets=1`)).json()
+    expect(kids.map((n: { title: string }) => n.title)).toEqual(['A'])
+  })
+
+  it('serves categories with constraints, platforms and a new org root node', async () => {
+    const cats = (await s.admin.get('/api/v1/assets/categories/')).json()
+    expect(cats.map((c: { value: string }) => c.value)).toEqual(['host', 'device', 'database', 'cloud', 'web'])
+    const linux = cats[0].types.find((x: { value: string }) => x.value === 'linux')
+    expect(linux.constraints.protocols[0]).toMatchObject({ name: 'ssh', port: 22, default: true })
+    expect((await s.admin.get('/api/v1/assets/categories/constraints/?category=database&type=mysql')).json().protocols).toEqual([
+      { name: 'mysql', port: 3306, secret_types: ['password'], setting: {}, required: true, default: true }])
+    const clone = await s.admin.post('/api/v1/assets/platforms/', { name: 'MyLinux', category: 'host', type: 'linux' })
+    expect(clone.statusCode).toBe(201)
+    expect(clone.json().protocols.map((p: { name: string }) => p.name)).toEqual(['ssh', 'telnet', 'vnc', 'rdp'])
+    const builtin = await s.admin.patch('/api/v1/assets/platforms/1/', { comment: 'x' })
+    expect(builtin.statusCode).toBe(400)
+    const custom = await s.admin.post('/api/v1/assets/platforms/', { name: 'Appliance', category: 'custom', type: 'custom', protocols: [{ name: 'tcp9', port: 9 }] })
+    expect(custom.statusCode).toBe(201)
+    expect((await s.admin.get('/api/v1/assets/categories/')).json().map((c: { value: string }) => c.value)).toContain('custom')
+    const used = (await s.admin.post('/api/v1/assets/customs/', { name: 'box', address: 'anything', platform: custom.json().id })).json()
+    expect(used.protocols).toEqual([{ name: 'tcp9', port: 9 }])
+    expect((await s.admin.delete(`/api/v1/assets/platforms/${custom.json().id}/`)).json().detail).toBe('The platform is used by 1 assets and cannot be deleted')
+    const org = (await s.admin.post('/api/v1/orgs/orgs/', { name: 'Branch' })).json()
+    const tree = (await s.admin.get(`${NODES}children/tree/`, { 'x-jms-org': org.id })).json()
+    expect(tree).toMatchObject([{ title: 'Branch', pId: '', meta: { data: { assets_amount: 0 } } }])
+    expect((await s.admin.delete(`/api/v1/orgs/orgs/${org.id}/`)).statusCode).toBe(204)
+  })
+})
