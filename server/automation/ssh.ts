@@ -4,6 +4,7 @@
  * bounded output and time, and tell the caller in one word why it failed. Built on ssh2; see docs/automation.md.
  */
 import { createHash } from 'node:crypto'
+import { connect as netConnect } from 'node:net'
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2'
 
 /** Where and as whom to log in. */
@@ -62,6 +63,9 @@ export class SshError extends Error {
   readonly kind: SshErrorKind
   /** Which hop failed: the gateway or the target. */
   readonly hop: 'gateway' | 'target'
+  /** Set when the handshake got as far as the server's host key (e.g. a refused login). */
+  hostKeyFingerprint?: string
+  serverVersion?: string
   constructor(kind: SshErrorKind, hop: 'gateway' | 'target', message: string) {
     super(message)
     this.name = 'SshError'
@@ -151,7 +155,12 @@ function openHop(
       clearTimeout(timer)
       if (err) {
         client.end()
-        reject(classify(err, hop))
+        const e = classify(err, hop)
+        if (seen) {
+          e.hostKeyFingerprint = seen
+          e.serverVersion = (client as unknown as { _remoteVer?: string })._remoteVer ?? ''
+        }
+        reject(e)
       } else resolve({ client, fingerprint: seen, serverVersion: (client as unknown as { _remoteVer?: string })._remoteVer ?? '' })
     }
     // readyTimeout does not cover a TCP connect that hangs on some systems: one timer over the whole hop
@@ -281,4 +290,85 @@ export async function sshLogin(
   options: SshConnectOptions = {},
 ): Promise<{ serverVersion: string; hostKeyFingerprint: string }> {
   return withSsh(target, options, async (s) => ({ serverVersion: s.serverVersion, hostKeyFingerprint: s.hostKeyFingerprint }))
+}
+
+/**
+ * The SSH handshake without logging in (no credentials at hand): the server's version and host key. The
+ * refused "none" login that ends it counts as success; every other failure is thrown.
+ */
+export async function sshHandshake(
+  target: Pick<SshTarget, 'host' | 'port'> & { username?: string },
+  options: SshConnectOptions = {},
+): Promise<{ serverVersion: string; hostKeyFingerprint: string }> {
+  try {
+    return await sshLogin({ host: target.host, port: target.port, username: target.username || 'jumpserver-probe' }, options)
+  } catch (err) {
+    if (err instanceof SshError && err.kind === 'auth' && err.hop === 'target' && err.hostKeyFingerprint)
+      return { serverVersion: err.serverVersion ?? '', hostKeyFingerprint: err.hostKeyFingerprint }
+    throw err
+  }
+}
+
+/**
+ * Can a TCP connection be opened to host:port — from here, or from the gateway when one is given (the gateway
+ * opens it: a `direct-tcpip` channel)? Failures are `SshError`s (`unreachable`, `timeout`, or the gateway's).
+ */
+export async function tcpProbe(host: string, port: number, options: SshConnectOptions = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  if (options.gateway) {
+    // log in to the gateway and open the forward: its success is the TCP connect from the gateway
+    const gatewayOnly = options.gateway
+    await new Promise<void>((resolve, reject) => {
+      const client = new Client()
+      const timer = setTimeout(() => {
+        client.end()
+        reject(new SshError('timeout', 'target', `timed out after ${timeoutMs} ms`))
+      }, timeoutMs + 1000)
+      let done = false
+      const finish = (err?: SshError) => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        client.end()
+        if (err) reject(err)
+        else resolve()
+      }
+      client.on('ready', () => {
+        client.forwardOut('127.0.0.1', 0, host, port, (err, stream) => {
+          if (err) return finish(classify(err, 'target'))
+          stream.close()
+          finish()
+        })
+      })
+      client.on('error', (err) => finish(classify(err, 'gateway')))
+      client.on('close', () => finish(new SshError('unreachable', 'gateway', 'gateway: the connection closed before login')))
+      options.signal?.addEventListener('abort', () => finish(new SshError('aborted', 'target', 'aborted')), { once: true })
+      client.connect(connectConfig(gatewayOnly, timeoutMs, () => true))
+    })
+    return
+  }
+  await new Promise<void>((resolve, reject) => {
+    const socket = netConnect({ host, port })
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new SshError('timeout', 'target', `timed out connecting after ${timeoutMs} ms`))
+    }, timeoutMs)
+    const onAbort = () => {
+      clearTimeout(timer)
+      socket.destroy()
+      reject(new SshError('aborted', 'target', 'aborted'))
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    socket.once('connect', () => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+      socket.destroy()
+      resolve()
+    })
+    socket.once('error', (err) => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+      reject(classify(err, 'target'))
+    })
+  })
 }
