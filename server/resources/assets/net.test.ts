@@ -108,6 +108,7 @@ describe('test connectivity over real SSH', () => {
     expect(done.log).toContain('Testing the connectivity of 4 asset(s)')
     r = await s.admin.post(`/api/v1/assets/gateways/${gateway.id}/test-connective/`, { port: await freePort() })
     done = await finished((r.json() as { task: string }).task)
+    expect(done.log).toContain('gw-1 (127.0.0.1): failed')
     expect((await connectivity(gateway.id)).connectivity).toBe('err')
   }, 60_000)
 
