@@ -4,10 +4,7 @@ import { resourceSlot } from '../resources.ts'
 import { group, page, perm, view } from './helpers.ts'
 
 const asset = perm('assets', 'asset')
-const domain = perm('assets', 'domain')
-const gateway = perm('assets', 'gateway')
 const platform = perm('assets', 'platform')
-const label = perm('assets', 'label')
 const cloudAccount = perm('xpack', 'account')
 const syncTask = perm('xpack', 'syncinstancetask')
 const account = perm('accounts', 'account')
@@ -49,18 +46,8 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
     assetKind('clouds', 'CloudsPlatform', msg`Cloud services`, msg`Create cloud service`, msg`Update cloud service`),
     assetKind('webs', 'Web', msg`Webs`, msg`Create web`, msg`Update web`),
     assetKind('customs', 'Custom', msg`Custom assets`, msg`Create custom asset`, msg`Update custom asset`),
-    page('domains', 'DomainList', msg`Domains`, [domain.view], {
-      children: [
-        page('create', 'DomainCreate', msg`Create domain`, [domain.add]),
-        page(':id/update', 'DomainUpdate', msg`Update domain`, [domain.change]),
-        page(':id', 'DomainDetail', msg`Domain details`, [domain.view]),
-      ],
-    }),
-    // Gateways live inside a domain's detail page: no list of their own; the bare path goes to the domains.
-    { kind: 'group', path: 'gateways', name: 'Gateways', title: msg`Gateways`, hidden: true, redirect: '/console/assets/domains', activeMenu: '/console/assets/domains', children: [
-      page('create', 'GatewayCreate', msg`Create gateway`, [gateway.add], { activeMenu: '/console/assets/domains' }),
-      page(':id/update', 'GatewayUpdate', msg`Update gateway`, [gateway.change], { activeMenu: '/console/assets/domains' }),
-    ] },
+    // domains with their gateways (a nested manifest entry: GatewayList/Create/Update/Detail below the domains)
+    resourceSlot('domains'),
     page('platforms', 'PlatformList', msg`Platforms`, [platform.view], {
       children: [
         page('create', 'PlatformCreate', msg`Create platform`, [platform.add]),
@@ -68,12 +55,7 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
         page(':id', 'PlatformDetail', msg`Platform details`, [platform.view]),
       ],
     }),
-    page('labels', 'LabelList', msg`Labels`, [label.view], {
-      children: [
-        page('create', 'LabelCreate', msg`Create label`, [label.add]),
-        page(':id/update', 'LabelUpdate', msg`Update label`, [label.change]),
-      ],
-    }),
+    resourceSlot('labels'),
     page('cloud', 'CloudCenter', msg`Cloud sync`, [cloudAccount.view], {
       licenseRequired: true,
       hidden: true,
