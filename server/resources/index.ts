@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { registerResource, registerSpmRoute } from '../engine/index.ts'
 import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
 import { ASSET_KINDS, assets } from './assets/assets.ts'
+import './assets/connectivity.ts'
+import { domains, gateways } from './assets/domains.ts'
+import { labels } from './assets/labels.ts'
 import { nodes } from './assets/nodes.ts'
 import { platforms } from './assets/platforms.ts'
 import { registerAssetRoutes } from './assets/routes.ts'
@@ -19,6 +22,7 @@ export const RESOURCES = [
   roles, systemRoles, orgRoles, roleBindings, systemRoleBindings, orgRoleBindings,
   organizations, loginAcls, operateLogs,
   platforms, nodes, assets, ...ASSET_KINDS,
+  labels, domains, gateways,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

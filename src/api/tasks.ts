@@ -25,6 +25,17 @@ export async function runAgain(executionId: string): Promise<string> {
   return id
 }
 
+/**
+ * Starts a background task through a resource's own call (JumpServer's `POST …/<id>/tasks/ {action}`,
+ * `…/test-connective/`); resolves with the execution id of the `{task}` answer. Errors are the caller's to show.
+ */
+export async function startTask(url: string, body: Record<string, unknown> = {}): Promise<string> {
+  const answer = await request<{ task?: unknown; task_id?: unknown }>('post', url, { ...silent(), json: body })
+  const id = answer?.task ?? answer?.task_id
+  if (typeof id !== 'string') throw new Error('no task id in the answer')
+  return id
+}
+
 export type TaskState = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILURE'
 
 export interface TaskLogSlice { data: string; end: boolean; mark: string; state: TaskState | null }

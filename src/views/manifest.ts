@@ -12,6 +12,7 @@ import Cookies from 'js-cookie'
 import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import type { RelatedRef } from '../ui/common/resource.ts'
 import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
+import { ASSET_MODEL_FALLBACKS, ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 
@@ -130,7 +131,7 @@ const assetPages = (kind: string, key: string) => ({
   }),
 })
 const ASSET_PERMS = { view: 'assets.view_asset', add: 'assets.add_asset', change: 'assets.change_asset', delete: 'assets.delete_asset' }
-const ASSET_RELATED = { platform: 'assets.platform', nodes: 'assets.node' }
+const ASSET_RELATED = { platform: 'assets.platform', nodes: 'assets.node', domain: 'assets.domain', labels: 'assets.label' }
 
 const assetKind = (key: string, kind: string, routeName: string, typeLabel: MessageDescriptor, titles: ResourceEntry['titles']): ResourceEntry => ({
   key, model: `assets.${kind}`, url: `/api/v1/assets/${key}/`, path: `/console/assets/${key}`, routeName, typeLabel, titles,
@@ -156,7 +157,7 @@ export const ASSET_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
-export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES]
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES]
 
 /**
  * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is
@@ -170,6 +171,7 @@ const EXTRA_MODELS: Readonly<Record<string, ModelSource>> = {
 
 /** Target model → picker source, for servers whose OPTIONS carry no `related` hint (a real JumpServer). */
 export const RELATED_MODELS: Readonly<Record<string, ModelSource>> = {
+  ...ASSET_MODEL_FALLBACKS,
   ...Object.fromEntries(RESOURCE_ENTRIES.map((e) => [e.model, { url: e.url, ...(e.label ? { label: e.label } : {}) }])),
   ...EXTRA_MODELS,
 }

@@ -13,6 +13,7 @@ import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
+import { domainField, domainFilter, labelsField, labelsFilter } from './links.ts'
 import { nodeTree } from './nodes.ts'
 import { platformById, platformProtocols, protocolChildren } from './platforms.ts'
 import './messages.ts'
@@ -140,6 +141,8 @@ const baseFields: FieldDef[] = [
       for (const p of value) await sql`insert into asset_protocols (asset_id, name, port) values (${id}, ${p.name}, ${p.port})`.execute(tx)
     },
   },
+  domainField,
+  labelsField,
   isActive,
   { name: 'category', type: 'labeled_choice', label: 'Category', read_only: true, choices: categoryChoices },
   { name: 'type', type: 'labeled_choice', label: 'Type', read_only: true, choices: typeChoices },
@@ -182,7 +185,7 @@ export const assetBase: ResourceDef = {
   filters: [
     'id', 'name', 'address', 'is_active', 'type', 'category', 'connectivity',
     { name: 'platform', apply: (v) => (/^\d{1,9}$/.test(v) ? sql`t.platform_id = ${Number(v)}` : sql`t.platform_id in (select p.id from platforms p where p.name = ${v})`) },
-    nodeFilter('node_id'), nodeFilter('node'),
+    nodeFilter('node_id'), nodeFilter('node'), labelsFilter, domainFilter,
     { name: 'ip', apply: (v) => sql`t.address = ${v}` },
     { name: 'domain_enabled', apply: (v) => sql`t.platform_id in (select p.id from platforms p where p.domain_enabled = ${['1', 'true', 'True'].includes(v)})` },
   ],

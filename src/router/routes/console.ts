@@ -4,9 +4,6 @@ import { resourceSlot } from '../resources.ts'
 import { group, page, perm, view } from './helpers.ts'
 
 const asset = perm('assets', 'asset')
-const domain = perm('assets', 'domain')
-const gateway = perm('assets', 'gateway')
-const label = perm('assets', 'label')
 const cloudAccount = perm('xpack', 'account')
 const syncTask = perm('xpack', 'syncinstancetask')
 const account = perm('accounts', 'account')
@@ -37,25 +34,10 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
     resourceSlot('clouds', [], KIND),
     resourceSlot('webs', [], KIND),
     resourceSlot('customs', [], KIND),
-    page('domains', 'DomainList', msg`Domains`, [domain.view], {
-      children: [
-        page('create', 'DomainCreate', msg`Create domain`, [domain.add]),
-        page(':id/update', 'DomainUpdate', msg`Update domain`, [domain.change]),
-        page(':id', 'DomainDetail', msg`Domain details`, [domain.view]),
-      ],
-    }),
-    // Gateways live inside a domain's detail page: no list of their own; the bare path goes to the domains.
-    { kind: 'group', path: 'gateways', name: 'Gateways', title: msg`Gateways`, hidden: true, redirect: '/console/assets/domains', activeMenu: '/console/assets/domains', children: [
-      page('create', 'GatewayCreate', msg`Create gateway`, [gateway.add], { activeMenu: '/console/assets/domains' }),
-      page(':id/update', 'GatewayUpdate', msg`Update gateway`, [gateway.change], { activeMenu: '/console/assets/domains' }),
-    ] },
+    // domains with their gateways (a nested manifest entry: GatewayList/Create/Update/Detail below the domains)
+    resourceSlot('domains'),
     resourceSlot('platforms'),
-    page('labels', 'LabelList', msg`Labels`, [label.view], {
-      children: [
-        page('create', 'LabelCreate', msg`Create label`, [label.add]),
-        page(':id/update', 'LabelUpdate', msg`Update label`, [label.change]),
-      ],
-    }),
+    resourceSlot('labels'),
     page('cloud', 'CloudCenter', msg`Cloud sync`, [cloudAccount.view], {
       licenseRequired: true,
       hidden: true,

@@ -1,0 +1,56 @@
+/**
+ * A list/detail command that starts a background task through a resource's own call and opens its live log in a
+ * new tab (the reference's `openTaskPage`): row, bulk or header scope. The view says which URL and body start it.
+ */
+import type { MessageDescriptor } from '@lingui/core'
+import type { FluentIcon } from '@fluentui/react-icons'
+import { t } from '@lingui/core/macro'
+import type { Row } from '../../api/resources.ts'
+import { startTask } from '../../api/tasks.ts'
+import { describeError } from '../common/errors.ts'
+import { notify } from '../common/notify.tsx'
+import type { CommandScope, CommandTarget } from '../list/commands.ts'
+import type { ListCommand } from '../list/types.ts'
+
+/** The console's page of an execution's log (route CeleryTaskLog). */
+export const executionLogPath = (executionId: string) => `/ops/celery/task/${encodeURIComponent(executionId)}/log`
+
+export interface TaskCommandOptions {
+  id: string
+  scope: CommandScope
+  label: MessageDescriptor
+  icon?: FluentIcon
+  order: number
+  perms: readonly string[]
+  /** the call that starts the task for this target, or undefined when there is nothing to start */
+  request: (target: CommandTarget) => { url: string; body?: Record<string, unknown> } | undefined
+  /** enabled for this row / selection (default: a row, or a non-empty selection) */
+  enabled?: (target: CommandTarget) => boolean
+  hiddenInRoot?: boolean
+}
+
+export function taskCommand(o: TaskCommandOptions): ListCommand {
+  return {
+    id: o.id,
+    scope: o.scope,
+    label: o.label,
+    icon: o.icon,
+    order: o.order,
+    perms: o.perms,
+    hiddenInRoot: o.hiddenInRoot,
+    enabled: (_env, target) => (o.enabled ? o.enabled(target) : o.scope !== 'bulk' || target.selection.length > 0),
+    run: async (target, h) => {
+      const call = o.request(target)
+      if (!call) return
+      try {
+        const execution = await startTask(call.url, call.body)
+        notify('success', t`Task started`)
+        h.openInNewTab(executionLogPath(execution))
+      } catch (e) {
+        notify('error', t`Could not start the task`, describeError(e))
+      }
+    },
+  }
+}
+
+export const rowId = (row: Row | undefined) => (row ? String(row.id) : '')

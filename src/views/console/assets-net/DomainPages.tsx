@@ -1,0 +1,90 @@
+/**
+ * DomainDetail (basic information, the domain's assets, its gateways with "Test connectivity") and GatewayList
+ * (every gateway, with the same command). Domain list and forms, label pages and gateway forms are generic.
+ */
+import { msg } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
+import { patchResource, type Row, type RowId } from '../../../api/resources.ts'
+import { isRootOrg } from '../../../ui/common/access.tsx'
+import { Page } from '../../../ui/common/Page.tsx'
+import { hasPerm } from '../../../ui/common/perms.ts'
+import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
+import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
+import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
+import { ListTable } from '../../../ui/list/ListTable.tsx'
+import type { ListConfig } from '../../../ui/list/types.ts'
+import { manifestItem } from '../../manifest.ts'
+import { gatewayConnectivityCommands } from './connectivity.ts'
+
+const domainResource = () => manifestItem('domains').resource
+const gatewayResource = () => manifestItem('gateways').resource
+const ASSETS_URL = '/api/v1/assets/assets/'
+
+const assetLabel = (r: Row) => (r.address ? `${String(r.name)}(${String(r.address)})` : String(r.name ?? r.id))
+
+const gatewayColumns: ListConfig['columns'] = {
+  min: ['name', 'actions'],
+  defaults: ['name', 'address', 'domain', 'connectivity', 'date_verified', 'is_active', 'actions'],
+  exclude: ['nodes_display', 'auto_config', 'gathered_info', 'protocols'],
+}
+
+function gatewayListConfig(domainId?: string): ListConfig {
+  return {
+    resource: gatewayResource(),
+    label: msg`Gateways`,
+    columns: gatewayColumns,
+    commands: { extra: gatewayConnectivityCommands },
+    ...(domainId
+      ? { url: `${gatewayResource().url}?domain=${encodeURIComponent(domainId)}`, stateIn: 'local' as const, linkSearch: { domain: domainId }, tableName: 'DomainGatewayList', tools: { import: false } }
+      : {}),
+  }
+}
+
+export function GatewayListPage() {
+  const { t } = useLingui()
+  return (
+    <Page title={t`Gateways`}>
+      <ListTable config={gatewayListConfig()} />
+    </Page>
+  )
+}
+
+function Info({ object, fields }: DetailContext) {
+  const { t } = useLingui()
+  return <InfoCard title={t`Basic information`} items={detailItems(object, fields, ['name', 'assets_amount', 'gateways_amount', 'created_by', 'date_created', 'comment'])} />
+}
+
+function Assets({ object, reload, access }: DetailContext) {
+  const { t } = useLingui()
+  const assets = (Array.isArray(object.assets) ? object.assets : []) as Row[]
+  return (
+    <RelationCard
+      title={t`Assets`}
+      source={{ url: ASSETS_URL, label: assetLabel }}
+      items={assets.map((a) => ({ id: a.id as RowId, label: assetLabel(a) }))}
+      canEdit={hasPerm(access.perms, domainResource().perms.change) && !isRootOrg(access)}
+      onSave={async (ids) => {
+        await patchResource(domainResource().url, object.id, { assets: ids })
+        reload()
+      }}
+    />
+  )
+}
+
+function Gateways({ object }: DetailContext) {
+  return <ListTable config={gatewayListConfig(String(object.id))} />
+}
+
+let detailConfig: DetailConfig | undefined
+const domainDetailConfig = (): DetailConfig => (detailConfig ??= {
+  resource: domainResource(),
+  tabs: [
+    { id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> },
+    { id: 'Assets', label: msg`Assets`, render: (ctx) => <Assets {...ctx} /> },
+    { id: 'GatewayList', label: msg`Gateways`, perms: ['assets.view_gateway'], render: (ctx) => <Gateways {...ctx} /> },
+  ],
+})
+
+export function DomainDetailPage() {
+  return <GenericDetailPage config={domainDetailConfig()} />
+}

@@ -1,0 +1,52 @@
+/** Manifest entries of labels, domains and gateways (data and lazy imports only: part of the first chunk). */
+import { msg } from '@lingui/core/macro'
+import type { ResourceEntry } from '../../../router/resources.ts'
+
+const ASSET_RELATED = { platform: 'assets.platform', domain: 'assets.domain', nodes: 'assets.node', labels: 'assets.label' }
+
+export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
+  {
+    key: 'labels',
+    model: 'assets.label',
+    url: '/api/v1/assets/labels/',
+    path: '/console/assets/labels',
+    routeName: 'Label',
+    typeLabel: msg`Label`,
+    titles: { list: msg`Labels`, create: msg`Create label`, update: msg`Update label`, detail: msg`Label details` },
+    related: { assets: 'assets.asset' },
+    defaultOrder: null,
+  },
+  {
+    key: 'domains',
+    model: 'assets.domain',
+    url: '/api/v1/assets/domains/',
+    path: '/console/assets/domains',
+    routeName: 'Domain',
+    typeLabel: msg`Domain`,
+    titles: { list: msg`Domains`, create: msg`Create domain`, update: msg`Update domain`, detail: msg`Domain details` },
+    related: { assets: 'assets.asset' },
+    defaultOrder: null,
+    pages: { detail: () => import('./DomainPages.tsx').then((m) => m.DomainDetailPage) },
+  },
+  {
+    // a gateway is a host on the Gateway platform inside a domain: its pages hang below the domains
+    key: 'gateways',
+    model: 'assets.gateway',
+    url: '/api/v1/assets/gateways/',
+    path: '/console/assets/domains/gateways',
+    parent: 'domains',
+    routeName: 'Gateway',
+    typeLabel: msg`Gateway`,
+    titles: { list: msg`Gateways`, create: msg`Create gateway`, update: msg`Update gateway`, detail: msg`Gateway details` },
+    perms: { view: 'assets.view_gateway', add: 'assets.add_gateway', change: 'assets.change_gateway', delete: 'assets.delete_gateway' },
+    related: ASSET_RELATED,
+    pages: { list: () => import('./DomainPages.tsx').then((m) => m.GatewayListPage) },
+  },
+]
+
+/** Picker sources of the asset models these entries point at, until (or unless) entries of their own say so. */
+export const ASSET_MODEL_FALLBACKS: Readonly<Record<string, { url: string; label?: string }>> = {
+  'assets.asset': { url: '/api/v1/assets/assets/' },
+  'assets.platform': { url: '/api/v1/assets/platforms/' },
+  'assets.node': { url: '/api/v1/assets/nodes/', label: 'full_value' },
+}
