@@ -33,6 +33,10 @@ export interface LdapUser {
 /** Where an LDAP step failed (the testers' "Error (…)" texts). */
 export type LdapStage = 'server' | 'bind' | 'search' | 'attr_map' | 'user' | 'password'
 
+/** A readable reason of a client error (ldapts' result errors carry their class name, not a message). */
+export const reasonOf = (e: unknown): string =>
+  e instanceof Error ? [e.name !== 'Error' ? e.name : '', e.message.trim()].filter(Boolean).join(': ') : String(e)
+
 export class LdapError extends Error {
   constructor(readonly stage: LdapStage, message: string) {
     super(message)
@@ -94,7 +98,7 @@ export async function connect(cfg: LdapConfig): Promise<Client> {
     if (cfg.bindDn) await client.bind(cfg.bindDn, cfg.bindPassword)
   } catch (e) {
     await client.unbind().catch(() => undefined)
-    const msg = e instanceof Error ? e.message : String(e)
+    const msg = reasonOf(e)
     // an LDAP result (numeric code: invalid credentials…) is the bind's fault; anything else is the connection's
     throw new LdapError(typeof (e as { code?: unknown }).code === 'number' ? 'bind' : 'server', msg)
   }
@@ -120,7 +124,7 @@ export async function searchUsers(client: Client, cfg: LdapConfig, user = '*', l
         if (out.length >= limit) return out
       }
     } catch (e) {
-      throw new LdapError('search', e instanceof Error ? e.message : String(e))
+      throw new LdapError('search', reasonOf(e))
     }
   }
   return out
@@ -153,7 +157,7 @@ export async function authenticate(cfg: LdapConfig, username: string, password: 
     if (cfg.startTls) await asUser.startTLS({})
     await asUser.bind(user.dn, password)
   } catch (e) {
-    throw new LdapError('password', e instanceof Error ? e.message : String(e))
+    throw new LdapError('password', reasonOf(e))
   } finally {
     await asUser.unbind().catch(() => undefined)
   }

@@ -60,7 +60,8 @@ export async function sendMail(db: DB, config: ServerConfig, mail: Mail, opts: {
     await transport.sendMail({
       from: opts.from?.trim() || from,
       to: mail.to,
-      subject: `${prefix}${mail.subject}`,
+      // the settings trim the prefix ("[JMS] " is stored "[JMS]"): a space separates it from the subject
+      subject: prefix && !/\s$/.test(prefix) ? `${prefix} ${mail.subject}` : `${prefix}${mail.subject}`,
       text: mail.text,
       html: mail.html,
     })

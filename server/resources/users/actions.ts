@@ -129,19 +129,18 @@ export const userActions: ActionDef[] = [
     if (!String((await getSetting(req.ctx.db, 'EMAIL_HOST')) ?? '').trim()) {
       throw new ApiError(400, { detail: tr(req.ctx.lang, NO_MAIL_SERVER), code: 'email_not_configured' })
     }
-    // The administrator deems the password compromised: the user's sessions and tokens end now.
-    let link = ''
+    // The administrator deems the password compromised: the user's sessions and tokens end now. The link goes out
+    // by mail before the commit: a mail server that refuses it changes nothing (400 with its reason).
     await audited(req, api, row, async (tx) => {
-      link = await createResetLink(tx, row.id, req)
+      const link = await createResetLink(tx, row.id, req)
       await endUserSessions(tx, row.id)
+      try {
+        await sendResetMail(tx, req.server.services.config, req.ctx.lang, row as unknown as MailUser, link)
+      } catch (e) {
+        if (e instanceof MailError) throw new ApiError(400, { detail: tr(req.ctx.lang, MM.sendFailed, { reason: e.message }), code: 'email_send_failed' })
+        throw e
+      }
     }, 'Password')
-    // The link goes to the user's address through the configured mail server (its failure is the answer).
-    try {
-      await sendResetMail(req.ctx.db, req.server.services.config, req.ctx.lang, row as unknown as MailUser, link)
-    } catch (e) {
-      if (e instanceof MailError) throw new ApiError(400, { detail: tr(req.ctx.lang, MM.sendFailed, { reason: e.message }), code: 'email_send_failed' })
-      throw e
-    }
   }),
   rowAction('mfa/reset', async (req, row, api) => {
     await audited(req, api, row, async (tx) => {
