@@ -226,11 +226,11 @@ export const users: ResourceDef = {
       const link = values.password_strategy !== 'custom' ? await createResetLink(ctx.db, String(id), info.req) : undefined
       if (!info.req || !(await mailConfigured(ctx.db)) || !values.email) return
       const user = { username: String(values.username), name: String(values.name ?? ''), email: String(values.email) }
-      try {
-        await sendUserCreatedMail(ctx.db, info.req.server.services.config, ctx.lang, user, link)
-      } catch (e) {
-        info.req.log.warn({ userId: id, err: e instanceof Error ? e.message : String(e) }, 'account-created mail not sent')
-      }
+      const { req } = info
+      // in the background (as JumpServer's Celery mail): a slow mail server never holds up the answer
+      void sendUserCreatedMail(ctx.db, req.server.services.config, ctx.lang, user, link).catch((e: unknown) => {
+        req.log.warn({ userId: id, err: e instanceof Error ? e.message : String(e) }, 'account-created mail not sent')
+      })
     },
     async columns(_values, ctx, info) {
       // A password change or a disable ends the user's other sessions (trigger of migration 007): keep this one.
