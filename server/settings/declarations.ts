@@ -178,7 +178,9 @@ export const EMAIL: SettingsCategory = {
   title: 'Email',
   perms: { view: 'settings.change_email', change: 'settings.change_email' },
   fields: [
-    { name: 'EMAIL_HOST', type: 'string', label: 'SMTP host', max_length: 1024, required: true, default: '' },
+    // Blank allowed (JumpServer requires a value): an empty host switches mail off, and the reset and
+    // account-created mails say so instead of failing.
+    { name: 'EMAIL_HOST', type: 'string', label: 'SMTP host', max_length: 1024, required: true, allow_blank: true, default: '' },
     // JumpServer keeps the port as text (CharField, max 5).
     { name: 'EMAIL_PORT', type: 'string', label: 'SMTP port', max_length: 5, required: true, default: '25' },
     { name: 'EMAIL_HOST_USER', type: 'string', label: 'SMTP account', max_length: 128, required: true, default: '' },
