@@ -7,6 +7,8 @@ import { registerTasks } from './tasks/routes.ts'
 import { registerProxy } from './http/proxy.ts'
 import { registerSettingsApi } from './settings/routes.ts'
 import { registerComponentPages } from './http/component-pages.ts'
+import { registerMail } from './mail/routes.ts'
+import { registerLdap } from './ldap/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -18,6 +20,8 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerStartup(app)
   await registerResources(app)
   registerSettingsApi(app)
+  registerMail(app)
+  registerLdap(app)
   await registerRealtime(app)
   await registerTasks(app)
   registerComponentPages(app)

@@ -13,6 +13,7 @@ import { activeBlock, type LimitSettings, recordFailure, shownMinutes } from './
 import { type MfaFlag, writeLoginLog } from './login-log.ts'
 import { M } from './messages.ts'
 import { hashPassword, needsRehash, verifyPassword } from './password.ts'
+import { ldapEnabled, ldapLogin } from '../ldap/login.ts'
 
 export interface LoginUser {
   id: string
@@ -86,10 +87,18 @@ let dummyHash: Promise<string> | undefined
 
 /** Username + password (plain) → the user, or a counted LoginFailure. Unknown users cost the same work. */
 export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, password: string, s: LimitSettings): Promise<LoginUser> {
-  const user = await findLoginUser(req, { username: attempt.username })
-  const real = user?.password_hash?.startsWith('$argon2') ? user.password_hash : undefined
-  dummyHash ??= hashPassword(`dummy-${Math.random()}`)
-  const good = (await verifyPassword(password, real ?? (await dummyHash))) && real !== undefined
+  let user = await findLoginUser(req, { username: attempt.username })
+  let good: boolean
+  if ((!user || user.source === 'ldap') && (await ldapEnabled(req))) {
+    // LDAP users (and unknown ones, created on success) are checked by the directory (server/ldap)
+    const id = await ldapLogin(req, attempt.username, password, !!user)
+    good = id !== undefined
+    if (id) user = await findLoginUser(req, { id })
+  } else {
+    const real = user?.password_hash?.startsWith('$argon2') ? user.password_hash : undefined
+    dummyHash ??= hashPassword(`dummy-${Math.random()}`)
+    good = (await verifyPassword(password, real ?? (await dummyHash))) && real !== undefined
+  }
   if (!user || !good) {
     throw await countedFailure(req, attempt.username, s, { text: M.invalidLogin, code: 'invalid_credentials', reason: M.reasonPassword, mfa: mfaFlag(user) })
   }
@@ -97,7 +106,7 @@ export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, p
   if (user.date_expired && user.date_expired.getTime() < Date.now()) {
     throw new LoginFailure('expired', M.expired, undefined, M.reasonInvalid, mfaFlag(user))
   }
-  if (needsRehash(user.password_hash)) {
+  if (user.source !== 'ldap' && user.password_hash && needsRehash(user.password_hash)) {
     await sql`update users set password_hash = ${await hashPassword(password)} where id = ${user.id}`.execute(req.ctx.db)
   }
   const acl = await req.server.loginAclCheck(req, { userId: user.id, username: user.username, ip: req.ip, type: attempt.type })

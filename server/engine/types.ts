@@ -148,6 +148,8 @@ export interface Hooks {
   columns?: (values: Row, ctx: Ctx, info: WriteInfo & { tx: DB }) => Promise<Row> | Row
   /** After the row and its links are saved (inside the transaction). */
   afterSave?: (tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo) => Promise<void>
+  /** After the transaction committed, once per saved object (work outside the database: a mail). Must not throw. */
+  afterCommit?: (id: unknown, values: Row, ctx: Ctx, info: WriteInfo) => Promise<void>
   /** Before a delete (inside the transaction): throw an ApiError to refuse. */
   beforeDelete?: (tx: DB, row: Row, ctx: Ctx) => Promise<void>
   /** A custom answer for a retrieve (return undefined for the normal one). */

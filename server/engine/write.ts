@@ -229,8 +229,10 @@ export interface WriteItem { prepared: Prepared; existing?: Row }
 /** Saves prepared writes in one transaction; returns the saved objects serialized with `outFields`. */
 export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields: FieldDef[], items: WriteItem[], info: { op: 'create' | 'update'; partial: boolean }, outFields: FieldDef[]): Promise<Row[]> {
   const ctx = req.ctx
-  return withTx(ctx.db, def, async (tx) => {
+  const saved: Array<{ id: unknown; values: Row; existing?: Row }> = []
+  const out = await withTx(ctx.db, def, async (tx) => {
     const ids: unknown[] = []
+    saved.length = 0
     for (const item of items) {
       let existing = item.existing
       if (existing) {
@@ -242,6 +244,7 @@ export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields
       const before = existing && !def.noAudit ? await serializeEnglish(tx, def, existing, written, ctx) : undefined
       const id = await saveOne(tx, def, fields, item.prepared, ctx, { ...info, existing, req })
       ids.push(id)
+      saved.push({ id, values: item.prepared.values, existing })
       if (!def.noAudit) {
         const row = (await fetchRows(tx, def, [], [idsCond(def, [id as string])]))[0] ?? { id }
         const after = await serializeEnglish(tx, def, row, written, ctx)
@@ -256,6 +259,9 @@ export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields
     const ordered = ids.map((id) => byId.get(String(id))).filter((r): r is Row => !!r)
     return serializeRows(def, ordered, outFields, { db: tx, ctx })
   }, ctx.lang)
+  const after = def.hooks?.afterCommit
+  if (after) for (const s of saved) await after(s.id, s.values, ctx, { ...info, existing: s.existing, req })
+  return out
 }
 
 /** Deletes rows (already selected within scope) in one transaction, with the per-object rules. */

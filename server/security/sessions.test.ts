@@ -5,6 +5,7 @@
  * is accepted once.
  */
 import { sql } from 'kysely'
+import { startSmtp } from '../testing/smtp.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SmsBackend } from '../auth/sms.ts'
 import { loadSession, saveSession } from '../http/session.ts'
@@ -62,8 +63,10 @@ describe(`sessions and tokens end with the credential (${dbKind()})`, () => {
 
   it('an administrator resetting the password ends them', async () => {
     const u = await userWithSessions()
-    await setSettings(t.database.db, { EMAIL_HOST: '127.0.0.1' }) // the reset link goes out by mail
+    const smtp = await startSmtp() // the reset link goes out by mail
+    await setSettings(t.database.db, { EMAIL_HOST: smtp.host, EMAIL_PORT: String(smtp.port) })
     expect((await admin.put(`${USERS}${u.id}/password/reset/`, {})).statusCode).toBe(200)
+    await smtp.stop()
     expect(await u.alive()).toEqual({ a: 401, b: 401, token: 401 })
   })
 

@@ -7,8 +7,13 @@
  * in INTERNAL_SETTINGS until their category is declared.
  */
 import { randomUUID } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
 import type { Ctx, FieldDef, Row } from '../engine/types.ts'
+import { tr } from '../i18n.ts'
 import { validIpGroup } from '../resources/acls/rules.ts'
+import { nextRun, parseCron } from '../tasks/schedule.ts'
+import { taskRunner } from '../tasks/service.ts'
 
 /** A settings category: the serializer of one `?category=` value. */
 export interface SettingsCategory {
@@ -22,6 +27,8 @@ export interface SettingsCategory {
   clean?: (values: Row, current: Map<string, unknown>) => void
   /** Adjusts the answer of a read (values that other values switch off). */
   represent?: (out: Row) => void
+  /** After a write committed (effects outside the settings table, e.g. a periodic task's schedule). */
+  saved?: (req: FastifyRequest, values: Row) => Promise<void>
 }
 
 const UNIT_DAY = 'Unit: day'
@@ -171,7 +178,9 @@ export const EMAIL: SettingsCategory = {
   title: 'Email',
   perms: { view: 'settings.change_email', change: 'settings.change_email' },
   fields: [
-    { name: 'EMAIL_HOST', type: 'string', label: 'SMTP host', max_length: 1024, required: true, default: '' },
+    // Blank allowed (JumpServer requires a value): an empty host switches mail off, and the reset and
+    // account-created mails say so instead of failing.
+    { name: 'EMAIL_HOST', type: 'string', label: 'SMTP host', max_length: 1024, required: true, allow_blank: true, default: '' },
     // JumpServer keeps the port as text (CharField, max 5).
     { name: 'EMAIL_PORT', type: 'string', label: 'SMTP port', max_length: 5, required: true, default: '25' },
     { name: 'EMAIL_HOST_USER', type: 'string', label: 'SMTP account', max_length: 128, required: true, default: '' },
@@ -185,6 +194,80 @@ export const EMAIL: SettingsCategory = {
     bool('EMAIL_USE_TLS', 'Use TLS', false, { help_text: 'If SMTP port is 587, may be select' }),
     { name: 'EMAIL_SUBJECT_PREFIX', type: 'string', label: 'Subject prefix', max_length: 1024, required: true, default: '[JMS] ' },
   ],
+}
+
+export const EMAIL_CONTENT: SettingsCategory = {
+  name: 'email_content',
+  title: 'Email content',
+  perms: { view: 'settings.change_email', change: 'settings.change_email' },
+  fields: [
+    { name: 'EMAIL_CUSTOM_USER_CREATED_SUBJECT', type: 'string', label: 'Create user email subject', max_length: 1024, required: false, default: '',
+      help_text: 'Tips: When creating a user, send the subject of the email (eg:Create account successfully)' },
+    { name: 'EMAIL_CUSTOM_USER_CREATED_HONORIFIC', type: 'string', label: 'Create user honorific', max_length: 1024, required: false, default: '',
+      help_text: 'Tips: When creating a user, send the honorific of the email (eg:Hello)' },
+    { name: 'EMAIL_CUSTOM_USER_CREATED_BODY', type: 'text', label: 'Create user email content', max_length: 4096, required: false, default: '',
+      help_text: 'Tips: Email content' },
+    { name: 'EMAIL_CUSTOM_USER_CREATED_SIGNATURE', type: 'string', label: 'Signature', max_length: 512, required: false, default: '',
+      help_text: 'Tips: Email signature (eg:jumpserver)' },
+  ],
+}
+
+/** LDAP (contract §5.12 "ldap"): the server, the search, the attribute map, the periodic import and the switch. */
+export const LDAP: SettingsCategory = {
+  name: 'ldap',
+  title: 'LDAP',
+  perms: { view: 'settings.change_auth', change: 'settings.change_auth' },
+  fields: [
+    { name: 'AUTH_LDAP_SERVER_URI', type: 'string', label: 'LDAP server', help_text: 'eg: ldap://localhost:389', max_length: 1024, required: true, default: 'ldap://localhost:389',
+      validate: (v: string, ctx: Ctx) => (/^ldaps?:\/\/[^\s/]+\/?$/i.test(v) ? undefined : tr(ctx.lang, LDAP_URI_ERROR)) },
+    { name: 'AUTH_LDAP_BIND_DN', type: 'string', label: 'Bind DN', max_length: 1024, required: false, default: 'cn=admin,dc=jumpserver,dc=org' },
+    { name: 'AUTH_LDAP_BIND_PASSWORD', type: 'string', label: 'Password', max_length: 1024, required: false, write_only: true, secret: true, encrypted: true, default: '' },
+    { name: 'AUTH_LDAP_SEARCH_OU', type: 'string', label: 'User OU', help_text: 'Use | split multiple OUs', max_length: 1024, required: false, default: 'ou=tech,dc=jumpserver,dc=org' },
+    { name: 'AUTH_LDAP_SEARCH_FILTER', type: 'string', label: 'User search filter', help_text: 'Choice may be (cn|uid|sAMAccountName)=%(user)s)', max_length: 1024, required: true, default: '(cn=%(user)s)',
+      validate: (v: string, ctx: Ctx) => (v.includes('%(user)s') && /^\(.*\)$/.test(v) ? undefined : tr(ctx.lang, LDAP_FILTER_ERROR)) },
+    { name: 'AUTH_LDAP_USER_ATTR_MAP', type: 'json', label: 'User attr map', required: true, default: { username: 'cn', name: 'sn', email: 'mail' },
+      help_text: 'User attr map present how to map LDAP user attr to jumpserver, username,name,email is jumpserver attr',
+      validate: (v: unknown, ctx: Ctx) => {
+        const ok = v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string' && x !== '' && x.length <= 128) &&
+          typeof (v as Row).username === 'string'
+        return ok ? undefined : tr(ctx.lang, LDAP_MAP_ERROR)
+      } },
+    { name: 'AUTH_LDAP_SYNC_ORG_ID', type: 'uuid', label: 'Organization', help_text: 'The organization that imported and periodically synchronized users join', required: false, default: '00000000-0000-0000-0000-000000000002' },
+    bool('AUTH_LDAP_SYNC_IS_PERIODIC', 'Periodic perform', false),
+    { name: 'AUTH_LDAP_SYNC_CRONTAB', type: 'string', label: 'Regularly perform', max_length: 128, required: false, allow_null: true, default: '',
+      help_text: 'eg: Every Sunday 03:05 run <5 3 * * 0>; a 5-field crontab (minute hour day month weekday); it takes priority over the cycle',
+      validate: (v: string | null, ctx: Ctx) => (!v || parseCron(v) ? undefined : tr(ctx.lang, CRONTAB_ERROR)) },
+    { name: 'AUTH_LDAP_SYNC_INTERVAL', type: 'integer', label: 'Cycle perform', help_text: 'Unit: hour', min_value: 1, max_value: 87600, required: false, allow_null: true, default: 24 },
+    int('AUTH_LDAP_CONNECT_TIMEOUT', 'Connect timeout', 10, 1, 300, { required: false, help_text: 'Unit: second' }),
+    int('AUTH_LDAP_SEARCH_PAGED_SIZE', 'Search paged size', 1000, 1, 10000, { required: false }),
+    bool('AUTH_LDAP', 'Enable LDAP auth', false),
+  ],
+  async saved(req, values) {
+    if (!['AUTH_LDAP_SYNC_IS_PERIODIC', 'AUTH_LDAP_SYNC_CRONTAB', 'AUTH_LDAP_SYNC_INTERVAL'].some((k) => k in values)) return
+    await applyLdapSchedule(req)
+  },
+}
+
+/** The periodic LDAP import (server/ldap/sync.ts); its schedule follows the LDAP settings. */
+export const LDAP_SYNC_TASK = 'settings.tasks.ldap.import_ldap_user_periodic'
+export const LDAP_URI_ERROR = 'Enter an ldap:// or ldaps:// address with a host and an optional port'
+export const LDAP_FILTER_ERROR = 'The filter must be in parentheses and contain %(user)s'
+export const LDAP_MAP_ERROR = 'A JSON object of strings that maps at least username, e.g. {"username": "uid", "name": "cn", "email": "mail"}'
+export const CRONTAB_ERROR = 'Enter a valid 5-field crontab expression'
+
+/** Stores the LDAP import's schedule from the settings: crontab first, else the interval (hours); off unless periodic. */
+export async function applyLdapSchedule(req: FastifyRequest): Promise<void> {
+  const db = req.ctx.db
+  const rows = (await sql<{ name: string; value: unknown }>`select name, value from settings
+    where name in ('AUTH_LDAP_SYNC_IS_PERIODIC', 'AUTH_LDAP_SYNC_CRONTAB', 'AUTH_LDAP_SYNC_INTERVAL')`.execute(db)).rows
+  const v = new Map(rows.map((r) => [r.name, r.value]))
+  const crontab = String(v.get('AUTH_LDAP_SYNC_CRONTAB') ?? '').trim()
+  const interval = v.has('AUTH_LDAP_SYNC_INTERVAL') ? (v.get('AUTH_LDAP_SYNC_INTERVAL') as number | null) : 24
+  const s = { crontab, interval: crontab ? null : interval, enabled: v.get('AUTH_LDAP_SYNC_IS_PERIODIC') === true }
+  const runner = taskRunner(req.server)
+  const next = nextRun(s, runner?.clock() ?? new Date(), runner?.timeZone)
+  await sql`update celery_tasks set crontab = ${s.crontab}, "interval" = ${s.interval}, enabled = ${s.enabled}, next_run_at = ${next}
+    where name = ${LDAP_SYNC_TASK}`.execute(db)
 }
 
 export const OTHER: SettingsCategory = {
@@ -239,7 +322,7 @@ export const TERMINAL: SettingsCategory = {
 }
 
 /** The categories the settings API serves, by `?category=` value. */
-export const CATEGORIES: ReadonlyMap<string, SettingsCategory> = new Map([BASIC, SECURITY, CLEAN, EMAIL, OTHER, TERMINAL].map((c) => [c.name, c]))
+export const CATEGORIES: ReadonlyMap<string, SettingsCategory> = new Map([BASIC, SECURITY, CLEAN, EMAIL, EMAIL_CONTENT, LDAP, OTHER, TERMINAL].map((c) => [c.name, c]))
 
 /**
  * Settings read by the server whose category is not served yet (issue 13 declares them): category and default.
@@ -254,10 +337,8 @@ export const INTERNAL_SETTINGS: Record<string, { category: string; default: unkn
   AUTH_WECOM: { category: 'auth', default: false },
   AUTH_SSO: { category: 'auth', default: false },
   AUTH_SAML2: { category: 'auth', default: false },
-  AUTH_LDAP: { category: 'ldap', default: false },
   AUTH_TEMP_TOKEN: { category: 'auth', default: false },
   LOGIN_REDIRECT_MSG_ENABLED: { category: 'auth', default: true },
-  AUTH_LDAP_SYNC_ORG_ID: { category: 'ldap', default: '00000000-0000-0000-0000-000000000002' },
   SECURITY_VIEW_AUTH_NEED_MFA: { category: 'security', default: true },
   TERMINAL_OMNIDB_ENABLED: { category: 'terminal', default: true },
   WINDOWS_SKIP_ALL_MANUAL_PASSWORD: { category: 'other', default: false },

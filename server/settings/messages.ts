@@ -138,3 +138,4 @@ const ENTRIES: Record<string, [zh: string, ja: string]> = {
 }
 
 addMessages(Object.fromEntries(Object.entries(ENTRIES).filter(([en]) => !hasTranslation('zh', en) || !hasTranslation('ja', en))))
+import './messages-mail-ldap.ts'

@@ -128,6 +128,7 @@ async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
     }
   }, req.ctx.lang)
   invalidateSettingsCache(db)
+  await cat.saved?.(req, values)
   return readCategory(req, cat)
 }
 

@@ -132,3 +132,56 @@ export function loginMfa(code: string): Promise<{ kind: 'done'; next: string }> 
     },
   )
 }
+
+export const PASSWORD_RESET_URL = '/api/v1/authentication/password/reset/'
+
+export interface ResetInfo {
+  username: string
+  name: string
+  /** the password rules of the security settings (keys SECURITY_PASSWORD_*) */
+  rules: Record<string, unknown>
+}
+
+/** A refused reset: the server's text, and its field errors (`new_password`, `new_password_again`) when any. */
+export class ResetError extends Error {
+  constructor(message: string, readonly fields: Record<string, string>, readonly code = '') {
+    super(message)
+    this.name = 'ResetError'
+  }
+}
+
+async function toResetError(e: unknown): Promise<ResetError> {
+  const api = await toApiError(e)
+  const fields: Record<string, string> = {}
+  if (isObject(api.data)) {
+    for (const k of ['new_password', 'new_password_again']) {
+      const v = api.data[k]
+      if (Array.isArray(v)) fields[k] = v.filter((x): x is string => typeof x === 'string').join(' ')
+    }
+  }
+  return new ResetError(api.message, fields, api.code ?? '')
+}
+
+/** Who the reset link of `token` is for (refused when unknown or expired). */
+export async function fetchResetInfo(token: string): Promise<ResetInfo> {
+  try {
+    const body = await http.get(PASSWORD_RESET_URL, { searchParams: { token } }).json()
+    const b = isObject(body) ? body : {}
+    return { username: str(b.username), name: str(b.name), rules: isObject(b.password_rules) ? b.password_rules : {} }
+  } catch (e) {
+    throw await toResetError(e)
+  }
+}
+
+/** Sets the new password of the link's user (both values encrypted with the page's public key). */
+export async function resetPassword(token: string, password: string, again: string): Promise<string> {
+  const key = Cookies.get(PUBLIC_KEY_COOKIE)
+  try {
+    const body = await http.post(PASSWORD_RESET_URL, {
+      json: { token, new_password: encryptSecret(password, key), new_password_again: encryptSecret(again, key) },
+    }).json()
+    return isObject(body) ? str(body.msg) : ''
+  } catch (e) {
+    throw await toResetError(e)
+  }
+}

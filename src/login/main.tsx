@@ -4,6 +4,7 @@ import { I18nProvider } from '@lingui/react'
 import { activateLocale, detectLocale, i18n, selectCatalogs } from '../app/i18n.ts'
 import { LoginApp } from './LoginApp.tsx'
 import { nextFromLocation } from './useLoginFlow.ts'
+import { resetTokenFromLocation } from './ResetPasswordPage.tsx'
 
 const container = document.getElementById('root')
 if (!container) throw new Error('login.html has no #root')
@@ -22,7 +23,7 @@ void activateLocale(detectLocale())
     createRoot(container).render(
       <StrictMode>
         <I18nProvider i18n={i18n}>
-          <LoginApp next={nextFromLocation()} />
+          <LoginApp next={nextFromLocation()} resetToken={resetTokenFromLocation()} />
         </I18nProvider>
       </StrictMode>,
     )

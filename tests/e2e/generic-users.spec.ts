@@ -3,6 +3,7 @@
  * errors, edit, clone, detail with activity, remove vs delete, bulk delete, bulk update, column choice and widths
  * across reloads, list state in the URL across refresh and back, a view-only user, and axe on every page.
  */
+import { startSmtp } from '../../server/testing/smtp.ts'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
 import {
   api, bulkAction, confirmDialog, createLoginUser, grid, login, permissionId, results, row, rowAction, rowIds, search, selectRows, unique, type Api,
@@ -149,11 +150,15 @@ test.describe('users', () => {
     await expect(page.getByRole('alertdialog')).toContainText('No mail server is configured')
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel', exact: true }).click()
     await expect(page.getByRole('alertdialog')).toBeHidden()
-    await a.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: '127.0.0.1' })
+    const smtp = await startSmtp() // a real mail server on loopback receives the link
+    await a.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: smtp.host, EMAIL_PORT: String(smtp.port) })
     await page.locator('[data-command="more"]').click()
     await page.getByRole('menuitem', { name: 'Reset password' }).click()
     await confirmDialog(page, 'Confirm')
     await expect(page.getByText('A password reset link was sent')).toBeVisible()
+    expect((await smtp.next(`${user!.username}@example.com`)).text).toContain('/core/auth/password/reset/?token=')
+    await a.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: '', EMAIL_PORT: '25' })
+    await smtp.stop()
     await page.getByRole('tab', { name: 'Activity' }).click()
     await expect(page.getByRole('list', { name: 'Activity' }).getByRole('listitem')).toHaveCount(3)
   })

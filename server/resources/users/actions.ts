@@ -13,6 +13,9 @@ import { assertCanManage } from '../../rbac/manage.ts'
 import { endUserSessions } from '../../http/session.ts'
 import { getSetting } from '../../settings/store.ts'
 import { createResetLink } from './reset.ts'
+import { sendResetMail, type MailUser } from '../../mail/mails.ts'
+import { MM } from '../../mail/messages.ts'
+import { MailError } from '../../mail/sender.ts'
 
 /** Removing from an organization is a membership change (org-scope permission), unlike deleting a user. */
 export const REMOVE_PERM = 'users.remove_user|users.change_user'
@@ -126,10 +129,17 @@ export const userActions: ActionDef[] = [
     if (!String((await getSetting(req.ctx.db, 'EMAIL_HOST')) ?? '').trim()) {
       throw new ApiError(400, { detail: tr(req.ctx.lang, NO_MAIL_SERVER), code: 'email_not_configured' })
     }
-    // The administrator deems the password compromised: the user's sessions and tokens end now.
+    // The administrator deems the password compromised: the user's sessions and tokens end now. The link goes out
+    // by mail before the commit: a mail server that refuses it changes nothing (400 with its reason).
     await audited(req, api, row, async (tx) => {
-      await createResetLink(tx, row.id, req)
+      const link = await createResetLink(tx, row.id, req)
       await endUserSessions(tx, row.id)
+      try {
+        await sendResetMail(tx, req.server.services.config, req.ctx.lang, row as unknown as MailUser, link)
+      } catch (e) {
+        if (e instanceof MailError) throw new ApiError(400, { detail: tr(req.ctx.lang, MM.sendFailed, { reason: e.message }), code: 'email_send_failed' })
+        throw e
+      }
     }, 'Password')
   }),
   rowAction('mfa/reset', async (req, row, api) => {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { startSmtp } from '../../testing/smtp.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptSecret } from '../../../src/api/crypto.ts'
 import { verifyPassword } from '../../auth/password.ts'
@@ -172,9 +173,12 @@ describe(`users resource (${dbKind()})`, () => {
     const noMail = await admin.put(`${USERS}${u.id}/password/reset/`)
     expect(noMail.statusCode).toBe(400) // no mail server: no claim that a mail went out (issue 17)
     expect(noMail.json()).toMatchObject({ code: 'email_not_configured' })
-    await setSettings(db(), { EMAIL_HOST: '127.0.0.1' })
+    const smtp = await startSmtp() // a real mail server receives the link (server/mail/mail.test.ts checks the mail)
+    await setSettings(db(), { EMAIL_HOST: smtp.host, EMAIL_PORT: String(smtp.port) })
     expect((await admin.put(`${USERS}${u.id}/password/reset/`)).statusCode).toBe(200)
-    await setSettings(db(), { EMAIL_HOST: '' })
+    expect((await smtp.next(u.email)).subject).toContain('Reset password')
+    await setSettings(db(), { EMAIL_HOST: '', EMAIL_PORT: '25' })
+    await smtp.stop()
     const tokens = await sql<{ n: number }>`select count(*)::int as n from password_reset_tokens where user_id = ${u.id}`.execute(db())
     expect(tokens.rows[0]!.n).toBe(2)
     expect((await admin.put(`${USERS}00000000-1111-2222-3333-444444444444/mfa/reset/`)).statusCode).toBe(404)

@@ -19,6 +19,8 @@ import { mfaForcedBySetting } from '../../startup/profile-view.ts'
 import { commentField, createdBy, holds, idField, isActive, memberCond, updatedBy } from '../common.ts'
 import { userActions } from './actions.ts'
 import { createResetLink } from './reset.ts'
+import { sendUserCreatedMail } from '../../mail/mails.ts'
+import { mailConfigured } from '../../mail/sender.ts'
 import './messages.ts'
 
 export const MFA_CHOICES = [{ value: 0, label: 'Disable' }, { value: 1, label: 'Enable' }, { value: 2, label: 'Force enable' }]
@@ -216,7 +218,19 @@ export const users: ResourceDef = {
       if (ctx.orgId !== ORG_IDS.ROOT && !has.rows.some((r) => r.scope === 'org')) {
         await sql`insert into role_bindings (id, user_id, role_id, scope, org_id) values (${randomUUID()}, ${id}, ${ROLE_IDS.OrgUser}, 'org', ${ctx.orgId})`.execute(tx)
       }
-      if (values.password_strategy !== 'custom') await createResetLink(tx, String(id), info.req)
+    },
+    async afterCommit(id, values, ctx, info) {
+      if (info.op !== 'create') return
+      // The "email" strategy: a link that sets the first password, mailed with the account-created mail when a
+      // mail server is configured (a failed send is logged: the user exists, an admin can reset the password).
+      const link = values.password_strategy !== 'custom' ? await createResetLink(ctx.db, String(id), info.req) : undefined
+      if (!info.req || !(await mailConfigured(ctx.db)) || !values.email) return
+      const user = { username: String(values.username), name: String(values.name ?? ''), email: String(values.email) }
+      const { req } = info
+      // in the background (as JumpServer's Celery mail): a slow mail server never holds up the answer
+      void sendUserCreatedMail(ctx.db, req.server.services.config, ctx.lang, user, link).catch((e: unknown) => {
+        req.log.warn({ userId: id, err: e instanceof Error ? e.message : String(e) }, 'account-created mail not sent')
+      })
     },
     async columns(_values, ctx, info) {
       // A password change or a disable ends the user's other sessions (trigger of migration 007): keep this one.

@@ -15,7 +15,10 @@ const appletHost = perm('terminal', 'applethost')
 export const settingsRoutes: RouteNode = view('settings', 'SystemSetting', msg`System settings`, '/settings/basic', [
   page('basic', 'Basic', msg`Basic settings`, ['settings.view_setting'], { icon: 'basic' }),
   page('email', 'Email', msg`Email`, ['settings.change_email'], { icon: 'email' }),
-  page('auth', 'Auth', msg`Authentication`, ['settings.change_auth'], { icon: 'auth' }),
+  page('auth', 'Auth', msg`Authentication`, ['settings.change_auth'], {
+    icon: 'auth',
+    children: [page('ldap', 'LdapSetting', msg`LDAP`, ['settings.change_auth'])],
+  }),
   page('message', 'Message', msg`Message subscription`, ['settings.change_systemmsgsubscription'], { icon: 'message' }),
   page('sms', 'SMS', msg`SMS`, ['settings.change_sms'], { icon: 'sms', licenseRequired: true }),
   page('terminal', 'TerminalSetting', msg`Terminals`, ['settings.change_terminal'], {

@@ -6,6 +6,7 @@
  */
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
+import type { ReactNode } from 'react'
 import { useLingui } from '@lingui/react/macro'
 import { useAccess } from '../common/access.tsx'
 import { notify } from '../common/notify.tsx'
@@ -14,7 +15,7 @@ import { hasPerm } from '../common/perms.ts'
 import { AutoForm } from './AutoForm.tsx'
 import { FormLoadState } from './FormLoadState.tsx'
 import type { FieldLayout, FieldOverrides } from './types.ts'
-import { useResourceForm } from './useResourceForm.ts'
+import { useResourceForm, type ResourceForm } from './useResourceForm.ts'
 
 const useStyles = makeStyles({
   footer: { display: 'flex', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalXL, flexWrap: 'wrap' },
@@ -31,9 +32,21 @@ export interface ObjectFormPageConfig {
   changePerm?: string
   /** default PATCH: only the rendered fields are sent */
   method?: 'PUT' | 'PATCH'
+  /** more buttons next to Save (e.g. "Test mail"), given the live form; shown to those who may save */
+  actions?: (form: ResourceForm) => ReactNode
 }
 
 export function ObjectFormPage({ config }: { config: ObjectFormPageConfig }) {
+  const { i18n } = useLingui()
+  return (
+    <Page title={i18n._(config.title)} help={config.help ? i18n._(config.help) : undefined} back={false} boxed>
+      <ObjectForm config={config} />
+    </Page>
+  )
+}
+
+/** The form alone (inside a page of several, e.g. one per tab). */
+export function ObjectForm({ config }: { config: ObjectFormPageConfig }) {
   // a new form per URL: values never leak from one object to another
   return <ObjectFormBody key={config.url} config={config} />
 }
@@ -54,7 +67,7 @@ function ObjectFormBody({ config }: { config: ObjectFormPageConfig }) {
   }
 
   return (
-    <Page title={title} help={config.help ? i18n._(config.help) : undefined} back={false} boxed>
+    <>
       <FormLoadState form={form} />
       {form.status === 'ready' && (
         <form
@@ -74,10 +87,11 @@ function ObjectFormBody({ config }: { config: ObjectFormPageConfig }) {
           {canSave && (
             <div className={styles.footer}>
               <Button type="submit" appearance="primary" disabled={form.saving} icon={form.saving ? <Spinner size="tiny" /> : undefined}>{t`Save`}</Button>
+              {config.actions?.(form)}
             </div>
           )}
         </form>
       )}
-    </Page>
+    </>
   )
 }

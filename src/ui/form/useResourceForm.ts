@@ -4,7 +4,7 @@
  * blur/change and before submit, payload with secrets encrypted, and server errors mapped onto fields.
  * Everything the user typed stays on a failed save.
  */
-import { t } from '@lingui/core/macro'
+import { msg, t } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../api/client.ts'
@@ -20,7 +20,7 @@ import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, type FieldGroup } from './formModel.ts'
 import { flattenServerErrors } from './serverErrors.ts'
-import type { FieldLayout, FieldOverrides, WidgetKind } from './types.ts'
+import type { FieldLayout, FieldOverride, FieldOverrides, WidgetKind } from './types.ts'
 import { runRules, type FormValues } from './validators.ts'
 import { chooseWidget, rulesFor, validatesOnBlur } from './widgets.ts'
 
@@ -88,6 +88,21 @@ export function encryptForServer(plain: string): string {
 
 const NO_OVERRIDES: FieldOverrides = {}
 
+function secretsOf(object: unknown): Record<string, boolean> | undefined {
+  const s = object && typeof object === 'object' ? (object as Row).SECRETS_SET : undefined
+  return s && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, boolean>) : undefined
+}
+
+/** A secret field shows whether a value is stored; typing replaces it, leaving it empty keeps it. */
+function withSecretPlaceholders(overrides: FieldOverrides, secrets: Record<string, boolean> | undefined): FieldOverrides {
+  if (!secrets) return overrides
+  const out: Record<string, FieldOverride> = { ...overrides }
+  for (const [name, set] of Object.entries(secrets)) {
+    out[name] = { placeholder: set ? msg`Set — leave empty to keep it` : msg`Not set`, ...overrides[name] }
+  }
+  return out
+}
+
 export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const { url, id, cloneFrom, overrides: given = NO_OVERRIDES, layout, initial, transform, related, single = false } = opts
   const mode: FormMode = single ? (opts.view ? 'view' : 'update') : id === undefined ? 'create' : opts.view ? 'view' : 'update'
@@ -98,7 +113,13 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const object = useCached(single ? singleObjectQuery(url, orgId) : objectId === undefined ? undefined : objectQuery(url, objectId, orgId))
 
   const fields = useMemo(() => formFields(meta.data, id !== undefined || single ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id, single])
-  const { overrides, missing: missingSources } = useMemo(() => withRelatedSources(fields, given, related), [fields, given, related])
+  // secrets of a single object (settings): the server says which are set (`SECRETS_SET`), never their values
+  const [secretsSet, setSecretsSet] = useState<Record<string, boolean> | undefined>()
+  useEffect(() => setSecretsSet(secretsOf(object.data)), [object.data])
+  const { overrides, missing: missingSources } = useMemo(() => {
+    const r = withRelatedSources(fields, given, related)
+    return { ...r, overrides: withSecretPlaceholders(r.overrides, secretsSet) }
+  }, [fields, given, related, secretsSet])
   useEffect(() => reportMissingSources(url, missingSources), [url, missingSources])
   const groups = useMemo(() => layoutGroups(fields, layout), [fields, layout])
   const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
@@ -193,6 +214,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
         ? await createResource(url, body, { cloneFrom })
         : opts.updateMethod === 'PATCH' ? await patchResource(url, id, body) : await updateResource(url, id, body)
       if (single) {
+        setSecretsSet(secretsOf(saved))
         // the page stays: show what the server saved (it may adjust values that depend on each other)
         const next = initialValues(fields, overrides, saved, initial)
         valuesRef.current = next

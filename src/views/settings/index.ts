@@ -8,6 +8,8 @@ export const settingsPages: PageRegistry = {
   Basic: () => import('./SettingsPages.tsx').then((m) => m.BasicSettingsPage),
   Security: () => import('./SettingsPages.tsx').then((m) => m.SecuritySettingsPage),
   Clean: () => import('./SettingsPages.tsx').then((m) => m.CleanSettingsPage),
+  Email: () => import('./MailLdapPages.tsx').then((m) => m.EmailSettingsPage),
+  LdapSetting: () => import('./MailLdapPages.tsx').then((m) => m.LdapSettingsPage),
   TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
   TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
 }
