@@ -8,12 +8,14 @@ import { registerPermissionRoutes } from './rbac/permissions.ts'
 import { orgRoles, roles, systemRoles } from './rbac/roles.ts'
 import { userGroupRelations, userGroups } from './users/groups.ts'
 import { users } from './users/users.ts'
+import { registerTerminal, TERMINAL_RESOURCES } from './terminal/index.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
   users, userGroups, userGroupRelations,
   roles, systemRoles, orgRoles, roleBindings, systemRoleBindings, orgRoleBindings,
   organizations, loginAcls, operateLogs,
+  ...TERMINAL_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {
@@ -21,5 +23,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   for (const def of RESOURCES) await registerResource(app, def)
   await registerPermissionRoutes(app)
   await registerActivities(app)
+  await registerTerminal(app)
   installLoginAcl(app)
 }
