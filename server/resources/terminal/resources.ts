@@ -44,7 +44,7 @@ export const terminals: ResourceDef = {
       expr: `coalesce(t.date_stat > now() - interval '${ALIVE_SECONDS} seconds', false)` },
     { name: 'load', type: 'labeled_choice', label: 'Load status', read_only: true, column: false,
       choices: [{ value: 'critical', label: 'Critical' }, { value: 'high', label: 'High' }, { value: 'normal', label: 'Normal' }, { value: 'offline', label: 'Offline' }],
-      get: (row) => loadOf(row) },
+      get: (row, ctx) => { const v = loadOf(row); return { value: v, label: tr(ctx.lang, LOADS[v]!) } } },
     { name: 'stat', type: 'json', label: 'Stat', read_only: true },
     { name: 'date_stat', type: 'datetime', label: 'Datetime', read_only: true },
     { name: 'date_created', type: 'datetime', label: 'Date created', read_only: true },
@@ -72,6 +72,8 @@ export const terminals: ResourceDef = {
     },
   },
 }
+
+const LOADS: Record<string, string> = { critical: 'Critical', high: 'High', normal: 'Normal', offline: 'Offline' }
 
 /** JumpServer's Terminal.load: offline without a recent heartbeat, else by cpu/memory/disk. */
 function loadOf(row: Row): string {
