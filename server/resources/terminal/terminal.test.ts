@@ -81,7 +81,7 @@ describe(`terminal component API (${dbKind()})`, () => {
     const unknownKey = signRequest('6c1b5e0a-1f0e-4a57-9d44-0d2f2d2a0c99', comp.secret, 'POST', url)
     const old = signRequest(comp.id, comp.secret, 'POST', url, new Date(Date.now() - 16 * 60_000).toUTCString())
     const future = signRequest(comp.id, comp.secret, 'POST', url, new Date(Date.now() + 16 * 60_000).toUTCString())
-    const noDate = { authorization: good.authorization.replace('(request-target) date', '(request-target)') }
+    const noDate = { authorization: good.authorization!.replace('(request-target) date', '(request-target)') }
     const garbage = { authorization: 'Signature keyId=,,,', date: good.date }
     for (const h of [wrongSecret, wrongPath, wrongMethod, unknownKey, old, future, noDate, garbage]) {
       const r = await send(h)
