@@ -148,22 +148,31 @@ function replayActions(): ActionDef[] {
     path: 'replay', detail: true, method: 'GET', perm: 'terminal.view_sessionreplay',
     handler: async (req, _reply, api, id) => {
       const row = await api.getObject(req, id!)
-      if (!row.has_replay) throw new ApiError(404, { detail: tr(req.ctx.lang, 'The session has no replay.'), code: 'not_found' })
+      // No replay (yet): `type: "none"` and no source, so a console can say so (the session exists).
+      if (!row.has_replay) return { ...replayInfo(req, row), type: 'none', src: null }
       return replayInfo(req, row)
     },
   }
-  const download: ActionDef = {
-    path: 'replay/download', detail: true, method: 'GET', perm: 'terminal.download_sessionreplay|terminal.view_sessionreplay',
-    handler: async (req, reply, api, id) => {
-      const row = await api.getObject(req, id!)
+  return [upload, info]
+}
+
+/**
+ * `GET …/sessions/<id>/replay/download/`: the stored file. A plain route (not an engine action): a session
+ * without a replay answers 404 here, which the engine's read-action rule (an allowed read of an existing object
+ * answers 200) does not fit.
+ */
+function registerReplayDownload(app: FastifyInstance): void {
+  for (const url of ['/api/v1/terminal/sessions/:id/replay/download/', '/api/v1/terminal/sessions/:id/replay/download']) {
+    app.get(url, async (req, reply) => {
+      await requirePerm(req, 'terminal.download_sessionreplay|terminal.view_sessionreplay')
+      const row = await resourceApi(sessions).getObject(req, (req.params as { id: string }).id)
       if (!row.has_replay || typeof row.replay_path !== 'string') throw new ApiError(404, { detail: tr(req.ctx.lang, 'The session has no replay.'), code: 'not_found' })
-      const path = join(replayDir(cfgOf(req).dataDir), row.replay_path)
+      const path = join(replayDir(req.server.services.config.dataDir), row.replay_path)
       const size = await stat(path).then((s) => s.size, () => -1)
       if (size < 0) throw new ApiError(404, { detail: tr(req.ctx.lang, 'The session has no replay.'), code: 'not_found' })
       return sendFile(reply, path, size, `${row.id}.cast.gz`)
-    },
+    })
   }
-  return [upload, info, download]
 }
 
 function sendFile(reply: FastifyReply, path: string, size: number, name: string) {
@@ -202,6 +211,7 @@ sessions.actions = [...(sessions.actions ?? []), ...replayActions()]
 export async function registerComponentRoutes(app: FastifyInstance): Promise<void> {
   const cfg = app.services.config
   const both = (url: string) => [url, url.slice(0, -1)]
+  registerReplayDownload(app)
 
   // Registration: `Authorization: BootstrapToken <token>` → a service account with its access key.
   for (const url of both('/api/v1/terminal/terminal-registrations/')) {

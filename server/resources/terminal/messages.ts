@@ -1,6 +1,10 @@
 import { addMessages } from '../../i18n.ts'
 
 /** Labels and messages of the terminal module and the audit logs it serves (zh, ja). */
+// Protocol names read the same in every language.
+addMessages(Object.fromEntries(['ssh', 'sftp', 'rdp', 'vnc', 'telnet', 'mysql', 'mariadb', 'oracle', 'postgresql', 'sqlserver', 'db2', 'dameng',
+  'clickhouse', 'redis', 'mongodb', 'k8s', 'http', 'chatgpt'].map((p) => [p, [p, p] as [string, string]])))
+
 addMessages({
   'Session': ['会话', 'セッション'],
   'Command': ['命令', 'コマンド'],
