@@ -11,6 +11,8 @@ import { lazy, Suspense, useMemo, useState } from 'react'
 import type { Row } from '../../../api/resources.ts'
 import { COMMANDS_URL, terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
+import { routePath } from '../../../ui/common/resource.ts'
+import { CellValue } from '../../../ui/table/CellValue.tsx'
 import { Page } from '../../../ui/common/Page.tsx'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
@@ -76,6 +78,8 @@ function sessionListConfig(tab: SessionTab): ListConfig {
       min: ['user', 'asset', 'actions'],
       defaults: ['user', 'asset', 'account', 'protocol', 'login_from', 'remote_addr', 'command_amount', 'date_start', ...(tab === 'offline' ? ['date_end'] : []), 'actions'],
       exclude: ['user_id', 'asset_id', 'account_id', 'can_replay', 'can_join', 'can_terminate', 'has_command', 'is_finished'],
+      // A session has no name: its user opens the detail.
+      overrides: { user: { render: (row) => <CellValue kind="detailLink" value={String(row.user ?? '')} to={routePath(sessionResource().routes.detail!, { id: row.id })} /> } },
     },
     commands: {
       overrides: { update: null, delete: null, clone: null },
