@@ -65,6 +65,7 @@ test.describe('audit', () => {
     await expect(page.getByLabel('Dangerous commands')).toHaveText(/^[1-9]/)
     await expect(page.getByText('Logins and sessions per day').first()).toBeVisible()
     await expectNoAxeViolations(page, 'audit dashboard')
+    if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/audit-dashboard.png', fullPage: true })
 
     await page.goto('/ui/audit/sessions/sessions')
     await expect(row(page, asset)).toBeVisible()
@@ -82,6 +83,7 @@ test.describe('audit', () => {
     await page.getByRole('button', { name: 'Download' }).click()
     expect((await download).suggestedFilename()).toBe(`${session}.cast.gz`)
     await expectNoAxeViolations(page, 'session replay')
+    if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/audit-replay.png' })
 
     await page.goto('/ui/audit/sessions/command')
     await expect(row(page, 'rm -rf /srv/data')).toBeVisible()
