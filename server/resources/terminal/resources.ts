@@ -98,7 +98,9 @@ export const sessions: ResourceDef = {
   noAudit: true,
   verbs: ['list', 'retrieve', 'create', 'update', 'export'],
   fields: [
-    idField(),
+    // Writable on create, as in JumpServer (a UUID primary key with a default): a component names the session id
+    // it uses for its replay and commands; an update never changes it (hooks.columns).
+    { name: 'id', type: 'uuid', label: 'ID', required: false, unique: true },
     str('user', 'User', 128, { required: true, allow_blank: false, default: undefined }),
     str('asset', 'Asset', 128, { required: true, allow_blank: false, default: undefined }),
     str('user_id', 'User ID', 36),
@@ -133,28 +135,19 @@ export const sessions: ResourceDef = {
   hooks: {
     columns: async (values, ctx, info) => {
       if (info.op !== 'create') {
+        const out: Row = { id: info.existing!.id }
         // Finishing without an end date: now (koko sends date_end; lion does not always).
-        return values.is_finished === true && !info.existing?.date_end && values.date_end === undefined ? { date_end: new Date() } : {}
+        if (values.is_finished === true && !info.existing?.date_end && values.date_end === undefined) out.date_end = new Date()
+        return out
       }
       const out: Row = {}
-      // A component names the session id it uses for its replay and commands.
       const body = info.req?.body as Row | undefined
-      if (body && !Array.isArray(body) && isUuid(body.id)) out.id = normUuid(body.id)
       if (body && !Array.isArray(body) && typeof body.date_start === 'string' && Number.isFinite(Date.parse(body.date_start))) out.date_start = new Date(body.date_start)
       if (ctx.user) {
         const r = await sql<{ id: string }>`select id from terminals where user_id = ${ctx.user.id} and not is_deleted`.execute(info.tx)
         if (r.rows[0]) out.terminal_id = r.rows[0].id
       }
       return out
-    },
-    validate: async (values, ctx, info) => {
-      const body = info.req?.body as Row | undefined
-      if (info.op === 'create' && body && !Array.isArray(body) && body.id !== undefined && !isUuid(body.id)) return { id: ['Must be a valid UUID.'] }
-      if (info.op === 'create' && body && !Array.isArray(body) && isUuid(body.id)) {
-        const r = await sql`select 1 from terminal_sessions where id = ${normUuid(body.id)}`.execute(ctx.db)
-        if (r.rows.length) return { id: ['This field must be unique.'] }
-      }
-      return undefined
     },
   },
 }
@@ -176,7 +169,7 @@ export const commands: ResourceDef = {
     str('user', 'User', 64, { required: true, allow_blank: false, default: undefined }),
     str('asset', 'Asset', 128, { required: true, allow_blank: false, default: undefined }),
     str('account', 'Account', 64),
-    str('input', 'Input', 128, { required: true, default: undefined }),
+    str('input', 'Input', 128, { required: true, allow_blank: false, default: undefined }),
     str('output', 'Output', 1024),
     str('session', 'Session', 36, { required: true, allow_blank: false, default: undefined }),
     { name: 'risk_level', type: 'labeled_choice', label: 'Risk level', default: 0, choices: RISK_LEVELS },
