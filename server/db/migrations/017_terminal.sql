@@ -75,10 +75,13 @@ create table commands (
   datetime timestamptz generated always as (to_timestamp(timestamp)) stored,
   org_id uuid not null
 );
+-- Newest-first pages walk (org_id, timestamp); date ranges (date_from/date_to on the generated datetime) and
+-- their counts use (org_id, datetime); dangerous commands have their own small index.
 create index commands_org_time_idx on commands (org_id, timestamp desc);
 create index commands_time_idx on commands (timestamp desc);
+create index commands_org_datetime_idx on commands (org_id, datetime desc);
 create index commands_session_idx on commands (session, timestamp);
-create index commands_risk_idx on commands (risk_level, timestamp desc) where risk_level > 0;
+create index commands_risk_idx on commands (org_id, risk_level, datetime desc) where risk_level > 0;
 
 create table ftp_logs (
   id uuid primary key,
