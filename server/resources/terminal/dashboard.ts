@@ -42,7 +42,6 @@ export async function indexAnswer(req: FastifyRequest): Promise<Record<string, u
   const now = new Date()
   // days = 1: since local midnight; otherwise the last `days` × 24 h (JumpServer's days_to_datetime).
   const since = days === 1 ? new Date(`${localDay(now, tz)}T00:00:00${offsetOf(now, tz)}`) : new Date(now.getTime() - days * DAY_MS)
-  const sinceTs = Math.floor(since.getTime() / 1000)
   const root = ctx.orgId === ORG_IDS.ROOT
   const org = (alias = 't'): RawBuilder<unknown> => (root ? sql`true` : sql`${sql.ref(`${alias}.org_id`)} = ${ctx.orgId}`)
   const members = root ? sql`true` : sql`username in (select u.username from users u where ${ctx.orgId}::uuid = any(u.org_ids))`
@@ -73,8 +72,12 @@ export async function indexAnswer(req: FastifyRequest): Promise<Record<string, u
   if (total('total_count_user_login_success_logs')) data.total_count_user_login_success_logs = await count(sql`select count(*)::int n from login_logs where datetime >= ${since} and status and ${members}`)
   if (total('total_count_operate_logs')) data.total_count_operate_logs = await count(sql`select count(*)::int n from operate_logs t where datetime >= ${since} and ${org()}`)
   if (total('total_count_change_password_logs')) data.total_count_change_password_logs = await count(sql`select count(*)::int n from password_change_logs where datetime >= ${since} and ${memberNames}`)
-  if (total('total_count_commands')) data.total_count_commands = await count(sql`select count(*)::int n from commands t where timestamp >= ${sinceTs} and ${org()}`)
-  if (total('total_count_commands_danger')) data.total_count_commands_danger = await count(sql`select count(*)::int n from commands t where timestamp >= ${sinceTs} and risk_level = 5 and ${org()}`)
+  // Commands are counted on the generated datetime: (org_id, datetime) and the dangerous commands' index answer
+  // these without reading the table.
+  const commandsTotal = () => count(sql`select count(*)::int n from commands t where datetime >= ${since} and ${org()}`)
+  const commandsDanger = () => count(sql`select count(*)::int n from commands t where datetime >= ${since} and risk_level = 5 and ${org()}`)
+  if (total('total_count_commands')) data.total_count_commands = await commandsTotal()
+  if (total('total_count_commands_danger')) data.total_count_commands_danger = await commandsDanger()
   if (total('total_count_history_sessions')) data.total_count_history_sessions = await count(sql`select count(*)::int n from terminal_sessions t where date_start >= ${since} and is_finished and ${org()}`)
   if (total('total_count_ftp_logs')) data.total_count_ftp_logs = await count(sql`select count(*)::int n from ftp_logs t where date_start >= ${since} and ${org()}`)
   if (total('total_count_job_logs')) data.total_count_job_logs = 0
@@ -118,8 +121,9 @@ export async function indexAnswer(req: FastifyRequest): Promise<Record<string, u
   }
   if (all || on('dates_commands_by_risk')) {
     // Our addition for the audit dashboard's "commands by risk" chart.
-    const r = await sql<{ risk_level: number; n: number }>`select risk_level, count(*)::int n from commands t where timestamp >= ${sinceTs} and ${org()} group by 1 order by 1`.execute(db)
-    data.dates_commands_by_risk = r.rows.map((x) => ({ risk_level: x.risk_level, total: x.n }))
+    const allCommands = typeof data.total_count_commands === 'number' ? data.total_count_commands : await commandsTotal()
+    const danger = typeof data.total_count_commands_danger === 'number' ? data.total_count_commands_danger : await commandsDanger()
+    data.dates_commands_by_risk = [{ risk_level: 0, total: allCommands - danger }, { risk_level: 5, total: danger }]
   }
   return data
 }
