@@ -77,9 +77,12 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-/** Framing, content and referrer policies on every answer (the console needs inline styles: Fluent UI's CSS-in-JS). */
+/**
+ * Framing, content and referrer policies on every answer (the console needs inline styles: Fluent UI's CSS-in-JS;
+ * the replay player compiles its terminal emulator from WebAssembly: 'wasm-unsafe-eval', which allows no JS eval).
+ */
 const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
   "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ')

@@ -38,6 +38,10 @@ export interface ServerConfig {
   taskLeaseSeconds: number
   /** Zone in which task schedules (cron) are read (TIME_ZONE; JumpServer's default Asia/Shanghai). */
   timeZone: string
+  /** BOOTSTRAP_TOKEN: the token terminal components register with (none: registration refused). */
+  bootstrapToken?: string
+  /** REPLAY_MAX_BYTES: largest session replay a component may upload (docs/terminal.md). */
+  replayMaxBytes: number
 }
 
 const IPV4_RE = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
@@ -93,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     taskWorkers: Number(env.TASK_WORKERS ?? 2),
     taskLeaseSeconds: Number(env.TASK_LEASE_SECONDS ?? 60),
     timeZone: env.TIME_ZONE || 'Asia/Shanghai',
+    bootstrapToken: env.BOOTSTRAP_TOKEN || undefined,
+    replayMaxBytes: Number(env.REPLAY_MAX_BYTES ?? 200 * 1024 * 1024),
     ...overrides,
   }
 }

@@ -9,6 +9,8 @@ import { effectivePerms } from '../rbac/perms.ts'
 import { notAuthenticated, permissionDenied } from './errors.ts'
 import type { AuthUser, RequestContext, Session } from './request-context.ts'
 import { loadSession } from './session.ts'
+import { sealerFor } from '../auth/otp-store.ts'
+import { verifySignature } from '../auth/signature.ts'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -79,6 +81,12 @@ export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfi
       user = uid ? await loadUser(db, uid) : null
       if (!user) throw notAuthenticated('Invalid token.', 'authentication_failed')
       authBy = 'bearer'
+    } else if (kw && /^signature$/i.test(kw)) {
+      // An access key's HTTP signature (terminal components, API clients): server/auth/signature.ts.
+      const uid = await verifySignature(db, sealerFor(cfg), req, authz)
+      user = await loadUser(db, uid)
+      if (!user) throw notAuthenticated('Invalid signature.', 'authentication_failed')
+      authBy = 'signature'
     }
   }
   if (!user && session?.data.userId) {

@@ -43,7 +43,7 @@ export interface RequestContext {
   db: DB
   session: Session | null
   user: AuthUser | null
-  authBy: 'session' | 'bearer' | 'token' | null
+  authBy: 'session' | 'bearer' | 'token' | 'signature' | null
   /** Resolved organization id (ROOT is the all-zero id). */
   orgId: string
   tz: string

@@ -15,6 +15,7 @@ import { registerPermissionRoutes } from './rbac/permissions.ts'
 import { orgRoles, roles, systemRoles } from './rbac/roles.ts'
 import { userGroupRelations, userGroups } from './users/groups.ts'
 import { users } from './users/users.ts'
+import { registerTerminal, TERMINAL_RESOURCES } from './terminal/index.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -23,6 +24,7 @@ export const RESOURCES = [
   organizations, loginAcls, operateLogs,
   platforms, nodes, assets, ...ASSET_KINDS,
   labels, domains, gateways,
+  ...TERMINAL_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {
@@ -31,5 +33,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   await registerPermissionRoutes(app)
   await registerActivities(app)
   await registerAssetRoutes(app)
+  await registerTerminal(app)
   installLoginAcl(app)
 }

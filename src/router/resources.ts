@@ -37,6 +37,10 @@ export interface ResourceEntry {
   path: string
   /** Route name prefix: `User` → UserList, UserCreate, UserUpdate, UserDetail (the reference's names). */
   routeName: string
+  /** The list route's name where the reference's does not follow `<routeName>List` (`FtpLog`). */
+  listRouteName?: string
+  /** The list offers a date range, the last 7 days by default (its loader asks the same). */
+  dateRange?: boolean
   /** Singular type label ("User: alice"). */
   typeLabel: MessageDescriptor
   /** Route titles (menu, tabs, document title). */
@@ -99,7 +103,7 @@ function ref(name: string, path: string): RouteRef {
 /** Derives routes, permissions and the `ResourceDef` of one entry. */
 export function deriveResource(entry: ResourceEntry, related: (field: string, model: string) => RelatedRef): ResourceManifestItem {
   const offers = { ...DEFAULT_OFFERS, ...entry.offers }
-  const routes: ResourceRoutes = { list: ref(`${entry.routeName}List`, entry.path) }
+  const routes: ResourceRoutes = { list: ref(entry.listRouteName ?? `${entry.routeName}List`, entry.path) }
   if (offers.create) routes.create = ref(`${entry.routeName}Create`, `${entry.path}/create`)
   if (offers.update) routes.update = ref(`${entry.routeName}Update`, `${entry.path}/:id/update`)
   if (offers.detail) routes.detail = ref(`${entry.routeName}Detail`, `${entry.path}/:id`)
@@ -111,6 +115,7 @@ export function deriveResource(entry: ResourceEntry, related: (field: string, mo
     perms,
     typeLabel: entry.typeLabel,
     defaultOrder: entry.defaultOrder,
+    ...(entry.dateRange ? { dateRange: true } : {}),
     related: Object.fromEntries(Object.entries(entry.related ?? {}).map(([field, model]) => [field, related(field, model)])),
   }
   return { key: entry.key, model: entry.model, url: entry.url, view, routes, perms, offers, licenseRequired: entry.licenseRequired === true, parent: entry.parent, resource, entry }

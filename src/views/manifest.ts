@@ -15,6 +15,7 @@ import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
 import { ASSET_MODEL_FALLBACKS, ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
+import { auditPages } from './audit/index.ts'
 
 
 const CORE_ENTRIES: readonly ResourceEntry[] = [
@@ -120,6 +121,85 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
       detail: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationDetailPage),
     },
   },
+  {
+    key: 'sessions',
+    model: 'terminal.session',
+    url: '/api/v1/terminal/sessions/',
+    path: '/audit/sessions/sessions',
+    routeName: 'Session',
+    typeLabel: msg`Session`,
+    titles: { list: msg`Session list`, detail: msg`Session details` },
+    offers: { create: false, update: false, delete: false, import: false },
+    defaultOrder: '-date_start',
+    dateRange: true,
+    pages: {
+      list: () => import('./audit/sessions/SessionPages.tsx').then((m) => m.SessionListPage),
+      detail: () => import('./audit/sessions/SessionPages.tsx').then((m) => m.SessionDetailPage),
+    },
+  },
+  {
+    key: 'commands',
+    model: 'terminal.command',
+    url: '/api/v1/terminal/commands/',
+    path: '/audit/sessions/command',
+    routeName: 'Command',
+    typeLabel: msg`Command`,
+    titles: { list: msg`Commands` },
+    offers: { create: false, update: false, delete: false, import: false, detail: false },
+    defaultOrder: '-timestamp',
+    dateRange: true,
+  },
+  {
+    key: 'ftp-logs',
+    model: 'audits.ftplog',
+    url: '/api/v1/audits/ftp-logs/',
+    path: '/audit/sessions/ftp',
+    routeName: 'FtpLog',
+    listRouteName: 'FtpLog',
+    typeLabel: msg`File transfer`,
+    titles: { list: msg`File transfers` },
+    offers: { create: false, update: false, delete: false, import: false, detail: false },
+    defaultOrder: '-date_start',
+    dateRange: true,
+  },
+  {
+    key: 'login-logs',
+    model: 'audits.userloginlog',
+    url: '/api/v1/audits/login-logs/',
+    path: '/audit/audits/login-logs',
+    routeName: 'LoginLog',
+    typeLabel: msg`Login log`,
+    titles: { list: msg`Login logs`, detail: msg`Login log details` },
+    perms: { view: 'audits.view_userloginlog' },
+    offers: { create: false, update: false, delete: false, import: false },
+    defaultOrder: '-datetime',
+    dateRange: true,
+  },
+  {
+    key: 'operate-logs',
+    model: 'audits.operatelog',
+    url: '/api/v1/audits/operate-logs/',
+    path: '/audit/audits/operate-logs',
+    routeName: 'OperateLog',
+    typeLabel: msg`Operate log`,
+    titles: { list: msg`Operate logs`, detail: msg`Operate log details` },
+    offers: { create: false, update: false, delete: false, import: false },
+    defaultOrder: '-datetime',
+    dateRange: true,
+  },
+  {
+    key: 'password-change-logs',
+    model: 'audits.passwordchangelog',
+    url: '/api/v1/audits/password-change-logs/',
+    path: '/audit/audits/password-change-log',
+    routeName: 'PasswordChangeLog',
+    listRouteName: 'PasswordChangeLog',
+    typeLabel: msg`Password change log`,
+    titles: { list: msg`Password change logs` },
+    offers: { create: false, update: false, delete: false, import: false, detail: false },
+    defaultOrder: '-datetime',
+    dateRange: true,
+  },
 ]
 
 /** The asset pages (src/views/console/assets): one list page with the node tree, one form, one detail page. */
@@ -220,4 +300,5 @@ export const PAGES: Readonly<Record<string, PageLoader>> = {
   ...resourcePages,
   ...settingsPages,
   ...profilePages,
+  ...auditPages,
 }

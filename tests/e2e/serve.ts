@@ -10,4 +10,5 @@ process.env.DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'b
 process.env.PORT = process.env.E2E_PORT ?? '18080'
 process.env.ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'Admin-Passw0rd!'
 process.env.SECRET_KEY = 'e2e-secret-key-0123456789abcdef'
+process.env.BOOTSTRAP_TOKEN ??= 'e2e-bootstrap-token'
 await import('../../server/main.ts')

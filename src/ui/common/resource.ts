@@ -36,6 +36,8 @@ export interface ResourceDef {
   typeLabel: MessageDescriptor
   /** list default order (`null`: the server's; undefined: `-date_updated`) */
   defaultOrder?: string | null
+  /** the list offers a date range, the last 7 days by default (logs, sessions) */
+  dateRange?: boolean
   /** picker sources of related fields the metadata may not describe (field → source) */
   related?: Readonly<Record<string, RelatedRef>>
 }

@@ -11,7 +11,7 @@ export function listDefaults(config: Pick<ListConfig, 'defaultOrder' | 'dateRang
   const d: ListDefaults = { size: readPageSize() }
   const order = defaultOrder === null ? undefined : defaultOrder ?? '-date_updated'
   if (order) d.order = order
-  if (config.dateRange) d.dateRange = defaultRange()
+  if (config.dateRange ?? config.resource.dateRange) d.dateRange = defaultRange()
   return d
 }
 

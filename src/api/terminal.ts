@@ -1,0 +1,41 @@
+/** Terminal sessions' special calls: terminate (a task for the component), the replay, the dashboard figures. */
+import { http, request } from './client.ts'
+import type { RowId } from './resources.ts'
+
+export const SESSIONS_URL = '/api/v1/terminal/sessions/'
+export const COMMANDS_URL = '/api/v1/terminal/commands/'
+
+/** `POST /terminal/tasks/kill-session/ [ids]` → the ids a task was created for. */
+export async function terminateSessions(ids: readonly RowId[]): Promise<string[]> {
+  const answer = await request<{ ok?: string[] }>('post', '/api/v1/terminal/tasks/kill-session/', { json: ids })
+  return answer?.ok ?? []
+}
+
+export interface ReplayInfo {
+  type: string
+  src: string
+  user?: string
+  asset?: string
+  date_start?: string
+  date_end?: string
+  size?: number
+}
+
+export function replayInfo(id: RowId): Promise<ReplayInfo> {
+  return request<ReplayInfo>('get', `${SESSIONS_URL}${encodeURIComponent(String(id))}/replay/`)
+}
+
+/** The replay file (gzip) as bytes. */
+export async function replayBytes(src: string): Promise<Uint8Array> {
+  return new Uint8Array(await http.get(src).arrayBuffer())
+}
+
+export type IndexFigures = Record<string, unknown>
+
+/** `GET /api/v1/index/?<switches>` (the reference console's dashboard figures). */
+export function indexFigures(switches: readonly string[], days?: number): Promise<IndexFigures> {
+  const params = new URLSearchParams()
+  for (const s of switches) params.set(s, '1')
+  if (days) params.set('days', String(days))
+  return request<IndexFigures>('get', `/api/v1/index/?${params.toString()}`)
+}
