@@ -1,7 +1,7 @@
 /**
  * The page behind a reset link (the mail of "reset password" and of a new user with the "email" password
  * strategy): `GET /core/auth/password/reset/?token=…` serves the login page, which shows the new-password form.
- * - `GET /api/v1/authentication/password/reset/?token=` → `{username, name, password_rules}` or 400 when the link is
+ * - `GET /api/v1/authentication/password/reset/?token=` → `{username, name, password_rules}` or 404 when the link is
  *   unknown or expired (1 hour).
  * - `POST /api/v1/authentication/password/reset/` `{token, new_password, new_password_again}` (passwords plain or
  *   hybrid-encrypted, contract §6; login CSRF header) → `{msg}`; the security settings' password rules and the
@@ -29,13 +29,13 @@ const RULE_KEYS = ['SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD
 
 interface TokenUser { id: string; username: string; name: string; password_hash: string; source: string }
 
-async function userOfToken(req: FastifyRequest, token: unknown): Promise<TokenUser> {
+async function userOfToken(req: FastifyRequest, token: unknown, status = 400): Promise<TokenUser> {
   const t = typeof token === 'string' && token.length <= 64 ? token : ''
   const row = t
     ? (await sql<TokenUser>`select u.id, u.username, u.name, u.password_hash, u.source from password_reset_tokens t
         join users u on u.id = t.user_id where t.token = ${t} and t.expires_at > now() and u.is_active`.execute(req.ctx.db)).rows[0]
     : undefined
-  if (!row) throw new ApiError(400, { error: tr(req.ctx.lang, MM.linkInvalid), code: 'reset_link_invalid' })
+  if (!row) throw new ApiError(status, { error: tr(req.ctx.lang, MM.linkInvalid), code: 'reset_link_invalid' })
   return row
 }
 
@@ -93,7 +93,7 @@ async function reset(req: FastifyRequest) {
 export function registerPasswordReset(app: FastifyInstance): void {
   app.get('/core/auth/password/reset/', async (req, reply) => app.serveLoginPage(req, reply))
   app.get(RESET_API, async (req) => {
-    const user = await userOfToken(req, (req.query as Record<string, unknown> | undefined)?.token)
+    const user = await userOfToken(req, (req.query as Record<string, unknown> | undefined)?.token, 404)
     const rules = await rulesOf(req)
     if (await isAdmin(req, user.id)) rules.SECURITY_PASSWORD_MIN_LENGTH = Math.max(Number(rules.SECURITY_PASSWORD_MIN_LENGTH) || 0, Number(rules.SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH) || 0)
     return { username: user.username, name: user.name, password_rules: rules }
