@@ -4,6 +4,7 @@
  * the login becomes the subject) and consent granted automatically. Accounts carry `preferred_username`, `name`
  * and `email` claims derived from the login (`alice` → "Alice Example", alice@idp.test).
  */
+import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Provider from 'oidc-provider'
 
@@ -18,9 +19,8 @@ export async function startOidcProvider(opts: { redirectUris: string[]; clientId
   const clientId = opts.clientId ?? 'bastion-test'
   const clientSecret = opts.clientSecret ?? 'bastion-test-secret-0123456789abcdef'
   // the port is known only after listening: listen first, then mount the provider on that server
-  const { createServer } = await import('node:http')
-  let handler: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | undefined
-  const http = createServer((req, res) => handler ? handler(req, res) : res.writeHead(503).end())
+  const mounted: { handler?: RequestListener } = {}
+  const http = createServer((req, res) => (mounted.handler ? mounted.handler(req, res) : res.writeHead(503).end()))
   await new Promise<void>((resolve) => http.listen(opts.port ?? 0, '127.0.0.1', resolve))
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
   const provider = new Provider(issuer, {
@@ -46,7 +46,7 @@ export async function startOidcProvider(opts: { redirectUris: string[]; clientId
   })
   // quiet: the development interactions warn on every start
   provider.on('server_error', (_ctx, err) => console.error('oidc-provider', err))
-  handler = provider.callback()
+  mounted.handler = provider.callback()
   return {
     issuer, clientId, clientSecret,
     close: () => new Promise<void>((resolve) => { http.closeAllConnections(); http.close(() => resolve()) }),

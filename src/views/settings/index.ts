@@ -8,6 +8,11 @@ export const settingsPages: PageRegistry = {
   Basic: () => import('./SettingsPages.tsx').then((m) => m.BasicSettingsPage),
   Security: () => import('./SettingsPages.tsx').then((m) => m.SecuritySettingsPage),
   Clean: () => import('./SettingsPages.tsx').then((m) => m.CleanSettingsPage),
+  Auth: () => import('./MoreSettingsPages.tsx').then((m) => m.AuthSettingsPage),
+  SMS: () => import('./MoreSettingsPages.tsx').then((m) => m.SmsSettingsPage),
+  InterfaceSettings: () => import('./MoreSettingsPages.tsx').then((m) => m.InterfaceSettingsPage),
+  TerminalSetting: () => import('./MoreSettingsPages.tsx').then((m) => m.TerminalSettingsPage),
+  Other: () => import('./MoreSettingsPages.tsx').then((m) => m.OtherSettingsPage),
   TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
   TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
 }
