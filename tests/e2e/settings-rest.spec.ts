@@ -34,11 +34,12 @@ test.describe('settings pages (authentication, SMS, interface, terminal, other)'
         await expectNoAxeViolations(page, `${path} ${tab}`)
       }
     }
-    for (const [path, heading, label] of [
+    const pages: [string, string, string][] = [
       ['/settings/interface', 'Interface', 'Login page logo'],
       ['/settings/terminal', 'Terminal settings', 'Password auth'],
       ['/settings/other', 'Other settings', 'OTP issuer name'],
-    ]) {
+    ]
+    for (const [path, heading, label] of pages) {
       await page.goto(`/ui${path}`)
       await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
       await expect(page.getByText(label, { exact: true }).first()).toBeVisible()
