@@ -128,4 +128,19 @@ test.describe('settings pages (authentication, SMS, interface, terminal, other)'
       await idp.close()
     }
   })
+
+  test('license: shows the licence, refuses a file that is not one, imports a new one', async ({ page, request }) => {
+    await api(request)
+    await login(page, '/settings/license')
+    await expect(page.getByRole('heading', { name: 'License', level: 1 })).toBeVisible()
+    await expect(page.getByText('Corporation', { exact: true })).toBeVisible()
+    await expectNoAxeViolations(page, 'license')
+    const file = page.getByTestId('license-file')
+    await file.setInputFiles({ name: 'license.json', mimeType: 'application/json', buffer: Buffer.from('{"corporation": "nope"}') })
+    await expect(page.getByRole('alert').filter({ hasText: /licen/i })).toBeVisible()
+    const next = { corporation: 'Acme Licensing Ltd', date_expired: '2099-12-31', asset_count: 500, edition: 'Enterprise', serial_no: 'E2E-0001' }
+    await file.setInputFiles({ name: 'license.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(next)) })
+    await expect(page.getByText('Acme Licensing Ltd')).toBeVisible()
+    await expect(page.getByText('2099-12-31')).toBeVisible()
+  })
 })
