@@ -24,14 +24,14 @@ export async function homeOrg(req: FastifyRequest, userId: string): Promise<stri
 }
 
 /** Bookkeeping shared by web and token logins. */
-export async function recordSuccess(req: FastifyRequest, user: { id: string; username: string }, type: 'W' | 'T', mfa: MfaFlag): Promise<void> {
+export async function recordSuccess(req: FastifyRequest, user: { id: string; username: string }, type: 'W' | 'T', mfa: MfaFlag, backend?: string): Promise<void> {
   await clearFailures(req.ctx.db, user.username)
   await sql`update users set last_login = now() where id = ${user.id}`.execute(req.ctx.db)
-  await writeLoginLog(req, { username: user.username, type, mfa, status: true })
+  await writeLoginLog(req, { username: user.username, type, mfa, status: true, backend })
 }
 
-export async function completeWebLogin(req: FastifyRequest, reply: FastifyReply, user: { id: string; username: string }, mfa: MfaFlag): Promise<void> {
-  await recordSuccess(req, user, 'W', mfa)
+export async function completeWebLogin(req: FastifyRequest, reply: FastifyReply, user: { id: string; username: string }, mfa: MfaFlag, backend?: string): Promise<void> {
+  await recordSuccess(req, user, 'W', mfa, backend)
   const { config } = req.server.services
   const old = req.ctx.session
   if (old && !old.isNew) await sql`delete from sessions where id = ${old.id}`.execute(req.ctx.db)

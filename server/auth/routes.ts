@@ -3,6 +3,7 @@ import { installLoginAclHook } from './acl.ts'
 import { registerConfirm } from './confirm-routes.ts'
 import { registerLogin } from './login.ts'
 import { registerLogout } from './logout.ts'
+import { registerOidc } from './oidc.ts'
 import './messages.ts'
 import { installSmsBackend } from './sms.ts'
 import { registerTokens } from './tokens.ts'
@@ -15,4 +16,5 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
   registerLogout(app)
   registerTokens(app)
   registerConfirm(app)
+  registerOidc(app)
 }

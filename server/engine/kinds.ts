@@ -10,7 +10,7 @@ export const META_TYPE: Record<FieldType, string> = {
   string: 'string', text: 'string', uuid: 'string', email: 'email', url: 'url', integer: 'integer', float: 'float',
   boolean: 'boolean', datetime: 'datetime', date: 'date', choice: 'choice', labeled_choice: 'labeled_choice',
   multiple_choice: 'multiple choice', fk: 'object_related_field', m2m: 'm2m_related_field', pk: 'field', json: 'json',
-  list: 'list', nested: 'nested object', nested_many: 'field', field: 'field', tree: 'tree',
+  list: 'list', nested: 'nested object', nested_many: 'field', field: 'field', tree: 'tree', image: 'image upload',
 }
 
 /** The leaves of a choice tree (the storable values). */

@@ -35,6 +35,7 @@ export type FieldType =
   | 'nested' // single nested object (+ children)
   | 'nested_many' // many nested objects: type `field` with child `nested object`
   | 'field' // generic read-only value (method fields)
+  | 'image' // an uploaded image (settings: a data URL in, the image's URL out)
   | 'tree' // tree choice / bit field: [{value, label}] (+ `tree`; `bits` stores an integer)
 
 export interface Choice { value: string | number | boolean; label: string }

@@ -14,6 +14,8 @@ import { tr } from '../i18n.ts'
 import { validIpGroup } from '../resources/acls/rules.ts'
 import { nextRun, parseCron } from '../tasks/schedule.ts'
 import { taskRunner } from '../tasks/service.ts'
+import { AUTH_CATEGORIES } from './declarations-auth.ts'
+import { INTERFACE } from './declarations-interface.ts'
 
 /** A settings category: the serializer of one `?category=` value. */
 export interface SettingsCategory {
@@ -23,8 +25,11 @@ export interface SettingsCategory {
   /** Permission to read (GET) and to write (PUT/PATCH); checked at system scope. */
   perms: { view: string; change: string }
   fields: FieldDef[]
-  /** Cross-field rules applied to the values about to be saved (`current` = stored values). */
-  clean?: (values: Row, current: Map<string, unknown>) => void
+  /**
+   * Cross-field rules applied to the values about to be saved (`current` = stored values); may answer field
+   * errors (English, translated on the way out): 400, nothing saved.
+   */
+  clean?: (values: Row, current: Map<string, unknown>) => Record<string, string[]> | undefined | void
   /** Adjusts the answer of a read (values that other values switch off). */
   represent?: (out: Row) => void
   /** After a write committed (effects outside the settings table, e.g. a periodic task's schedule). */
@@ -322,32 +327,15 @@ export const TERMINAL: SettingsCategory = {
 }
 
 /** The categories the settings API serves, by `?category=` value. */
-export const CATEGORIES: ReadonlyMap<string, SettingsCategory> = new Map([BASIC, SECURITY, CLEAN, EMAIL, EMAIL_CONTENT, LDAP, OTHER, TERMINAL].map((c) => [c.name, c]))
+export const CATEGORIES: ReadonlyMap<string, SettingsCategory> = new Map([BASIC, SECURITY, CLEAN, EMAIL, EMAIL_CONTENT, LDAP, OTHER, TERMINAL, ...AUTH_CATEGORIES, INTERFACE].map((c) => [c.name, c]))
 
 /**
  * Settings read by the server whose category is not served yet (issue 13 declares them): category and default.
  * `encrypted` marks secrets (sealed at rest).
  */
 export const INTERNAL_SETTINGS: Record<string, { category: string; default: unknown; encrypted?: boolean }> = {
-  AUTH_CAS: { category: 'auth', default: false },
-  AUTH_OPENID: { category: 'auth', default: false },
-  AUTH_RADIUS: { category: 'auth', default: false },
-  AUTH_DINGTALK: { category: 'auth', default: false },
-  AUTH_FEISHU: { category: 'auth', default: false },
-  AUTH_WECOM: { category: 'auth', default: false },
-  AUTH_SSO: { category: 'auth', default: false },
-  AUTH_SAML2: { category: 'auth', default: false },
   AUTH_TEMP_TOKEN: { category: 'auth', default: false },
-  LOGIN_REDIRECT_MSG_ENABLED: { category: 'auth', default: true },
   SECURITY_VIEW_AUTH_NEED_MFA: { category: 'security', default: true },
   TERMINAL_OMNIDB_ENABLED: { category: 'terminal', default: true },
   WINDOWS_SKIP_ALL_MANUAL_PASSWORD: { category: 'other', default: false },
-  SMS_ENABLED: { category: 'sms', default: false },
-  SMS_BACKEND: { category: 'sms', default: 'alibaba' },
-  INTERFACE_LOGIN_TITLE: { category: 'interface', default: 'JumpServer Open Source Bastion Host' },
-  INTERFACE_THEME: { category: 'interface', default: 'classic_green' },
-  INTERFACE_LOGO_INDEX: { category: 'interface', default: '/static/img/logo_text_white.png' },
-  INTERFACE_LOGO_LOGOUT: { category: 'interface', default: '/static/img/logo.png' },
-  INTERFACE_LOGIN_IMAGE: { category: 'interface', default: '/static/img/login_image.png' },
-  INTERFACE_FAVICON: { category: 'interface', default: '/static/img/facio.ico' },
 }

@@ -22,7 +22,9 @@ import { tr } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { CATEGORIES, type SettingsCategory } from './declarations.ts'
 import { allSettings, invalidateSettingsCache, sealSetting, setSettings } from './store.ts'
+import { IMAGE_URL_PREFIX, registerSettingImages, storeImage, UploadedImage } from './images.ts'
 import './messages.ts'
+import './messages-rest.ts'
 
 export const SETTINGS_API = '/api/v1/settings/setting/'
 
@@ -103,9 +105,11 @@ async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
 
   const db = req.ctx.db
   const before = new Map(await allSettings(db))
-  cat.clean?.(values, before)
+  const crossErrors = cat.clean?.(values, before)
+  if (crossErrors) throw validationError(Object.fromEntries(Object.entries(crossErrors).map(([k, list]) => [k, list.map((m) => tr(req.ctx.lang, m))])))
   const toStore: Row = {}
   const diff: DiffEntry[] = []
+  const images: [string, UploadedImage][] = []
   const config = req.server.services.config
   for (const f of cat.fields) {
     if (!(f.name in values)) continue
@@ -116,12 +120,21 @@ async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
       diff.push({ field: labelOf(f), before: before.get(f.name) ? SECRET_MASK : '', after: SECRET_MASK })
       continue
     }
+    if (f.type === 'image') {
+      // an upload is stored in the transaction below; null restores the default
+      if (v instanceof UploadedImage) images.push([f.name, v])
+      toStore[f.name] = v instanceof UploadedImage ? `${IMAGE_URL_PREFIX}${f.name}/${v.sha}.${v.ext}` : (v ?? f.default)
+      const was = String(before.get(f.name) ?? '')
+      if (was !== toStore[f.name]) diff.push({ field: labelOf(f), before: was, after: String(toStore[f.name]) })
+      continue
+    }
     toStore[f.name] = v
     const was = shown(f, outValue(f, before.get(f.name)))
     const now = shown(f, v)
     if (was !== now) diff.push({ field: labelOf(f), before: was, after: now })
   }
   await withTx(db, undefined, async (tx) => {
+    for (const [name, img] of images) await storeImage(tx, name, img)
     await setSettings(tx, toStore, db)
     if (diff.length) {
       await recordOperate(tx, req.ctx, { action: 'update', resourceType: 'Setting', resource: cat.title, resourceId: cat.name, orgId: ORG_IDS.SYSTEM, diff })
@@ -137,4 +150,5 @@ export function registerSettingsApi(app: FastifyInstance): void {
   app.put(SETTINGS_API, async (req) => write(req, false))
   app.patch(SETTINGS_API, async (req) => write(req, true))
   app.options(SETTINGS_API, async (req) => describe(req, await authorized(req, 'view')))
+  registerSettingImages(app)
 }

@@ -5,18 +5,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { requireUser } from '../http/context.ts'
 import { tr } from '../i18n.ts'
+import { THEMES } from '../settings/declarations-interface.ts'
 import { allSettings } from '../settings/store.ts'
+import { OIDC_LOGIN_URL } from '../auth/oidc-urls.ts'
 import { type LicenseState, requestLicense } from './license.ts'
 import { S } from './messages.ts'
-
-/** Colours of the default theme (key names from the reference console's theme). */
-const THEME_COLORS: Record<string, Record<string, string>> = {
-  classic_green: {
-    '--color-primary': '#1ab394', '--color-success': '#2793d7', '--color-info': '#1c84c6', '--color-warning': '#f8ac59',
-    '--color-danger': '#ed5565', '--banner-bg': '#148f76', '--submenu-bg': '#ffffff', '--menu-bg': '#ffffff',
-    '--menu-text': '#646A73', '--menu-text-active': '#1ab394', '--menu-hover': '#ffffff',
-  },
-}
 
 function interfaceOf(settings: Map<string, unknown>, license: LicenseState) {
   const theme = String(settings.get('INTERFACE_THEME') || 'classic_green')
@@ -27,7 +20,7 @@ function interfaceOf(settings: Map<string, unknown>, license: LicenseState) {
     login_image: settings.get('INTERFACE_LOGIN_IMAGE'),
     favicon: settings.get('INTERFACE_FAVICON'),
     theme,
-    theme_info: license.enabled ? { colors: THEME_COLORS[theme] ?? THEME_COLORS.classic_green } : {},
+    theme_info: license.enabled ? { colors: (THEMES[theme] ?? THEMES.classic_green)?.colors } : {},
   }
 }
 
@@ -49,7 +42,17 @@ const PLAIN_KEYS = [
 
 export async function openSettings(req: FastifyRequest) {
   const [settings, license] = await Promise.all([allSettings(req.ctx.db), requestLicense(req)])
-  return { XPACK_ENABLED: license.enabled, INTERFACE: interfaceOf(settings, license) }
+  return { XPACK_ENABLED: license.enabled, INTERFACE: interfaceOf(settings, license), LOGIN_METHODS: loginMethods(settings) }
+}
+
+/**
+ * The single sign-on buttons of the login page (ours: JumpServer renders its login page on the server): the
+ * enabled back-ends the server can run, each with the URL that starts it.
+ */
+function loginMethods(settings: Map<string, unknown>): { name: string; title: string; url: string }[] {
+  const out: { name: string; title: string; url: string }[] = []
+  if (settings.get('AUTH_OPENID') === true) out.push({ name: 'openid', title: 'OpenID', url: OIDC_LOGIN_URL })
+  return out
 }
 
 export async function fullSettings(req: FastifyRequest) {

@@ -44,7 +44,9 @@ describe('with a valid licence (default)', () => {
     const r = await englishClient(server).get(OPEN)
     expect(r.statusCode).toBe(200)
     const body = r.json()
-    expect(Object.keys(body).sort()).toEqual(['INTERFACE', 'XPACK_ENABLED'])
+    // LOGIN_METHODS (ours): the login page's single sign-on buttons, none while they are off
+    expect(Object.keys(body).sort()).toEqual(['INTERFACE', 'LOGIN_METHODS', 'XPACK_ENABLED'])
+    expect(body.LOGIN_METHODS).toEqual([])
     expect(body.XPACK_ENABLED).toBe(true)
     expect(Object.keys(body.INTERFACE).sort()).toEqual([...INTERFACE_KEYS].sort())
     expect(body.INTERFACE).toMatchObject({ theme: 'classic_green', logo_index: '/static/img/logo_text_white.png', favicon: '/static/img/facio.ico' })

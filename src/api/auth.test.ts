@@ -65,7 +65,10 @@ describe('parsers', () => {
     expect(parseOpenSettings({ XPACK_ENABLED: true, INTERFACE: { login_title: 'T', logo_logout: '/l.png', favicon: '/f.ico', login_image: 7 } })).toEqual({
       xpackEnabled: true,
       branding: { title: 'T', logo: '/l.png', favicon: '/f.ico', loginImage: '' },
+      methods: [],
     })
+    const methods = [{ name: 'openid', title: 'OpenID', url: '/core/auth/openid/login/' }, { name: 'evil', title: 'X', url: '//evil.example/' }, 'x']
+    expect(parseOpenSettings({ LOGIN_METHODS: methods })?.methods).toEqual([{ name: 'openid', title: 'OpenID', url: '/core/auth/openid/login/' }])
     expect(parseOpenSettings({})?.branding.title).toBe('')
     expect(parseOpenSettings('nope')).toBeUndefined()
   })

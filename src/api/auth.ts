@@ -34,9 +34,18 @@ export interface LoginBranding {
   loginImage: string
 }
 
+/** A single sign-on button of the login page: the server's URL that starts it. */
+export interface LoginMethod {
+  name: string
+  title: string
+  url: string
+}
+
 export interface OpenSettings {
   xpackEnabled: boolean
   branding: LoginBranding
+  /** enabled single sign-on methods (`LOGIN_METHODS`, ours) */
+  methods: LoginMethod[]
 }
 
 export type LoginOutcome = { kind: 'done'; next: string } | { kind: 'mfa'; methods: string[] }
@@ -84,6 +93,9 @@ export function parseOpenSettings(body: unknown): OpenSettings | undefined {
       favicon: str(face.favicon),
       loginImage: str(face.login_image),
     },
+    methods: (Array.isArray(body.LOGIN_METHODS) ? body.LOGIN_METHODS : [])
+      .filter((m): m is Json => isObject(m) && typeof m.url === 'string' && m.url.startsWith('/') && !m.url.startsWith('//'))
+      .map((m) => ({ name: str(m.name), title: str(m.title), url: str(m.url) })),
   }
 }
 

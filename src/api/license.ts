@@ -28,3 +28,13 @@ export function parseLicense(raw: unknown): LicenseDetail {
 export async function fetchLicense(signal?: AbortSignal): Promise<LicenseDetail> {
   return parseLicense(await request('get', LICENSE_URL, silent({ signal })))
 }
+
+export const LICENSE_IMPORT_URL = '/api/v1/xpack/license/import'
+
+/** Imports a licence file (multipart part `file`): the server's message, or an ApiError whose body has `msg`. */
+export async function importLicense(file: File): Promise<string> {
+  const body = new FormData()
+  body.append('file', file)
+  const raw = await request<Record<string, unknown>>('post', LICENSE_IMPORT_URL, silent({ body }))
+  return typeof raw?.msg === 'string' ? raw.msg : ''
+}

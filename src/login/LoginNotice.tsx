@@ -11,6 +11,10 @@ export function LoginNotice({ notice }: { notice: Notice }) {
     network: t`The server cannot be reached. Check your connection and try again.`,
     reload: t`This login page has expired. Please reload the page and try again.`,
     mfaFormat: t`MFA error, please check`,
+    ssoFailed: t`Single sign-on failed. Please try again or log in with your password.`,
+    ssoDenied: t`Your account may not log in through single sign-on here. Contact your administrator.`,
+    ssoInactive: t`Your account is disabled or expired. Contact your administrator.`,
+    ssoDisabled: t`This single sign-on method is not enabled.`,
   }
   const text = notice.text || fallback[notice.kind]
   return (

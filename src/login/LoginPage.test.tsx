@@ -39,7 +39,9 @@ beforeEach(() => {
   mocked.settings.mockResolvedValue({
     xpackEnabled: false,
     branding: { title: 'Test Bastion', logo: '', favicon: '', loginImage: '' },
+    methods: [],
   })
+  window.history.replaceState(null, '', '/core/auth/login/')
 })
 
 describe('LoginPage', () => {
@@ -142,5 +144,27 @@ describe('LoginPage', () => {
     await user.click(toggle)
     expect(password()).toHaveAttribute('type', 'text')
     expect(toggle).toHaveAttribute('aria-pressed', 'true')
+  })
+
+  it('offers the enabled single sign-on methods, keeping next', async () => {
+    mocked.settings.mockResolvedValue({
+      xpackEnabled: false, branding: { title: 'Test Bastion', logo: '', favicon: '', loginImage: '' },
+      methods: [{ name: 'openid', title: 'OpenID', url: '/core/auth/openid/login/' }],
+    })
+    renderPage('/ui/console/assets')
+    const link = await screen.findByRole('link', { name: 'Log in with OpenID' })
+    expect(link).toHaveAttribute('href', '/core/auth/openid/login/?next=%2Fui%2Fconsole%2Fassets')
+  })
+
+  it('says why a single sign-on came back', async () => {
+    window.history.replaceState(null, '', '/core/auth/login/?error=sso_user_denied')
+    renderPage()
+    expect(await screen.findByRole('alert')).toHaveTextContent(/may not log in through single sign-on/)
+  })
+
+  it('starts on the code step when the provider signed in a user with MFA', async () => {
+    window.history.replaceState(null, '', '/core/auth/login/?mfa=1')
+    renderPage()
+    expect(await screen.findByRole('heading', { level: 2, name: 'Multi-factor authentication' })).toBeInTheDocument()
   })
 })

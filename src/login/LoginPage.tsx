@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react'
+import { Button, Divider } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { LanguageMenu } from './LanguageMenu.tsx'
 import { LoginNotice } from './LoginNotice.tsx'
 import { MfaStep } from './MfaStep.tsx'
 import { PasswordStep } from './PasswordStep.tsx'
 import { useBranding } from './useBranding.ts'
-import { useLoginFlow } from './useLoginFlow.ts'
+import { ssoStartFromLocation, useLoginFlow } from './useLoginFlow.ts'
 import { useLoginStyles } from './loginStyles.ts'
 
 const TITLE_ID = 'login-title'
@@ -21,8 +22,9 @@ export interface LoginPageProps {
 export function LoginPage({ next, navigate }: LoginPageProps) {
   const { t } = useLingui()
   const styles = useLoginStyles()
-  const { branding, settled } = useBranding()
-  const flow = useLoginFlow(next, navigate)
+  const { branding, methods, settled } = useBranding()
+  const [start] = useState(() => ssoStartFromLocation())
+  const flow = useLoginFlow(next, navigate, start)
   const [logoFailed, setLogoFailed] = useState(false)
   const title = branding.title || (settled ? t`Log in` : '')
 
@@ -55,6 +57,16 @@ export function LoginPage({ next, navigate }: LoginPageProps) {
             {flow.state.notice && <LoginNotice notice={flow.state.notice} />}
             {flow.state.step === 'password' ? <PasswordStep flow={flow} /> : <MfaStep flow={flow} />}
           </form>
+          {flow.state.step === 'password' && methods.length > 0 && (
+            <nav className={styles.form} aria-label={t`Other ways to log in`}>
+              <Divider>{t`or`}</Divider>
+              {methods.map((m) => (
+                <Button key={m.name} as="a" appearance="secondary" href={next ? `${m.url}?next=${encodeURIComponent(next)}` : m.url}>
+                  {t`Log in with ${m.title}`}
+                </Button>
+              ))}
+            </nav>
+          )}
         </section>
       </main>
     </div>

@@ -11,7 +11,7 @@ export type InputName = 'username' | 'password' | 'code'
  * client's generic one); when it is empty the page shows its own translated text for `kind`.
  */
 export interface Notice {
-  kind: 'server' | 'reload' | 'network' | 'failed' | 'mfaFormat'
+  kind: 'server' | 'reload' | 'network' | 'failed' | 'mfaFormat' | 'ssoFailed' | 'ssoDenied' | 'ssoInactive' | 'ssoDisabled'
   text: string
 }
 

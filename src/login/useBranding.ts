@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
-import { fetchOpenSettings, type LoginBranding } from '../api/auth.ts'
+import { fetchOpenSettings, type LoginBranding, type LoginMethod } from '../api/auth.ts'
 
 export interface BrandingState {
   branding: LoginBranding
+  /** single sign-on buttons */
+  methods: LoginMethod[]
   /** the open settings answered (or failed): an empty title is now final */
   settled: boolean
 }
@@ -22,14 +24,14 @@ function setFavicon(href: string): void {
 
 /** The interface settings shown before login (title, logo, favicon); failures leave the defaults. */
 export function useBranding(): BrandingState {
-  const [state, setState] = useState<BrandingState>({ branding: EMPTY, settled: false })
+  const [state, setState] = useState<BrandingState>({ branding: EMPTY, methods: [], settled: false })
   useEffect(() => {
     let live = true
     fetchOpenSettings().then(
-      ({ branding }) => {
+      ({ branding, methods }) => {
         if (!live) return
         setFavicon(branding.favicon)
-        setState({ branding, settled: true })
+        setState({ branding, methods: methods ?? [], settled: true })
       },
       () => live && setState((s) => ({ ...s, settled: true })),
     )

@@ -17,8 +17,20 @@ export function nextFromLocation(search: string = window.location.search): strin
 }
 
 /** Runs the two-step login: the reducer decides, this hook calls the server and navigates on success. */
-export function useLoginFlow(next: string | undefined, navigate: (url: string) => void = leave): LoginFlow {
-  const [state, dispatch] = useReducer(loginReducer, initialLoginState)
+/**
+ * Where a single sign-on sent the browser back to this page: `?mfa=1` (the provider signed the user in, the
+ * second factor is still due: start on the code step) or `?error=sso_…` (shown in the alert).
+ */
+export function ssoStartFromLocation(search: string = window.location.search): Partial<LoginState> {
+  const q = new URLSearchParams(search)
+  if (q.get('mfa') === '1') return { step: 'mfa', focus: 'code' }
+  const notice = { sso_failed: 'ssoFailed', sso_user_denied: 'ssoDenied', sso_inactive: 'ssoInactive', sso_disabled: 'ssoDisabled' } as const
+  const kind = notice[q.get('error') as keyof typeof notice]
+  return kind ? { notice: { kind, text: '' } } : {}
+}
+
+export function useLoginFlow(next: string | undefined, navigate: (url: string) => void = leave, start: Partial<LoginState> = {}): LoginFlow {
+  const [state, dispatch] = useReducer(loginReducer, start, (s) => ({ ...initialLoginState, ...s }))
   const current = useRef(state)
   useLayoutEffect(() => {
     current.current = state

@@ -11,6 +11,7 @@ import { TreeEditor } from '../common/TreeEditor.tsx'
 import type { CheckNode } from '../common/tree.ts'
 import { CellValue } from '../table/CellValue.tsx'
 import { chooseFormatter } from '../table/formatters.ts'
+import { ImageInput } from './ImageInput.tsx'
 import { ListInput } from './ListInput.tsx'
 import { NestedFields, NestedList } from './Nested.tsx'
 import type { FieldOverride, WidgetKind } from './types.ts'
@@ -149,6 +150,8 @@ export function FieldWidget(props: FieldWidgetProps) {
         />
       )
     }
+    case 'image':
+      return <ImageInput value={str} disabled={disabled} onChange={onChange} labelledBy={aria['aria-labelledby'] as string | undefined} />
     case 'nested':
       return <NestedFields field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} />
     case 'nestedList':

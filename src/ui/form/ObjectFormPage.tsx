@@ -36,10 +36,12 @@ export interface ObjectFormPageConfig {
   actions?: (form: ResourceForm) => ReactNode
 }
 
-export function ObjectFormPage({ config }: { config: ObjectFormPageConfig }) {
+/** A settings-like page: one object's form; `tabs` (e.g. a category's sub-pages) above it. */
+export function ObjectFormPage({ config, tabs }: { config: ObjectFormPageConfig; tabs?: ReactNode }) {
   const { i18n } = useLingui()
   return (
     <Page title={i18n._(config.title)} help={config.help ? i18n._(config.help) : undefined} back={false} boxed>
+      {tabs}
       <ObjectForm config={config} />
     </Page>
   )

@@ -31,6 +31,8 @@ export function chooseWidget(field: FieldMeta, override: FieldOverride = {}): Wi
       return 'date'
     case 'json':
       return 'json'
+    case 'image upload':
+      return 'image'
     case 'field':
       if (field.child?.type === 'nested object') return 'nestedList'
       return choices && choices.length > 0 ? 'select' : 'text'

@@ -10,6 +10,12 @@ export const settingsPages: PageRegistry = {
   Clean: () => import('./SettingsPages.tsx').then((m) => m.CleanSettingsPage),
   Email: () => import('./MailLdapPages.tsx').then((m) => m.EmailSettingsPage),
   LdapSetting: () => import('./MailLdapPages.tsx').then((m) => m.LdapSettingsPage),
+  Auth: () => import('./MoreSettingsPages.tsx').then((m) => m.AuthSettingsPage),
+  SMS: () => import('./MoreSettingsPages.tsx').then((m) => m.SmsSettingsPage),
+  InterfaceSettings: () => import('./MoreSettingsPages.tsx').then((m) => m.InterfaceSettingsPage),
+  TerminalSetting: () => import('./MoreSettingsPages.tsx').then((m) => m.TerminalSettingsPage),
+  Other: () => import('./MoreSettingsPages.tsx').then((m) => m.OtherSettingsPage),
+  License: () => import('./LicensePage.tsx').then((m) => m.LicensePage),
   TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
   TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
 }
