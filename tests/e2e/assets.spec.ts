@@ -42,7 +42,7 @@ test.describe('assets', () => {
     // select the node: the URL holds it, then create a host there through the grouped menu
     await tree.getByRole('treeitem', { name: new RegExp(nodeName) }).click()
     await expect(page).toHaveURL(/node_id=/)
-    await page.getByRole('button', { name: 'Create' }).click()
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
     await page.getByRole('menuitem', { name: 'Linux' }).click()
     await expect(page).toHaveURL(/\/console\/assets\/hosts\/create\?.*platform=1/)
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(host)
@@ -53,7 +53,7 @@ test.describe('assets', () => {
 
     // a database at the root
     await page.goto(`/ui${LIST}`)
-    await page.getByRole('button', { name: 'Create' }).click()
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
     await page.getByRole('menuitem', { name: 'MySQL' }).click()
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(db)
     await page.getByRole('textbox', { name: 'Address' }).fill('db.example.com')
