@@ -113,8 +113,8 @@ export const LazyTree = forwardRef<LazyTreeHandle, LazyTreeProps>(function LazyT
     const kids = children[item.id] ?? []
     const itemActions = actions?.(item) ?? []
     const isSelected = selected !== undefined && selected === idOf(item)
-    const menu = (trigger: ReactElement) => (
-      <Menu openOnContext positioning="below-start">
+    const menu = (trigger: ReactElement, onContext = false) => (
+      <Menu openOnContext={onContext} positioning="below-start">
         <MenuTrigger disableButtonEnhancement>{trigger}</MenuTrigger>
         <MenuPopover>
           <MenuList>
@@ -143,7 +143,7 @@ export const LazyTree = forwardRef<LazyTreeHandle, LazyTreeProps>(function LazyT
         onClick={(e) => { if (!(e.target as HTMLElement).closest('button')) onSelect(item) }}
         onKeyDown={(e) => { if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) onSelect(item) }}
       >
-        {itemActions.length ? menu(layout) : layout}
+        {itemActions.length ? menu(layout, true) : layout}
         {item.isParent && open.has(item.id) ? <Tree>{kids.map(render)}</Tree> : null}
       </TreeItem>
     )

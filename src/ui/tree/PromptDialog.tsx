@@ -2,7 +2,15 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
+import { ApiError, errorText } from '../../api/client.ts'
 import { describeError } from '../common/errors.ts'
+
+/** The messages of a 400 answer: its detail, else every field's messages. */
+function fieldMessages(data: unknown): string {
+  const text = errorText(data)
+  if (text || !data || typeof data !== 'object') return text
+  return Object.values(data as Record<string, unknown>).map(errorText).filter(Boolean).join('; ')
+}
 
 export interface PromptDialogProps {
   title: string
@@ -24,7 +32,8 @@ export function PromptDialog({ title, label, initial = '', onSubmit, onCancel }:
     try {
       await onSubmit(v)
     } catch (e) {
-      setError(describeError(e))
+      // a field error of the server ("Node value cannot contain /") is the message; anything else is described
+      setError((e instanceof ApiError && e.status === 400 && fieldMessages(e.data)) || describeError(e))
     } finally {
       setBusy(false)
     }

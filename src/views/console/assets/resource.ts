@@ -40,6 +40,7 @@ export function assetListConfig(item: ResourceManifestItem, opts: { extra?: List
     searchExclude: ['id', 'node_id', 'node', 'ip'],
     defaultOrder: 'name',
     commands: { overrides: { update, clone, create: null }, extra: opts.extra ?? [] },
+    tools: { import: item.key !== 'assets' },
     onSelectionChange: opts.onSelectionChange,
     controlRef: opts.controlRef,
   }
