@@ -40,7 +40,11 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Gateways`, create: msg`Create gateway`, update: msg`Update gateway`, detail: msg`Gateway details` },
     perms: { view: 'assets.view_gateway', add: 'assets.add_gateway', change: 'assets.change_gateway', delete: 'assets.delete_gateway' },
     related: ASSET_RELATED,
-    pages: { list: () => import('./DomainPages.tsx').then((m) => m.GatewayListPage) },
+    pages: {
+      list: () => import('./DomainPages.tsx').then((m) => m.GatewayListPage),
+      create: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
+      update: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
+    },
   },
 ]
 
