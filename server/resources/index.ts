@@ -7,6 +7,7 @@ import { domains, gateways } from './assets/domains.ts'
 import { labels } from './assets/labels.ts'
 import { nodes } from './assets/nodes.ts'
 import { platforms } from './assets/platforms.ts'
+import { registerAssetRoutes } from './assets/routes.ts'
 import { operateLogs, registerActivities } from './audits/operate-logs.ts'
 import { organizations } from './orgs/orgs.ts'
 import { orgRoleBindings, roleBindings, systemRoleBindings } from './rbac/bindings.ts'
@@ -29,5 +30,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   for (const def of RESOURCES) await registerResource(app, def)
   await registerPermissionRoutes(app)
   await registerActivities(app)
+  await registerAssetRoutes(app)
   installLoginAcl(app)
 }

@@ -48,9 +48,3 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
-/** Picker sources of the asset models these entries point at, until (or unless) entries of their own say so. */
-export const ASSET_MODEL_FALLBACKS: Readonly<Record<string, { url: string; label?: string }>> = {
-  'assets.asset': { url: '/api/v1/assets/assets/' },
-  'assets.platform': { url: '/api/v1/assets/platforms/' },
-  'assets.node': { url: '/api/v1/assets/nodes/', label: 'full_value' },
-}
