@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
-import { SshError, sshLogin, withSsh } from './ssh.ts'
+import { SshError, sshHandshake, sshLogin, tcpProbe, withSsh } from './ssh.ts'
 
 let sshd: Sshd
 let user: SshdUser
@@ -105,5 +105,17 @@ describe('the SSH layer against a real OpenSSH server', () => {
     const pending = withSsh(target(), { signal: controller.signal }, (s) => s.exec('sleep 5'))
     setTimeout(() => controller.abort(), 300)
     expect((await failure(pending)).kind).toBe('aborted')
+  })
+
+  it('probes a TCP port directly and from a gateway, and shakes hands without credentials', async () => {
+    const closed = await freePort()
+    await expect(tcpProbe(sshd.host, sshd.port)).resolves.toBeUndefined()
+    expect((await failure(tcpProbe(sshd.host, closed))).kind).toBe('unreachable')
+    const gateway = { host: sshd.host, port: sshd.port, username: user.username, password: user.password }
+    await expect(tcpProbe('localhost', sshd.port, { gateway })).resolves.toBeUndefined()
+    expect(await failure(tcpProbe('localhost', closed, { gateway }))).toMatchObject({ kind: 'unreachable', hop: 'target' })
+    expect(await failure(tcpProbe('localhost', sshd.port, { gateway: { ...gateway, password: 'wrong' } }))).toMatchObject({ kind: 'auth', hop: 'gateway' })
+    await expect(sshHandshake({ host: sshd.host, port: sshd.port })).resolves.toMatchObject({ hostKeyFingerprint: sshd.hostKeyFingerprint })
+    expect((await failure(sshHandshake({ host: sshd.host, port: closed }))).kind).toBe('unreachable')
   })
 })

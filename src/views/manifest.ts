@@ -12,7 +12,7 @@ import Cookies from 'js-cookie'
 import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import type { RelatedRef } from '../ui/common/resource.ts'
 import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
-import { ASSET_MODEL_FALLBACKS, ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
+import { ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 import { auditPages } from './audit/index.ts'
@@ -251,7 +251,6 @@ const EXTRA_MODELS: Readonly<Record<string, ModelSource>> = {
 
 /** Target model → picker source, for servers whose OPTIONS carry no `related` hint (a real JumpServer). */
 export const RELATED_MODELS: Readonly<Record<string, ModelSource>> = {
-  ...ASSET_MODEL_FALLBACKS,
   ...Object.fromEntries(RESOURCE_ENTRIES.map((e) => [e.model, { url: e.url, ...(e.label ? { label: e.label } : {}) }])),
   ...EXTRA_MODELS,
 }

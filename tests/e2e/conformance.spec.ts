@@ -36,6 +36,8 @@ const HINTS: Readonly<Record<string, Hint>> = {
   roles: { apiUrl: '/api/v1/rbac/org-roles/', search: async () => ({ scope: 'org', activeTab: 'org' }) },
   // Login ACLs of a user: the pages work on one user's rules (`?user=`), which also fills the required `user`.
   'user-acls': { search: async (a) => ({ user: String((await a.get('/api/v1/users/profile/')).id) }) },
+  // Gateways are created from a domain (`?domain=` fixes the required domain).
+  gateways: { search: async (a) => ({ domain: String((await a.post('/api/v1/assets/domains/', { name: unique('cf-zone') })).id) }) },
 }
 
 /** A value the server accepts for a required field, from its type alone. */

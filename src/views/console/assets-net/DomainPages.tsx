@@ -1,6 +1,7 @@
 /**
  * DomainDetail (basic information, the domain's assets, its gateways with "Test connectivity") and GatewayList
- * (every gateway, with the same command). Domain list and forms, label pages and gateway forms are generic.
+ * (every gateway, with the same command), GatewayCreate/Update (opened from a domain, `?domain=` fixes the domain).
+ * Domain list and forms and the label pages are generic.
  */
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
@@ -11,6 +12,7 @@ import { hasPerm } from '../../../ui/common/perms.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
+import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
@@ -87,4 +89,19 @@ const domainDetailConfig = (): DetailConfig => (detailConfig ??= {
 
 export function DomainDetailPage() {
   return <GenericDetailPage config={domainDetailConfig()} />
+}
+
+const fixedDomain = (search: Record<string, unknown>) => (typeof search.domain === 'string' && search.domain ? search.domain : undefined)
+
+let formConfig: FormPageConfig | undefined
+const gatewayFormConfig = (): FormPageConfig => (formConfig ??= {
+  resource: gatewayResource(),
+  title: { create: msg`Create gateway`, update: msg`Update gateway` },
+  keepSearch: ['domain'],
+  initial: (search) => (fixedDomain(search) ? { domain: fixedDomain(search)! } : {}),
+  transform: (payload, values, search) => (fixedDomain(search) && values.domain === undefined ? { ...payload, domain: fixedDomain(search)! } : payload),
+})
+
+export function GatewayFormPage() {
+  return <GenericFormPage config={gatewayFormConfig()} />
 }

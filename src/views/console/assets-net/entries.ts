@@ -40,13 +40,11 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Gateways`, create: msg`Create gateway`, update: msg`Update gateway`, detail: msg`Gateway details` },
     perms: { view: 'assets.view_gateway', add: 'assets.add_gateway', change: 'assets.change_gateway', delete: 'assets.delete_gateway' },
     related: ASSET_RELATED,
-    pages: { list: () => import('./DomainPages.tsx').then((m) => m.GatewayListPage) },
+    pages: {
+      list: () => import('./DomainPages.tsx').then((m) => m.GatewayListPage),
+      create: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
+      update: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
+    },
   },
 ]
 
-/** Picker sources of the asset models these entries point at, until (or unless) entries of their own say so. */
-export const ASSET_MODEL_FALLBACKS: Readonly<Record<string, { url: string; label?: string }>> = {
-  'assets.asset': { url: '/api/v1/assets/assets/' },
-  'assets.platform': { url: '/api/v1/assets/platforms/' },
-  'assets.node': { url: '/api/v1/assets/nodes/', label: 'full_value' },
-}
