@@ -7,6 +7,7 @@ import { registerTasks } from './tasks/routes.ts'
 import { registerProxy } from './http/proxy.ts'
 import { registerSettingsApi } from './settings/routes.ts'
 import { registerComponentPages } from './http/component-pages.ts'
+import { registerAccounts } from './resources/accounts/index.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -17,6 +18,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerAuth(app)
   await registerStartup(app)
   await registerResources(app)
+  await registerAccounts(app)
   registerSettingsApi(app)
   await registerRealtime(app)
   await registerTasks(app)
