@@ -122,7 +122,7 @@ export function relatedHint(f: FieldDef): RelatedHint | undefined {
   const target = findResource(f.relation.resource)
   if (!target) return undefined
   const label = (f.relation.attrs ?? ['id', 'name']).find((a) => a !== 'id' && a !== 'pk') ?? 'name'
-  return { model: `${target.app}.${target.model}`, url: target.path, label }
+  return { model: `${target.app}.${target.model}`, url: f.relation.query ? `${target.path}?${f.relation.query}` : target.path, label }
 }
 
 function treeInfo(nodes: TreeChoice[], ctx: Ctx): unknown[] {

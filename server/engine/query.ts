@@ -157,7 +157,7 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
       c = f ? fieldFilter(def, f, value, ctx) : undefined
     } else {
       try {
-        c = await fd.apply(value, ctx)
+        c = await fd.apply(value, ctx, q)
       } catch (e) {
         const body = (e as { body?: Record<string, string[]> }).body
         if (body && typeof body === 'object') Object.assign(errors, body)

@@ -150,8 +150,10 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     for (const u of paths(url)) app.route({ method, url: u, handler })
   }
   const idOf = (req: FastifyRequest) => (req.params as { id: string }).id
-  const refuse = (req: FastifyRequest) => {
+  const refuse = (req: FastifyRequest, verb?: Verb) => {
     requireUser(req)
+    const refusal = verb && def.refusals?.[verb]
+    if (refusal) throw new ApiError(400, { detail: tr(req.ctx.lang, refusal) })
     throw new ApiError(405, { detail: tr(req.ctx.lang, 'Method "{method}" not allowed.', { method: req.method }), code: 'method_not_allowed' })
   }
 
@@ -194,7 +196,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
   })
 
   route('POST', list, async (req, reply) => {
-    if (!allows(def, 'create')) return refuse(req)
+    if (!allows(def, 'create')) return refuse(req, 'create')
     await checkPerm(req, def, 'add')
     const ctx = req.ctx
     const body = req.body

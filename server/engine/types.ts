@@ -71,6 +71,11 @@ export interface Relation {
   limit?: (ctx: Ctx) => Cond | undefined
   /** Ignore the target's org/base scope for display and validation. */
   unscoped?: boolean
+  /**
+   * Query string of the target list that gives the valid targets (e.g. `category=database` for a database's
+   * platform): appended to the picker URL of the OPTIONS `related` hint. Pair it with `limit`, which enforces it.
+   */
+  query?: string
 }
 
 export interface LoadArgs { db: DB; ctx: Ctx; rows: Row[] }
@@ -130,13 +135,14 @@ export interface FieldDef {
 export interface FilterDef {
   name: string
   /** Builds the condition (alias `t`); throw a field error for a bad value; return undefined to ignore. */
-  apply: (value: string, ctx: Ctx) => Cond | undefined | Promise<Cond | undefined>
+  apply: (value: string, ctx: Ctx, query: Record<string, string | string[] | undefined>) => Cond | undefined | Promise<Cond | undefined>
 }
 
 export type BulkDeleteGuard = 'org' | 'filtered' | 'ids' | 'never'
 
 export interface Hooks {
-  /** Cross-field validation and defaults: return field errors (or nothing). Runs before the transaction. */
+  /** Cross-field validation and defaults: return field errors (or nothing). Runs before the transaction; it may
+   * also set values (defaults derived from other fields). */
   validate?: (values: Row, ctx: Ctx, info: WriteInfo) => Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
   /** Extra column values for the row (inside the transaction, before the insert/update). */
   columns?: (values: Row, ctx: Ctx, info: WriteInfo & { tx: DB }) => Promise<Row> | Row
@@ -237,6 +243,8 @@ export interface ResourceDef {
   bulkDelete?: BulkDeleteGuard
   /** Verbs served (default: all). */
   verbs?: Verb[]
+  /** A verb not served answers 400 with this detail instead of 405 (e.g. "create a host or other"). */
+  refusals?: Partial<Record<Verb, string>>
   /** Permission codename per action kind (default `<app>.<action>_<model>`). */
   perms?: Partial<Record<PermAction, string | string[]>>
   /** Permissions are checked at system scope (ROOT): organizations, roles. */

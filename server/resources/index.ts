@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { registerResource, registerSpmRoute } from '../engine/index.ts'
 import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
+import { ASSET_KINDS, assets } from './assets/assets.ts'
+import { nodes } from './assets/nodes.ts'
+import { platforms } from './assets/platforms.ts'
 import { operateLogs, registerActivities } from './audits/operate-logs.ts'
 import { organizations } from './orgs/orgs.ts'
 import { orgRoleBindings, roleBindings, systemRoleBindings } from './rbac/bindings.ts'
@@ -14,6 +17,7 @@ export const RESOURCES = [
   users, userGroups, userGroupRelations,
   roles, systemRoles, orgRoles, roleBindings, systemRoleBindings, orgRoleBindings,
   organizations, loginAcls, operateLogs,
+  platforms, nodes, assets, ...ASSET_KINDS,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

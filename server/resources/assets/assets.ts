@@ -1,0 +1,262 @@
+/**
+ * Assets (contract §5.2): one base declaration (`assetBase`, table `assets`) and six kinds derived from it with
+ * `kindOf` — hosts, databases, devices, clouds, webs, customs — plus the combined `/api/v1/assets/assets/`
+ * (no POST there). Protocols come from the platform: defaults when none are given, required ones enforced,
+ * names the platform does not offer refused, ports 1–65535. Permissions are `assets.*_asset` for every kind.
+ */
+import { isIP } from 'node:net'
+import { sql } from 'kysely'
+import type { DB } from '../../db/connection.ts'
+import { kindOf } from '../../engine/derive.ts'
+import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
+import { validationError } from '../../http/errors.ts'
+import { tr } from '../../i18n.ts'
+import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
+import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
+import { nodeTree } from './nodes.ts'
+import { platformById, platformProtocols, protocolChildren } from './platforms.ts'
+import './messages.ts'
+
+const PERMS = { view: 'assets.view_asset', add: 'assets.add_asset', change: 'assets.change_asset', delete: 'assets.delete_asset' }
+
+async function assetProtocols(db: DB, ids: unknown[]): Promise<Map<unknown, Row[]>> {
+  const out = new Map<unknown, Row[]>(ids.map((id) => [id, []]))
+  if (!ids.length) return out
+  const r = await sql<Row>`select asset_id, name, port from asset_protocols where asset_id = any(${ids}::uuid[]) order by asset_id, id`.execute(db)
+  for (const p of r.rows) out.get(p.asset_id)?.push({ name: p.name, port: p.port })
+  return out
+}
+
+/** auto_config of each asset: its platform's switches (contract §5.2). */
+async function autoConfig(_ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): Promise<Map<unknown, unknown>> {
+  const pids = [...new Set(rows.map((r) => r.platform_id))]
+  const plats = pids.length ? (await sql<Row>`select id, su_enabled, domain_enabled, automation from platforms where id = any(${pids}::int[])`.execute(db)).rows : []
+  const byId = new Map(plats.map((p) => [p.id, p]))
+  return new Map(rows.map((r) => {
+    const p = byId.get(r.platform_id)
+    const a = (p?.automation ?? {}) as Row
+    const cfg: Row = { su_enabled: !!p?.su_enabled, domain_enabled: !!p?.domain_enabled, ansible_enabled: !!a.ansible_enabled, ansible_config: a.ansible_config ?? {} }
+    for (const item of AUTOMATION_ITEMS) cfg[`${item}_enabled`] = !!a[`${item}_enabled`]
+    return [r.id, cfg]
+  }))
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?$/
+
+/** Address rules per kind: an IP or host name; a URL for web and cloud; anything for custom. */
+export function addressProblem(category: string, address: string, ctx: Ctx): string | undefined {
+  const a = address.trim()
+  if (category === 'custom') return undefined
+  if (category === 'web' || category === 'cloud') {
+    try {
+      const u = new URL(a)
+      if (u.protocol === 'http:' || u.protocol === 'https:') return undefined
+    } catch { /* below */ }
+    if (category === 'cloud' && (isIP(a) || HOSTNAME.test(a))) return undefined
+    return tr(ctx.lang, 'Enter a valid URL.')
+  }
+  if (isIP(a) || HOSTNAME.test(a)) return undefined
+  return tr(ctx.lang, 'Enter a valid IP address or host name.')
+}
+
+interface ProtoIn { name: string; port: number }
+
+/** Protocol rules against the platform: known names only, each once, required ones present. */
+async function checkProtocols(db: DB, platformId: number, given: ProtoIn[], ctx: Ctx): Promise<unknown> {
+  const allowed = (await platformProtocols(db, [platformId])).get(platformId) ?? []
+  const names = allowed.map((p) => String(p.name))
+  const bad = given.find((p) => !names.includes(p.name))
+  if (bad) return [tr(ctx.lang, 'Protocol not allowed by the platform: {name}', { name: bad.name })]
+  const seen = new Set<string>()
+  for (const p of given) {
+    if (seen.has(p.name)) return [tr(ctx.lang, 'Protocols must be unique')]
+    seen.add(p.name)
+  }
+  const missing = allowed.find((p) => p.required && !seen.has(String(p.name)))
+  if (missing) return { protocols: tr(ctx.lang, 'Protocol is required: {name}', { name: String(missing.name) }) }
+  return undefined
+}
+
+async function defaultProtocols(db: DB, platformId: number): Promise<ProtoIn[]> {
+  const allowed = (await platformProtocols(db, [platformId])).get(platformId) ?? []
+  const picked = allowed.filter((p) => p.required || p.default || p.primary)
+  return (picked.length ? picked : allowed.slice(0, 1)).map((p) => ({ name: String(p.name), port: Number(p.port) }))
+}
+
+async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: Category | undefined): Promise<Record<string, unknown> | undefined> {
+  const db = ctx.db
+  const existing = info.existing
+  const platformId = (values.platform ?? existing?.platform_id) as number | undefined
+  const platform = await platformById(db, platformId)
+  const errors: Row = {}
+  if (!platform) return values.platform === undefined ? undefined : { platform: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(values.platform) })] }
+  if (category && platform.category !== category) {
+    return { platform: [tr(ctx.lang, 'The platform is not of the category {category}', { category: tr(ctx.lang, CATEGORY_LABELS[category]) })] }
+  }
+  if (existing && platform.category !== existing.category) {
+    return { platform: [tr(ctx.lang, 'The platform is not of the category {category}', { category: tr(ctx.lang, CATEGORY_LABELS[existing.category as Category] ?? existing.category) })] }
+  }
+  const address = (values.address ?? existing?.address) as string | undefined
+  if (values.address !== undefined && address !== undefined) {
+    const problem = addressProblem(platform.category, address, ctx)
+    if (problem) errors.address = [problem]
+  }
+  if (values.protocols === undefined && (info.op === 'create' || values.platform !== undefined)) {
+    const kept = existing ? ((await assetProtocols(db, [existing.id])).get(existing.id) as ProtoIn[]) : []
+    const fits = kept.length && !(await checkProtocols(db, platform.id, kept, ctx))
+    values.protocols = fits ? kept : await defaultProtocols(db, platform.id)
+  } else if (Array.isArray(values.protocols)) {
+    const problem = await checkProtocols(db, platform.id, values.protocols as ProtoIn[], ctx)
+    if (problem) errors.protocols = problem
+  }
+  if (platform.category === 'database' && ['mongodb', 'postgresql'].includes(platform.type)) {
+    const dbName = values.db_name ?? existing?.db_name
+    if (!dbName) errors.db_name = [tr(ctx.lang, 'This field is required.')]
+  }
+  return Object.keys(errors).length ? errors : undefined
+}
+
+const categoryChoices = Object.entries(CATEGORY_LABELS).map(([value, label]) => ({ value, label }))
+const typeChoices = TYPES.map((x) => ({ value: x.value, label: x.label }))
+
+const baseFields: FieldDef[] = [
+  idField(),
+  { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: 'org' },
+  { name: 'address', type: 'string', label: 'Address', required: true, max_length: 767 },
+  { name: 'platform', type: 'fk', label: 'Platform', required: true, relation: { resource: 'assets.platform', attrs: ['id', 'name'] } },
+  {
+    name: 'nodes', type: 'm2m', label: 'Node', default: [],
+    relation: { resource: 'assets.node', attrs: ['id', 'name'], through: { table: 'asset_nodes', from: 'asset_id', to: 'node_id' } },
+  },
+  {
+    name: 'nodes_display', type: 'list', label: 'Node path', read_only: true,
+    expr: '(select coalesce(array_agg(n.full_value order by n.full_value), array[]::varchar[]) from asset_nodes an join nodes n on n.id = an.node_id where an.asset_id = t.id)',
+  },
+  {
+    name: 'protocols', type: 'nested_many', label: 'Protocols', column: false, children: protocolChildren,
+    load: (ids, { db }) => assetProtocols(db, ids),
+    async write(tx, id, value: ProtoIn[]) {
+      await sql`delete from asset_protocols where asset_id = ${id}`.execute(tx)
+      for (const p of value) await sql`insert into asset_protocols (asset_id, name, port) values (${id}, ${p.name}, ${p.port})`.execute(tx)
+    },
+  },
+  isActive,
+  { name: 'category', type: 'labeled_choice', label: 'Category', read_only: true, choices: categoryChoices },
+  { name: 'type', type: 'labeled_choice', label: 'Type', read_only: true, choices: typeChoices },
+  {
+    name: 'connectivity', type: 'labeled_choice', label: 'Connectivity', read_only: true,
+    choices: [{ value: '-', label: 'Unknown' }, { value: 'ok', label: 'OK' }, { value: 'err', label: 'Error' }],
+  },
+  { name: 'auto_config', type: 'json', label: 'Auto config', read_only: true, column: false, load: autoConfig },
+  { name: 'date_verified', type: 'datetime', label: 'Date verified', read_only: true },
+  commentField,
+  createdBy,
+  updatedBy,
+  dateCreated,
+  dateUpdated,
+]
+
+/** `node_id` (or `node`): assets of a node with its descendants, or only its own with `all=0`/`show_current_asset=1`. */
+const nodeFilter = (name: string) => ({
+  name,
+  async apply(value: string, ctx: Ctx, q: Record<string, string | string[] | undefined>) {
+    if (!/^[0-9a-f-]{36}$/i.test(value)) return sql`false`
+    const node = await nodeTree.byId(ctx.db, value)
+    if (!node) return sql`false`
+    const all = String(q.all ?? 'true')
+    const direct = q.show_current_asset !== undefined ? String(q.show_current_asset) === '1' : ['0', 'false'].includes(all.toLowerCase())
+    return nodeTree.memberCond(node, !direct)
+  },
+})
+
+export const assetBase: ResourceDef = {
+  name: 'assets.asset',
+  app: 'assets',
+  model: 'asset',
+  verboseName: 'Asset',
+  path: '/api/v1/assets/assets/',
+  table: 'assets',
+  orgScoped: true,
+  fields: baseFields,
+  search: ['name', 'address'],
+  filters: [
+    'id', 'name', 'address', 'is_active', 'type', 'category', 'connectivity',
+    { name: 'platform', apply: (v) => (/^\d+$/.test(v) ? sql`t.platform_id = ${Number(v)}` : sql`t.platform_id in (select p.id from platforms p where p.name = ${v})`) },
+    nodeFilter('node_id'), nodeFilter('node'),
+    { name: 'ip', apply: (v) => sql`t.address = ${v}` },
+    { name: 'domain_enabled', apply: (v) => sql`t.platform_id in (select p.id from platforms p where p.domain_enabled = ${['1', 'true', 'True'].includes(v)})` },
+  ],
+  ordering: { fields: ['name', 'address', 'connectivity', 'platform', 'is_active', 'date_created', 'date_updated'], default: ['name'] },
+  sizes: { mini: ['id', 'name', 'address'], small: ['id', 'name', 'address', 'platform', 'category', 'type', 'is_active', 'connectivity'] },
+  perms: PERMS,
+  display: (r) => `${String(r.name)}(${String(r.address)})`,
+  hooks: {
+    validate: (values, ctx, info) => validateAsset(values, ctx, info, undefined),
+    async columns(values, ctx, info) {
+      if (values.platform === undefined) return {}
+      const p = await platformById(info.tx, values.platform)
+      return p ? { category: p.category, type: p.type } : {}
+    },
+    async afterSave(tx, id, values, ctx, info) {
+      const emptied = Array.isArray(values.nodes) && !values.nodes.length
+      if (info.op !== 'create' && !emptied) return
+      const given = (values.nodes as string[] | undefined) ?? []
+      const q = (info.req?.query ?? {}) as Row
+      const byQuery = typeof q.node_id === 'string' && /^[0-9a-f-]{36}$/i.test(q.node_id) ? await nodeTree.byId(tx, q.node_id) : undefined
+      const row = (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!
+      if (byQuery && byQuery.org_id !== row.org_id) throw validationError({ nodes: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: byQuery.id })] })
+      await nodeTree.placeMember(tx, row.org_id, String(id), given.length ? given : byQuery ? [byQuery.id] : [])
+    },
+  },
+}
+
+/** The combined list: every kind, read/update/delete; creating needs a kind's URL. */
+export const assets: ResourceDef = {
+  ...assetBase,
+  verbs: ['list', 'retrieve', 'update', 'destroy', 'bulk_update', 'bulk_destroy', 'export'],
+  refusals: { create: 'Cannot create asset directly, you should create a host or other' },
+}
+
+const platformOf = (category: Category): FieldDef => ({
+  name: 'platform', type: 'fk', label: 'Platform', required: true,
+  relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: `category=${category}`, limit: () => sql`t.category = ${category}` },
+})
+
+function kind(category: Category, path: string, model: string, verboseName: string, fields: FieldDef[] = []): ResourceDef {
+  return kindOf(assetBase, {
+    name: `assets.${model}`, model, verboseName, path: `/api/v1/assets/${path}/`,
+    fields: [platformOf(category), ...fields],
+    scope: () => sql`t.category = ${category}`,
+    hooks: { validate: (values, ctx, info) => validateAsset(values, ctx, info, category) },
+  })
+}
+
+export const hosts = kind('host', 'hosts', 'host', 'Host', [
+  { name: 'address', type: 'string', label: 'IP/Host', required: true, max_length: 767 },
+  { name: 'gathered_info', type: 'json', label: 'Gathered info', read_only: true },
+])
+export const devices = kind('device', 'devices', 'device', 'Device')
+export const databases = kind('database', 'databases', 'database', 'Database', [
+  { name: 'db_name', type: 'string', label: 'Default database', max_length: 1024, allow_blank: true, default: '' },
+  { name: 'use_ssl', type: 'boolean', label: 'Use SSL', default: false },
+  { name: 'ca_cert', type: 'text', label: 'CA cert', allow_blank: true, default: '' },
+  { name: 'client_cert', type: 'text', label: 'Client cert', allow_blank: true, default: '' },
+  { name: 'client_key', type: 'text', label: 'Client key', allow_blank: true, default: '', write_only: true, secret: true },
+  { name: 'allow_invalid_cert', type: 'boolean', label: 'Allow invalid cert', default: false },
+])
+export const clouds = kind('cloud', 'clouds', 'cloud', 'Cloud', [
+  { name: 'address', type: 'string', label: 'URL', required: true, max_length: 767 },
+])
+export const webs = kind('web', 'webs', 'web', 'Web', [
+  { name: 'address', type: 'string', label: 'URL', required: true, max_length: 767 },
+  { name: 'autofill', type: 'labeled_choice', label: 'Autofill', default: 'basic', choices: [{ value: 'no', label: 'Disabled' }, { value: 'basic', label: 'Basic' }, { value: 'script', label: 'Script' }] },
+  { name: 'username_selector', type: 'string', label: 'Username selector', max_length: 128, allow_blank: true, default: 'name=username' },
+  { name: 'password_selector', type: 'string', label: 'Password selector', max_length: 128, allow_blank: true, default: 'name=password' },
+  { name: 'submit_selector', type: 'string', label: 'Submit selector', max_length: 128, allow_blank: true, default: 'id=login_button' },
+  { name: 'script', type: 'json', label: 'Script', default: () => [] },
+])
+export const customs = kind('custom', 'customs', 'custom', 'Custom', [
+  { name: 'custom_info', type: 'json', label: 'Custom info', default: () => ({}) },
+])
+
+export const ASSET_KINDS = [hosts, databases, devices, clouds, webs, customs]

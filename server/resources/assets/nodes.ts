@@ -1,0 +1,167 @@
+/**
+ * Nodes `/api/v1/assets/nodes/` (contract §5.2): the asset tree of an organization. The tree mechanism itself
+ * (keys, paths, moves, counts, zTree shape) is in server/engine/tree.ts; this file declares the resource and
+ * its actions: children, the lazy zTree, assets add/replace/remove.
+ */
+import { sql } from 'kysely'
+import type { FastifyRequest } from 'fastify'
+import type { DB } from '../../db/connection.ts'
+import type { ResourceDef, Row } from '../../engine/types.ts'
+import { KeyTree, type TreeNode } from '../../engine/tree.ts'
+import { withTx } from '../../engine/write.ts'
+import { validationError } from '../../http/errors.ts'
+import { tr } from '../../i18n.ts'
+import { ORG_IDS } from '../../rbac/catalog.ts'
+import { createdBy, dateCreated, dateUpdated, idField } from '../common.ts'
+import './messages.ts'
+
+/** The asset node tree: nodes table, member links in asset_nodes. */
+export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nodes', node: 'node_id', member: 'asset_id' } })
+
+const VALUE_ERROR = 'Node value cannot contain "/"'
+
+async function orgOfWrite(ctx: FastifyRequest['ctx'], body: Row, existing?: Row): Promise<string | undefined> {
+  if (existing) return String(existing.org_id)
+  if (ctx.orgId !== ORG_IDS.ROOT) return ctx.orgId
+  return typeof body.org_id === 'string' ? body.org_id : undefined
+}
+
+export const nodes: ResourceDef = {
+  name: 'assets.node',
+  app: 'assets',
+  model: 'node',
+  verboseName: 'Node',
+  path: '/api/v1/assets/nodes/',
+  table: 'nodes',
+  orgScoped: true,
+  fields: [
+    idField(),
+    { name: 'key', type: 'string', label: 'Key', read_only: true },
+    { name: 'value', type: 'string', label: 'Value', max_length: 128, validate: (v: string, ctx) => (v.includes('/') ? tr(ctx.lang, VALUE_ERROR) : undefined) },
+    { name: 'name', type: 'string', label: 'Name', read_only: true, expr: 't.value' },
+    { name: 'full_value', type: 'string', label: 'Full value', max_length: 4096 },
+    { name: 'assets_amount', type: 'integer', label: 'Assets amount', read_only: true, column: false, load: (ids, { db, rows }) => nodeTree.amounts(db, rows.filter((r) => ids.includes(r.id)).map((r) => ({ id: r.id, key: r.key, org_id: r.org_id }))) },
+    createdBy,
+    dateCreated,
+    dateUpdated,
+  ],
+  search: ['value'],
+  filters: ['id', 'key', 'value', { name: 'parent', apply: (v) => sql`t.parent_key = ${v}` }],
+  ordering: { fields: ['value', 'key', 'date_created'], default: ['key'] },
+  sizes: { mini: ['id', 'name', 'key', 'full_value'], small: ['id', 'name', 'key', 'value', 'full_value', 'assets_amount'] },
+  display: (r) => String(r.full_value ?? r.value),
+  hooks: {
+    async validate(values, ctx, info) {
+      const org = await orgOfWrite(ctx, (info.req?.body ?? {}) as Row, info.existing)
+      if (!org) return undefined
+      if (info.op === 'create') {
+        if (values.full_value) {
+          const parts = String(values.full_value).split('/').filter(Boolean)
+          if (!parts.length) return { full_value: [tr(ctx.lang, 'This field is required.')] }
+          return undefined
+        }
+        if (!values.value) return { value: [tr(ctx.lang, 'This field is required.')] }
+        return undefined
+      }
+      if (values.full_value !== undefined && values.full_value !== info.existing?.full_value) {
+        return { full_value: [tr(ctx.lang, 'Use the move action to change a node\'s place')] }
+      }
+      if (info.existing && !info.existing.parent_key && values.value !== undefined && values.value !== info.existing.value) {
+        return undefined
+      }
+      return undefined
+    },
+    async columns(values, ctx, info) {
+      if (info.op === 'create') {
+        const org = (await orgOfWrite(ctx, (info.req?.body ?? {}) as Row))!
+        const parentId = (info.req?.query as Row | undefined)?.parent ?? (info.req?.body as Row | undefined)?.parent
+        const made = await nodeTree.placeNew(info.tx, org, values, typeof parentId === 'string' ? parentId : undefined, ctx.lang)
+        return made
+      }
+      return {}
+    },
+    async afterSave(tx, id, values, ctx, info) {
+      if (info.op === 'update' && values.value !== undefined && values.value !== info.existing!.value) {
+        await nodeTree.renamed(tx, info.existing as TreeNode, String(values.value))
+      }
+    },
+    async beforeDelete(tx, row, ctx) {
+      await nodeTree.checkDelete(tx, row as TreeNode, ctx.lang)
+    },
+  },
+  actions: [
+    {
+      path: 'children', detail: true, method: 'GET', perm: 'assets.view_node',
+      async handler(req, _reply, api, id) {
+        const node = await api.getObject(req, id!)
+        const rows = await sql<Row>`select * from nodes t where t.org_id = ${node.org_id} and t.parent_key = ${node.key}`.execute(req.ctx.db)
+        return api.serialize(req, sortByValue(rows.rows))
+      },
+    },
+    {
+      path: 'children', detail: true, method: 'POST', perm: 'assets.add_node',
+      async handler(req, reply, api, id) {
+        const node = await api.getObject(req, id!)
+        const body = (req.body ?? {}) as Row
+        const value = typeof body.value === 'string' && body.value.trim() ? body.value.trim() : undefined
+        const made = await withTx(req.ctx.db, nodes, async (tx) => {
+          const v = value ?? await nodeTree.freeName(tx, node as TreeNode, tr(req.ctx.lang, 'New node'))
+          if (v.includes('/')) throw validationError({ value: [tr(req.ctx.lang, VALUE_ERROR)] })
+          const created = await nodeTree.createChild(tx, node as TreeNode, v, req.ctx.lang)
+          await api.audit(tx, req, 'create', created)
+          return created
+        }, req.ctx.lang)
+        const [out] = await api.serialize(req, [made])
+        return reply.status(201).send(out)
+      },
+    },
+    {
+      path: 'move', detail: true, method: 'PUT', perm: 'assets.change_node',
+      async handler(req, _reply, api, id) {
+        const node = await api.getObject(req, id!)
+        const to = String(((req.body ?? {}) as Row).parent ?? '')
+        const parent = await api.getObject(req, to).catch(() => { throw validationError({ parent: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: to })] }) })
+        await withTx(req.ctx.db, nodes, async (tx) => {
+          await nodeTree.move(tx, node as TreeNode, parent as TreeNode, req.ctx.lang)
+          await api.audit(tx, req, 'update', node, [{ field: 'Full value', before: String(node.full_value), after: `${String(parent.full_value)}/${String(node.value)}` }])
+        }, req.ctx.lang)
+        const [out] = await api.serialize(req, [await api.getObject(req, id!)])
+        return out
+      },
+    },
+    ...(['add', 'replace', 'remove'] as const).map((op) => ({
+      path: `assets/${op}`, detail: true, method: 'PUT' as const, perm: 'assets.change_node',
+      async handler(req: FastifyRequest, _reply: unknown, api: Parameters<NonNullable<ResourceDef['actions']>[number]['handler']>[2], id?: string) {
+        const node = await api.getObject(req, id!)
+        const raw = ((req.body ?? {}) as Row).assets
+        if (!Array.isArray(raw)) throw validationError({ assets: [tr(req.ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })] })
+        const ids = await existingAssets(req.ctx.db, String(node.org_id), raw)
+        if (ids.missing) throw validationError({ assets: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: ids.missing })] })
+        await withTx(req.ctx.db, nodes, async (tx) => {
+          await nodeTree.changeMembers(tx, node as TreeNode, ids.ids, op)
+          await api.audit(tx, req, 'update', node)
+        }, req.ctx.lang)
+        return { assets: ids.ids }
+      },
+    })),
+    {
+      path: 'children/tree', detail: false, method: 'GET', perm: 'assets.view_node|assets.view_asset',
+      async handler(req) {
+        return nodeTree.zTree(req.ctx.db, req.ctx.orgId, (req.query ?? {}) as Row, req.ctx.lang)
+      },
+    },
+  ],
+}
+
+function sortByValue(rows: Row[]): Row[] {
+  return rows.sort((a, b) => String(a.value).localeCompare(String(b.value), undefined, { numeric: true }))
+}
+
+/** The asset ids of one org among `raw` (the first unknown one reported). */
+async function existingAssets(db: DB, orgId: string, raw: unknown[]): Promise<{ ids: string[]; missing?: string }> {
+  const wanted = raw.map((x) => (x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)).map(String)
+  const valid = wanted.filter((x) => /^[0-9a-f-]{36}$/i.test(x))
+  const found = new Set(valid.length ? (await sql<{ id: string }>`select id from assets where org_id = ${orgId} and id = any(${valid}::uuid[])`.execute(db)).rows.map((r) => r.id) : [])
+  const missing = wanted.find((x) => !found.has(x.toLowerCase()))
+  return { ids: [...new Set(wanted.map((x) => x.toLowerCase()))], missing }
+}

@@ -1,0 +1,164 @@
+/**
+ * Platforms `/api/v1/assets/platforms/` (contract §5.2): integer ids, system-wide; built-in ones (migration 010)
+ * are protected from change and deletion; custom platforms are cloned from them with their protocols, settings
+ * and automation switches. Add/change/delete are checked at system scope.
+ */
+import { sql } from 'kysely'
+import type { DB } from '../../db/connection.ts'
+import type { FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import { ApiError } from '../../http/errors.ts'
+import { tr } from '../../i18n.ts'
+import { commentField, createdBy, dateCreated, dateUpdated, updatedBy } from '../common.ts'
+import { AUTOMATION_ITEMS, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
+import './messages.ts'
+
+export const protocolChildren: FieldDef[] = [
+  { name: 'name', type: 'string', label: 'Name', required: true, max_length: 32 },
+  { name: 'port', type: 'integer', label: 'Port', required: true, min_value: 1, max_value: 65535 },
+]
+
+const platformProtocolChildren: FieldDef[] = [
+  { name: 'id', type: 'integer', label: 'ID', read_only: true },
+  ...protocolChildren,
+  { name: 'primary', type: 'boolean', label: 'Primary', required: false, default: false },
+  { name: 'required', type: 'boolean', label: 'Required', required: false, default: false },
+  { name: 'default', type: 'boolean', label: 'Default', required: false, default: false },
+  { name: 'public', type: 'boolean', label: 'Public', required: false, default: true },
+  { name: 'secret_types', type: 'list', label: 'Secret types', read_only: true, required: false },
+  { name: 'setting', type: 'json', label: 'Setting', required: false, default: {} },
+]
+
+/** Protocols of platforms, by platform id, in their stored order. */
+export async function platformProtocols(db: DB, ids: unknown[]): Promise<Map<unknown, Row[]>> {
+  const out = new Map<unknown, Row[]>(ids.map((id) => [id, []]))
+  if (!ids.length) return out
+  const r = await sql<Row>`select id, platform_id, name, port, "primary", required, "default", public, setting
+    from platform_protocols where platform_id = any(${ids.map(Number)}::int[]) order by platform_id, id`.execute(db)
+  for (const p of r.rows) {
+    out.get(p.platform_id)?.push({
+      id: p.id, name: p.name, port: p.port, primary: p.primary, required: p.required, default: p.default, public: p.public,
+      secret_types: PROTOCOLS[p.name]?.secret_types ?? ['password'], setting: p.setting ?? {},
+    })
+  }
+  return out
+}
+
+const suMethods = ['sudo', 'su', 'enable', 'super', 'super_level']
+
+function automationDefaults(category: string, type: string): Row {
+  const tp = typeSpec(category, type)
+  const out: Row = { ansible_enabled: tp?.ansible_enabled ?? false, ansible_config: tp?.ansible_config ?? {} }
+  for (const item of AUTOMATION_ITEMS) {
+    const on = !!tp?.automation.includes(item)
+    out[`${item}_enabled`] = on
+    out[`${item}_method`] = on ? `${item}_${tp!.family}` : null
+    out[`${item}_params`] = {}
+  }
+  return out
+}
+
+function cleanAutomation(raw: unknown, category: string, type: string): Row {
+  const base = automationDefaults(category, type)
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return base
+  const given = raw as Row
+  const methods = new Set(automationMethods().map((m) => m.id))
+  for (const key of Object.keys(base)) {
+    if (!(key in given)) continue
+    const v = given[key]
+    if (key.endsWith('_enabled') && typeof v === 'boolean') base[key] = v
+    else if (key.endsWith('_method') && (v === null || (typeof v === 'string' && methods.has(v)))) base[key] = v
+    else if ((key.endsWith('_params') || key === 'ansible_config') && v && typeof v === 'object' && !Array.isArray(v)) base[key] = v
+  }
+  return base
+}
+
+export const platforms: ResourceDef = {
+  name: 'assets.platform',
+  app: 'assets',
+  model: 'platform',
+  verboseName: 'Platform',
+  path: '/api/v1/assets/platforms/',
+  table: 'platforms',
+  idKind: 'serial',
+  fields: [
+    { name: 'id', type: 'integer', label: 'ID', read_only: true },
+    { name: 'name', type: 'string', label: 'Name', required: true, max_length: 50, unique: true },
+    { name: 'internal', type: 'boolean', label: 'Internal', read_only: true },
+    { name: 'category', type: 'labeled_choice', label: 'Category', required: true, choices: CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] })) },
+    { name: 'type', type: 'labeled_choice', label: 'Type', required: true, choices: TYPES.map((x) => ({ value: x.value, label: x.label })) },
+    { name: 'charset', type: 'labeled_choice', label: 'Charset', default: 'utf-8', choices: [{ value: 'utf-8', label: 'UTF-8' }, { value: 'gbk', label: 'GBK' }] },
+    { name: 'domain_enabled', type: 'boolean', label: 'Domain enabled', default: true },
+    { name: 'su_enabled', type: 'boolean', label: 'Su enabled', default: false },
+    { name: 'su_method', type: 'labeled_choice', label: 'Su method', allow_null: true, choices: suMethods.map((m) => ({ value: m, label: m })) },
+    {
+      name: 'protocols', type: 'nested_many', label: 'Protocols', column: false, children: platformProtocolChildren,
+      load: (ids, { db }) => platformProtocols(db, ids),
+      async write(tx, id, value: Row[]) {
+        await sql`delete from platform_protocols where platform_id = ${id}`.execute(tx)
+        const anyPrimary = value.some((p) => p.primary)
+        for (const [i, p] of value.entries()) {
+          await sql`insert into platform_protocols (platform_id, name, port, "primary", required, "default", public, setting)
+            values (${id}, ${p.name}, ${p.port}, ${anyPrimary ? !!p.primary : i === 0}, ${!!p.required}, ${!!p.default}, ${p.public !== false},
+                    ${JSON.stringify(p.setting ?? PROTOCOLS[p.name]?.setting ?? {})}::jsonb)`.execute(tx)
+        }
+      },
+    },
+    { name: 'automation', type: 'json', label: 'Automation', default: () => ({}) },
+    { name: 'custom_fields', type: 'json', label: 'Custom fields', default: () => [] },
+    commentField,
+    createdBy,
+    updatedBy,
+    dateCreated,
+    dateUpdated,
+  ],
+  search: ['name'],
+  filters: ['id', 'name', 'category', 'type', 'domain_enabled', 'su_enabled'],
+  ordering: { fields: ['id', 'name', 'category', 'type', 'date_created'], default: ['id'] },
+  sizes: { mini: ['id', 'name'], small: ['id', 'name', 'category', 'type', 'internal', 'comment'] },
+  perms: { view: 'assets.view_platform' },
+  systemPermFor: ['add', 'change', 'delete', 'import_add', 'import_change'],
+  bulkDelete: 'ids',
+  hooks: {
+    async validate(values, ctx, info) {
+      const errors: Row = {}
+      if (info.existing?.internal) throw new ApiError(400, { detail: tr(ctx.lang, 'Built-in platforms cannot be changed or deleted') })
+      const category = (values.category ?? info.existing?.category) as string
+      const type = (values.type ?? info.existing?.type) as string
+      if (info.existing && ((values.category && values.category !== info.existing.category) || (values.type && values.type !== info.existing.type))) {
+        errors.type = [tr(ctx.lang, 'The category and type of a platform cannot be changed')]
+        return errors
+      }
+      const tp = typeSpec(category, type)
+      if (!tp) return { type: [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(type) })] }
+      if (values.protocols === undefined && info.op === 'create') {
+        values.protocols = tp.protocols.map((name, i) => ({ name, port: PROTOCOLS[name]!.port, primary: i === 0, default: i === 0, required: !!PROTOCOLS[name]!.required, public: true, setting: PROTOCOLS[name]!.setting }))
+      }
+      if (Array.isArray(values.protocols)) {
+        const names = (values.protocols as Row[]).map((p) => String(p.name))
+        const bad = category === 'custom' ? undefined : names.find((n) => !tp.protocols.includes(n))
+        if (bad) errors.protocols = [tr(ctx.lang, 'Protocol not allowed for this type: {name}', { name: bad })]
+        else if (new Set(names).size !== names.length) errors.protocols = [tr(ctx.lang, 'Protocols must be unique')]
+        else if (category !== 'custom' && !names.length) errors.protocols = [tr(ctx.lang, 'This field is required.')]
+      }
+      if (values.automation !== undefined || info.op === 'create') values.automation = cleanAutomation(values.automation ?? info.existing?.automation, category, type)
+      if (values.su_enabled && !tp.su_enabled) values.su_enabled = false
+      if (values.su_method !== undefined && values.su_method !== null && !tp.su_methods.includes(String(values.su_method)) && tp.su_methods.length) {
+        errors.su_method = [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(values.su_method) })]
+      }
+      if (!Array.isArray(values.custom_fields) && values.custom_fields !== undefined) errors.custom_fields = [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: 'dict' })]
+      return Object.keys(errors).length ? errors : undefined
+    },
+    async beforeDelete(tx, row, ctx) {
+      if (row.internal) throw new ApiError(400, { detail: tr(ctx.lang, 'Built-in platforms cannot be changed or deleted') })
+      const used = await sql<{ n: number }>`select count(*)::int as n from assets where platform_id = ${row.id}`.execute(tx)
+      if (used.rows[0]!.n) throw new ApiError(400, { detail: tr(ctx.lang, 'The platform is used by {n} assets and cannot be deleted', { n: used.rows[0]!.n }) })
+    },
+  },
+}
+
+/** The platform rows by id (for asset validation). */
+export async function platformById(db: DB, id: unknown): Promise<Row | undefined> {
+  if (id === undefined || id === null) return undefined
+  const r = await sql<Row>`select * from platforms where id = ${Number(id)}`.execute(db)
+  return r.rows[0]
+}
