@@ -7,7 +7,7 @@
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { createSealer, type Sealer } from '../../auth/atrest.ts'
-import type { Database } from '../../db/connection.ts'
+import type { Database, DB } from '../../db/connection.ts'
 import type { Ctx, FieldDef, Row, WriteInfo } from '../../engine/types.ts'
 import { addMessages, tr } from '../../i18n.ts'
 
@@ -101,14 +101,16 @@ export function secretErrors(values: Row, ctx: Ctx, existing?: Row): Record<stri
 
 // ---------------------------------------------------------------------------------------------- sealing
 
-const sealers = new WeakMap<Database, Sealer>()
+const sealers = new WeakMap<object, Sealer>()
 
-/** Called once per app: the sealer of this database's secrets under the app's SECRET_KEY. */
+/** Called once per app: the sealer of this database's secrets under the app's SECRET_KEY (found by the database or its Kysely handle). */
 export function installAccountSealer(app: FastifyInstance): void {
-  sealers.set(app.services.database, createSealer(app.services.config.secretKey))
+  const s = createSealer(app.services.config.secretKey)
+  sealers.set(app.services.database, s)
+  sealers.set(app.services.database.db, s)
 }
 
-export function sealerOf(database: Database): Sealer {
+export function sealerOf(database: Database | DB): Sealer {
   const s = sealers.get(database)
   if (!s) throw new Error('accounts: no sealer installed for this database')
   return s
@@ -116,12 +118,12 @@ export function sealerOf(database: Database): Sealer {
 
 const context = (table: string, id: string, field: string) => `accounts.${table}:${id}:${field}`
 
-export function sealSecret(database: Database, table: string, id: string, field: string, plain: string): string {
+export function sealSecret(database: Database | DB, table: string, id: string, field: string, plain: string): string {
   return plain ? sealerOf(database).seal(plain, context(table, id, field)) : ''
 }
 
 /** The plain secret; '' when none is stored (a value that does not open throws: it is never silently lost). */
-export function openSecret(database: Database, table: string, id: string, field: string, sealed: string | null | undefined): string {
+export function openSecret(database: Database | DB, table: string, id: string, field: string, sealed: string | null | undefined): string {
   return sealed ? sealerOf(database).open(sealed, context(table, id, field)) : ''
 }
 
