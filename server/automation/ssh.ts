@@ -1,0 +1,284 @@
+/**
+ * The SSH layer every automation uses (connectivity tests, account verification, push and change): log in to
+ * a host with a password or a private key, optionally through a gateway (an SSH jump host), run commands with
+ * bounded output and time, and tell the caller in one word why it failed. Built on ssh2; see docs/automation.md.
+ */
+import { createHash } from 'node:crypto'
+import { Client, type ClientChannel, type ConnectConfig } from 'ssh2'
+
+/** Where and as whom to log in. */
+export interface SshTarget {
+  host: string
+  port: number
+  username: string
+  password?: string
+  /** PEM or OpenSSH private key text. */
+  privateKey?: string
+  passphrase?: string
+  /**
+   * The expected host key fingerprint, `SHA256:<base64>` as `ssh-keygen -l` prints it. When set, another key
+   * fails with `host_key`; when absent any key is accepted (JumpServer's behaviour) and reported back.
+   */
+  hostKeyFingerprint?: string
+}
+
+export interface SshConnectOptions {
+  /** TCP connect + handshake + authentication, per hop (default 10 s). */
+  timeoutMs?: number
+  /** Log in to the target through this host (a JumpServer gateway). */
+  gateway?: SshTarget
+  /** Aborting closes every connection; the pending call fails with `aborted`. */
+  signal?: AbortSignal
+}
+
+export interface ExecOptions {
+  /** Default 30 s; on expiry the channel is closed and the call fails with `timeout`. */
+  timeoutMs?: number
+  /** Per stream (stdout, stderr); the rest is read and dropped, `truncated` says so (default 1 MiB). */
+  maxOutputBytes?: number
+  /** Written to the command's standard input, which is then closed. */
+  stdin?: string
+}
+
+export interface ExecResult {
+  /** The exit status; null when the command was ended by a signal (see `signal`). */
+  code: number | null
+  signal: string | null
+  stdout: string
+  stderr: string
+  truncated: boolean
+}
+
+export type SshErrorKind =
+  | 'auth' // the server refused every offered credential
+  | 'unreachable' // DNS, refused, no route, or a gateway that cannot open the forward
+  | 'timeout' // connect/handshake/login or a command took too long
+  | 'host_key' // the host key does not match the expected fingerprint
+  | 'key' // the private key (or its passphrase) cannot be read
+  | 'protocol' // anything else the SSH connection reported
+  | 'aborted' // the caller's signal
+
+export class SshError extends Error {
+  readonly kind: SshErrorKind
+  /** Which hop failed: the gateway or the target. */
+  readonly hop: 'gateway' | 'target'
+  constructor(kind: SshErrorKind, hop: 'gateway' | 'target', message: string) {
+    super(message)
+    this.name = 'SshError'
+    this.kind = kind
+    this.hop = hop
+  }
+}
+
+export interface SshSession {
+  /** The server's identification (e.g. `SSH-2.0-OpenSSH_9.2p1 Debian-2`). */
+  readonly serverVersion: string
+  /** The target's host key fingerprint, `SHA256:<base64>`. */
+  readonly hostKeyFingerprint: string
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>
+}
+
+const DEFAULT_TIMEOUT = 10_000
+const DEFAULT_EXEC_TIMEOUT = 30_000
+const DEFAULT_MAX_OUTPUT = 1 << 20
+
+export function fingerprint(key: Buffer): string {
+  return `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`
+}
+
+/** Sort an ssh2 / socket error into a kind; the message keeps the original text. */
+export function classify(err: unknown, hop: 'gateway' | 'target'): SshError {
+  if (err instanceof SshError) return err
+  const e = err as { message?: string; level?: string; code?: string | number; reason?: number }
+  const message = String(e?.message ?? err)
+  const where = hop === 'gateway' ? 'gateway: ' : ''
+  if (e?.level === 'client-authentication') return new SshError('auth', hop, `${where}authentication failed (${message})`)
+  if (e?.level === 'client-timeout') return new SshError('timeout', hop, `${where}timed out waiting for the SSH handshake`)
+  if (/Host denied/i.test(message)) return new SshError('host_key', hop, `${where}the host key does not match`)
+  if (/privateKey|passphrase|Encrypted private key|Unsupported key format/i.test(message))
+    return new SshError('key', hop, `${where}cannot read the private key (${message})`)
+  if (
+    e?.level === 'client-dns' ||
+    ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EADDRNOTAVAIL'].includes(
+      String(e?.code),
+    )
+  )
+    return new SshError('unreachable', hop, `${where}cannot connect (${e?.code ?? message})`)
+  if (e?.code === 'ETIMEDOUT') return new SshError('timeout', hop, `${where}timed out connecting`)
+  if (/Channel open failure/i.test(message))
+    return new SshError('unreachable', 'target', `the gateway cannot reach the target (${message.replace(/^\(SSH\) /, '')})`)
+  return new SshError('protocol', hop, `${where}${message}`)
+}
+
+function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) => boolean): ConnectConfig {
+  return {
+    host: t.host,
+    port: t.port,
+    username: t.username,
+    password: t.password || undefined,
+    privateKey: t.privateKey || undefined,
+    passphrase: t.passphrase || undefined,
+    readyTimeout: timeoutMs,
+    // password first when both are given; keyboard-interactive answers the password prompt some servers use
+    tryKeyboard: !!t.password,
+    hostVerifier: (key: Buffer) => onHostKey(fingerprint(key)),
+    keepaliveInterval: 15_000,
+  }
+}
+
+interface Hop {
+  client: Client
+  fingerprint: string
+  serverVersion: string
+}
+
+/** Open one hop; `sock` is a forwarded stream when it goes through a gateway. */
+function openHop(
+  t: SshTarget,
+  hop: 'gateway' | 'target',
+  timeoutMs: number,
+  sock: ConnectConfig['sock'] | undefined,
+  onClient: (c: Client) => void,
+): Promise<Hop> {
+  return new Promise((resolve, reject) => {
+    const client = new Client()
+    onClient(client)
+    let seen = ''
+    let settled = false
+    const done = (err?: unknown) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (err) {
+        client.end()
+        reject(classify(err, hop))
+      } else resolve({ client, fingerprint: seen, serverVersion: (client as unknown as { _remoteVer?: string })._remoteVer ?? '' })
+    }
+    // readyTimeout does not cover a TCP connect that hangs on some systems: one timer over the whole hop
+    const timer = setTimeout(() => done(new SshError('timeout', hop, `${hop === 'gateway' ? 'gateway: ' : ''}timed out after ${timeoutMs} ms`)), timeoutMs + 1000)
+    client.on('ready', () => done())
+    client.on('error', (err) => done(err))
+    client.on('close', () => done(new SshError('unreachable', hop, `${hop === 'gateway' ? 'gateway: ' : ''}the connection closed before login`)))
+    client.on('handshake', () => undefined)
+    const config = connectConfig(t, timeoutMs, (fp) => {
+      seen = fp
+      return !t.hostKeyFingerprint || t.hostKeyFingerprint === fp
+    })
+    if (sock) config.sock = sock
+    try {
+      client.connect(config)
+    } catch (err) {
+      done(err)
+    }
+  })
+}
+
+function forward(gateway: Client, host: string, port: number): Promise<ClientChannel> {
+  return new Promise((resolve, reject) => {
+    gateway.forwardOut('127.0.0.1', 0, host, port, (err, stream) => (err ? reject(classify(err, 'target')) : resolve(stream)))
+  })
+}
+
+function runExec(client: Client, command: string, options: ExecOptions = {}): Promise<ExecResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT
+  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT
+  return new Promise((resolve, reject) => {
+    client.exec(command, (err, stream) => {
+      if (err) return reject(classify(err, 'target'))
+      const out: Buffer[] = []
+      const errs: Buffer[] = []
+      let outLen = 0
+      let errLen = 0
+      let truncated = false
+      let code: number | null = null
+      let signal: string | null = null
+      const take = (chunks: Buffer[], len: number, data: Buffer): number => {
+        const room = max - len
+        if (room <= 0) {
+          truncated = true
+          return len
+        }
+        if (data.length > room) truncated = true
+        const piece = data.length > room ? data.subarray(0, room) : data
+        chunks.push(piece)
+        return len + piece.length
+      }
+      const timer = setTimeout(() => {
+        stream.close()
+        reject(new SshError('timeout', 'target', `the command did not finish within ${timeoutMs} ms`))
+      }, timeoutMs)
+      stream.on('data', (d: Buffer) => (outLen = take(out, outLen, d)))
+      stream.stderr.on('data', (d: Buffer) => (errLen = take(errs, errLen, d)))
+      stream.on('exit', (c: number | null, s?: string) => {
+        code = typeof c === 'number' ? c : null
+        signal = s ?? null
+      })
+      stream.on('close', () => {
+        clearTimeout(timer)
+        resolve({
+          code,
+          signal,
+          stdout: Buffer.concat(out).toString('utf8'),
+          stderr: Buffer.concat(errs).toString('utf8'),
+          truncated,
+        })
+      })
+      if (options.stdin !== undefined) stream.end(options.stdin)
+      else stream.end()
+    })
+  })
+}
+
+/**
+ * Log in (through the gateway when given), hand the session to `use`, and close every connection afterwards,
+ * whatever happens. Failures are `SshError`s.
+ */
+export async function withSsh<T>(
+  target: SshTarget,
+  options: SshConnectOptions,
+  use: (session: SshSession) => Promise<T>,
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  const clients: Client[] = []
+  const closeAll = () => {
+    for (const c of clients.reverse()) c.end()
+  }
+  const signal = options.signal
+  if (signal?.aborted) throw new SshError('aborted', 'target', 'aborted')
+  let abortReject: ((e: SshError) => void) | undefined
+  const aborted = new Promise<never>((_, reject) => (abortReject = reject))
+  aborted.catch(() => undefined)
+  const onAbort = () => {
+    closeAll()
+    abortReject?.(new SshError('aborted', 'target', 'aborted'))
+  }
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    const work = (async () => {
+      let sock: ConnectConfig['sock'] | undefined
+      if (options.gateway) {
+        const gw = await openHop(options.gateway, 'gateway', timeoutMs, undefined, (c) => clients.push(c))
+        sock = await forward(gw.client, target.host, target.port)
+      }
+      const hop = await openHop(target, 'target', timeoutMs, sock, (c) => clients.push(c))
+      const session: SshSession = {
+        serverVersion: hop.serverVersion,
+        hostKeyFingerprint: hop.fingerprint,
+        exec: (command, execOptions) => runExec(hop.client, command, execOptions),
+      }
+      return use(session)
+    })()
+    return await Promise.race([work, aborted])
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+    closeAll()
+  }
+}
+
+/** Log in and log out: what a connectivity test needs. */
+export async function sshLogin(
+  target: SshTarget,
+  options: SshConnectOptions = {},
+): Promise<{ serverVersion: string; hostKeyFingerprint: string }> {
+  return withSsh(target, options, async (s) => ({ serverVersion: s.serverVersion, hostKeyFingerprint: s.hostKeyFingerprint }))
+}
