@@ -106,7 +106,7 @@ async function recordHistory(tx: DB, id: unknown, values: Row, ctx: Ctx, info: W
   await addHistory(tx, database, String(id), String(row.secret_type), String(values.secret), Number(row.version), userDisplay(ctx.user))
 }
 
-export async function addHistory(tx: DB, database: Database, accountId: string, secretType: string, secret: string, version: number, by: string): Promise<void> {
+export async function addHistory(tx: DB, database: Database | DB, accountId: string, secretType: string, secret: string, version: number, by: string): Promise<void> {
   const hid = randomUUID()
   await sql`insert into account_secret_histories (id, account_id, secret_type, secret, version, created_by)
     values (${hid}, ${accountId}, ${secretType}, ${sealSecret(database, 'account_secret_histories', hid, 'secret', secret)}, ${version}, ${by.slice(0, 128)})`.execute(tx)
