@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { ACCOUNT_RESOURCES } from './accounts/index.ts'
 import { registerResource, registerSpmRoute } from '../engine/index.ts'
 import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
 import { ASSET_KINDS, assets } from './assets/assets.ts'
@@ -18,6 +19,7 @@ export const RESOURCES = [
   roles, systemRoles, orgRoles, roleBindings, systemRoleBindings, orgRoleBindings,
   organizations, loginAcls, operateLogs,
   platforms, nodes, assets, ...ASSET_KINDS,
+  ...ACCOUNT_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

@@ -60,13 +60,6 @@ create table account_secret_histories (
 );
 create index account_secret_histories_account_idx on account_secret_histories (account_id, version desc);
 
-do $$
-begin
-  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
-    execute $i$create index if not exists accounts_search_trgm on accounts using gin ((coalesce(name::text, '') || ' ' || coalesce(username::text, '')) gin_trgm_ops)$i$;
-    execute $i$create index if not exists account_templates_search_trgm on account_templates using gin ((coalesce(name::text, '') || ' ' || coalesce(username::text, '')) gin_trgm_ops)$i$;
-  end if;
-end $$;
 
 -- Account automations (push, change secret, gather, backup): one table, `type` tells them apart.
 create table account_automations (
@@ -80,7 +73,7 @@ create table account_automations (
   accounts jsonb not null default '[]'::jsonb,
   is_active boolean not null default true,
   secret_type varchar(16) not null default 'password',
-  secret_strategy varchar(16) not null default 'specific',
+  secret_strategy varchar(16) not null default 'random',
   secret text not null default '',
   passphrase text not null default '',
   password_rules jsonb not null default '{"length": 30, "symbol_set": ""}'::jsonb,
@@ -171,3 +164,14 @@ create table gathered_accounts (
   unique (asset_id, username)
 );
 create index gathered_accounts_org_idx on gathered_accounts (org_id, username, id);
+
+-- Trigram indexes over each search expression (server/engine/query.ts searchExpression()).
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+    execute $i$create index if not exists accounts_search_trgm on accounts using gin ((coalesce(name::text, '') || ' ' || coalesce(username::text, '')) gin_trgm_ops)$i$;
+    execute $i$create index if not exists account_automations_search_trgm on account_automations using gin ((coalesce(name::text, '')) gin_trgm_ops)$i$;
+    execute $i$create index if not exists gathered_accounts_search_trgm on gathered_accounts using gin ((coalesce(username::text, '')) gin_trgm_ops)$i$;
+    execute $i$create index if not exists account_templates_search_trgm on account_templates using gin ((coalesce(name::text, '') || ' ' || coalesce(username::text, '')) gin_trgm_ops)$i$;
+  end if;
+end $$;

@@ -94,7 +94,7 @@ const baseFields = (type: AutomationType): FieldDef[] => [
 
 const secretStrategyFields: FieldDef[] = [
   { name: 'secret_type', type: 'labeled_choice', label: 'Secret type', choices: [{ value: 'password', label: 'Password' }, { value: 'ssh_key', label: 'SSH key' }], default: 'password' },
-  { name: 'secret_strategy', type: 'labeled_choice', label: 'Secret strategy', choices: [{ value: 'specific', label: 'Specific password' }, { value: 'random', label: 'Random' }], default: 'specific' },
+  { name: 'secret_strategy', type: 'labeled_choice', label: 'Secret strategy', choices: [{ value: 'specific', label: 'Specific password' }, { value: 'random', label: 'Random' }], default: 'random' },
   { name: 'secret', type: 'string', label: 'Secret', write_only: true, encrypted: true, secret: true, column: false, allow_blank: true, allow_null: true, max_length: 16384 },
   { name: 'passphrase', type: 'string', label: 'Passphrase', write_only: true, encrypted: true, secret: true, column: false, allow_blank: true, allow_null: true, max_length: 512 },
   {
@@ -131,7 +131,7 @@ async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, i
   const interval = values.interval !== undefined ? values.interval : info.existing?.interval
   if (periodic && !crontab && !interval) errors.is_periodic = [tr(ctx.lang, 'A periodic run needs a crontab or an interval.')]
   if ((type === 'push_account' || type === 'change_secret')) {
-    const strategy = values.secret_strategy ?? info.existing?.secret_strategy ?? 'specific'
+    const strategy = values.secret_strategy ?? info.existing?.secret_strategy ?? 'random'
     const secretType = values.secret_type ?? info.existing?.secret_type ?? 'password'
     const stored = info.existing ? String(info.existing.secret ?? '') : ''
     if (strategy === 'specific' && !values.secret && !stored) errors.secret = [tr(ctx.lang, 'Required with a specific secret.')]

@@ -1,6 +1,9 @@
-/** Accounts, account templates, their readable secrets and the account automations (docs/accounts.md). */
+/**
+ * Accounts, account templates, their readable secrets and the account automations (docs/accounts.md). The
+ * resources are registered with every other one (RESOURCES, server/resources/index.ts); this module adds the
+ * special routes: readable secrets, bulk creation, verify/push tasks.
+ */
 import type { FastifyInstance } from 'fastify'
-import { registerResource } from '../../engine/index.ts'
 import { accounts } from './accounts.ts'
 import { backupPlans, changeSecretAutomations, gatherAutomations, pushAutomations } from './automations.ts'
 import { registerBulkAccounts } from './bulk.ts'
@@ -20,7 +23,6 @@ export async function registerAccounts(app: FastifyInstance): Promise<void> {
   installAccountSealer(app)
   registerBulkAccounts(app)
   registerAccountTasks(app)
-  for (const def of ACCOUNT_RESOURCES) await registerResource(app, def)
   registerSecretView(app, { path: '/api/v1/accounts/account-template-secrets/', def: accountTemplates, perm: 'accounts.view_accounttemplatesecret' })
   registerSecretView(app, { path: '/api/v1/accounts/account-secrets/', def: accounts, perm: 'accounts.view_accountsecret', histories: true })
 }
