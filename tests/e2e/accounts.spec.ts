@@ -33,7 +33,7 @@ async function otpAdmin(a: Api): Promise<{ username: string; password: string; s
   const suffix = Date.now().toString(36)
   const user = { username: `keeper-${suffix}`, password: `Keeper-Passw0rd-${suffix}!` }
   await a.post('/api/v1/users/users/', {
-    name: `Keeper ${suffix}`, username: user.username, email: `${user.username}@example.com`, password_strategy: 'custom',
+    name: `Keeper${suffix}`, username: user.username, email: `${user.username}@example.com`, password_strategy: 'custom',
     password: user.password, need_update_password: false, system_roles: [ROLE_USER], org_roles: [ROLE_ORG_ADMIN],
   })
   const own = await playwrightRequest.newContext({ baseURL: workerBaseURL() })

@@ -7,7 +7,7 @@
  */
 import { generateKeyPairSync, randomInt } from 'node:crypto'
 import { sql } from 'kysely'
-import { utils } from 'ssh2'
+import ssh2 from 'ssh2'
 import { SshError, withSsh, type SshSession, type SshTarget } from '../../automation/ssh.ts'
 import type { DB } from '../../db/connection.ts'
 import type { Row } from '../../engine/types.ts'
@@ -57,7 +57,8 @@ export async function verifyLogin(asset: HostAsset, cred: Credential, timeoutMs 
 
 /** The OpenSSH public key line of a private key (any format ssh2 reads). */
 export function publicKeyLine(privateKey: string, passphrase?: string, comment = ''): string {
-  const k = utils.parseKey(privateKey, passphrase)
+  // ssh2 is CommonJS: its `utils` is not a named export Node's ESM loader can see
+  const k = ssh2.utils.parseKey(privateKey, passphrase)
   const key = Array.isArray(k) ? k[0] : k
   if (!key || key instanceof Error) throw new HostOpError(`the private key cannot be read${key instanceof Error ? `: ${key.message}` : ''}`)
   return `${key.type} ${key.getPublicSSH().toString('base64')}${comment ? ` ${comment}` : ''}`

@@ -13,6 +13,7 @@ import { Page } from '../../../ui/common/Page.tsx'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
+import type { FieldLayout } from '../../../ui/form/types.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
@@ -99,6 +100,20 @@ function detailPage(kind: SecretKind) {
   }
 }
 
+/** The form's fields: the API's command fields (template, push_now, on_invalid, params) are left to API clients. */
+const FORM_LAYOUT: Record<SecretKind, FieldLayout> = {
+  account: [
+    [msg`Basic`, ['asset', 'name', 'username', 'privileged', 'su_from', 'is_active']],
+    [msg`Secret`, ['secret_type', 'secret', 'passphrase']],
+    [msg`Other`, ['comment']],
+  ],
+  template: [
+    [msg`Basic`, ['name', 'username', 'privileged', 'is_active']],
+    [msg`Secret`, ['secret_type', 'secret', 'passphrase']],
+    [msg`Other`, ['comment']],
+  ],
+}
+
 function formPage(kind: SecretKind) {
   return function AccountFormPage() {
     const item = manifestItem(KINDS[kind].key)
@@ -106,6 +121,9 @@ function formPage(kind: SecretKind) {
     const config = useMemo<FormPageConfig>(() => ({
       resource: item.resource,
       title: { create: titles.create ?? titles.list, update: titles.update ?? titles.list },
+      layout: FORM_LAYOUT[kind],
+      // an asset chosen beforehand (the asset's accounts tab links here with ?asset=<id>)
+      initial: (search) => (kind === 'account' && typeof search.asset === 'string' ? { asset: search.asset } : {}),
     }), [item.resource, titles])
     return <GenericFormPage config={config} />
   }
