@@ -12,7 +12,11 @@ import { createTestServer, type TestClient, type TestServer } from '../testing.t
 import { optionsProblems } from './checks.ts'
 
 export const byName = (name: string) => findResource(name)
-export const byPath = (path: string) => allResources().find((d) => d.path === path)
+/** The resource of a list URL (a picker URL's query string, e.g. `?category=database`, ignored). */
+export const byPath = (path: string) => allResources().find((d) => d.path === path.split('?')[0])
+
+/** The filter of a picker URL (`related.url` with a query string) as body values. */
+export const pickerQuery = (url: string): Record<string, string> => Object.fromEntries(new URLSearchParams(url.split('?')[1] ?? ''))
 
 /**
  * The server a conformance file runs against, started while the file is collected (top-level await) so the
@@ -117,7 +121,7 @@ export class Factory {
       case 'object_related_field': case 'field': case 'm2m_related_field': {
         const target = info.related?.url ? byPath(info.related.url) : undefined
         if (!target) return undefined
-        const obj = await this.related(target, org)
+        const obj = await this.related(target, org, info.related!.url)
         return info.type === 'm2m_related_field' ? [obj.id] : obj.id
       }
       case 'list': return []
@@ -125,8 +129,22 @@ export class Factory {
     }
   }
 
-  private async related(target: ResourceDef, org: string): Promise<Row> {
+  /**
+   * A target of a related field: a fresh one, or, when the picker URL filters the list (a platform of the
+   * database category), the newest matching one — created with the filter's values when there is none.
+   */
+  private async related(target: ResourceDef, org: string, url = target.path): Promise<Row> {
+    const query = pickerQuery(url)
+    if (Object.keys(query).length) {
+      const r = await this.admin.get(`${url}&limit=1`, this.headers(org))
+      const first = r.json()?.results?.[0]
+      if (first) return first
+      return this.create(target, org, query)
+    }
     if (allows(target, 'create')) return this.create(target, org)
+    // A base resource without POST (assets): create through a resource on the same table that has one (hosts).
+    const sibling = allResources().find((d) => d !== target && d.table === target.table && allows(d, 'create'))
+    if (sibling) return this.create(sibling, org)
     return this.existing(target, org)
   }
 

@@ -111,7 +111,7 @@ export class KeyTree {
       value = parts.pop()!
       for (const part of parts) parent = (await this.childNamed(db, parent, part)) ?? (await this.createChild(db, parent, part, lang))
     }
-    if (!value) throw validationError({ value: [tr(lang, 'This field is required.')] })
+    if (!value) value = await this.freeName(db, parent, tr(lang, 'New node'))
     if (value.includes('/')) throw validationError({ value: [tr(lang, 'Node value cannot contain "/"')] })
     if (await this.childNamed(db, parent, value)) throw this.sameName(lang)
     return { key: await this.nextKey(db, parent), value, full_value: `${parent.full_value}/${value}`, parent_key: parent.key }

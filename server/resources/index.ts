@@ -5,6 +5,7 @@ import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
 import { ASSET_KINDS, assets } from './assets/assets.ts'
 import { nodes } from './assets/nodes.ts'
 import { platforms } from './assets/platforms.ts'
+import { registerAssetRoutes } from './assets/routes.ts'
 import { operateLogs, registerActivities } from './audits/operate-logs.ts'
 import { organizations } from './orgs/orgs.ts'
 import { orgRoleBindings, roleBindings, systemRoleBindings } from './rbac/bindings.ts'
@@ -27,5 +28,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   for (const def of RESOURCES) await registerResource(app, def)
   await registerPermissionRoutes(app)
   await registerActivities(app)
+  await registerAssetRoutes(app)
   installLoginAcl(app)
 }

@@ -136,9 +136,13 @@ export function resourceNode(item: ResourceManifestItem, base: string, nested: r
   })
 }
 
-/** A placeholder in a route file where the manifest entry `key` goes (keeps the menu order). */
-export function resourceSlot(key: string): RouteNode {
-  return { kind: 'page', path: '', slot: key, title: { id: key, message: key } }
+/**
+ * A placeholder in a route file where the manifest entry `key` goes (keeps the menu order). `extra` are pages the
+ * route file declares below the entry's list (pages that are not create/update/detail, e.g. AssetMoreInformationEdit);
+ * `options` the list node's menu flags (hidden kind lists reached from tabs, their active menu).
+ */
+export function resourceSlot(key: string, extra: readonly RouteNode[] = [], options: { hidden?: boolean; activeMenu?: string } = {}): RouteNode {
+  return { kind: 'page', path: '', slot: key, title: { id: key, message: key }, ...(extra.length ? { children: [...extra] } : {}), ...options }
 }
 
 function join(base: string, path: string): string {
@@ -162,7 +166,14 @@ export function placeResources(trees: readonly RouteNode[], items: readonly Reso
       const item = items.find((i) => i.key === node.slot)
       if (!item) throw new Error(`Route slot ${node.slot} has no manifest entry`)
       if (item.parent) throw new Error(`Manifest entry ${item.key} has a parent and a slot`)
-      return nodeOf(item, base)
+      const placedNode = nodeOf(item, base)
+      const { hidden, activeMenu } = node
+      return {
+        ...placedNode,
+        ...(hidden ? { hidden } : {}),
+        ...(activeMenu ? { activeMenu } : {}),
+        children: [...(placedNode.children ?? []), ...(node.children ?? [])],
+      }
     }
     if (!node.children) return node
     const path = join(base, node.path)

@@ -6,6 +6,7 @@
  *
  * This module is part of the first chunk: it holds data and lazy imports only, never page code.
  */
+import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
 import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
@@ -15,7 +16,7 @@ import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 
 
-export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [
+const CORE_ENTRIES: readonly ResourceEntry[] = [
   {
     key: 'users',
     model: 'users.user',
@@ -237,6 +238,43 @@ export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
+/** The asset pages (src/views/console/assets): one list page with the node tree, one form, one detail page. */
+const assetPages = (kind: string, key: string) => ({
+  list: () => import('./console/assets/AssetListPage.tsx').then((m) => m.assetListPage(kind)),
+  ...(kind === 'all' ? { detail: () => import('./console/assets/AssetDetailPage.tsx').then((m) => m.AssetDetailPage) } : {
+    create: () => import('./console/assets/AssetFormPage.tsx').then((m) => m.assetFormPage(key)),
+    update: () => import('./console/assets/AssetFormPage.tsx').then((m) => m.assetFormPage(key)),
+  }),
+})
+const ASSET_PERMS = { view: 'assets.view_asset', add: 'assets.add_asset', change: 'assets.change_asset', delete: 'assets.delete_asset' }
+const ASSET_RELATED = { platform: 'assets.platform', nodes: 'assets.node' }
+
+const assetKind = (key: string, kind: string, routeName: string, typeLabel: MessageDescriptor, titles: ResourceEntry['titles']): ResourceEntry => ({
+  key, model: `assets.${kind}`, url: `/api/v1/assets/${key}/`, path: `/console/assets/${key}`, routeName, typeLabel, titles,
+  perms: ASSET_PERMS, related: ASSET_RELATED, offers: { detail: false }, defaultOrder: 'name', pages: assetPages(kind, key),
+})
+
+export const ASSET_ENTRIES: readonly ResourceEntry[] = [
+  {
+    key: 'assets', model: 'assets.asset', url: '/api/v1/assets/assets/', path: '/console/assets/assets', routeName: 'Asset',
+    typeLabel: msg`Asset`, titles: { list: msg`Asset list`, detail: msg`Asset details` },
+    perms: ASSET_PERMS, related: ASSET_RELATED, offers: { create: false, update: false, import: false }, defaultOrder: 'name', pages: assetPages('all', 'assets'),
+  },
+  assetKind('hosts', 'host', 'Host', msg`Host`, { list: msg`Hosts`, create: msg`Create host`, update: msg`Update host` }),
+  assetKind('databases', 'database', 'Database', msg`Database`, { list: msg`Databases`, create: msg`Create database`, update: msg`Update database` }),
+  assetKind('devices', 'device', 'Device', msg`Network device`, { list: msg`Network devices`, create: msg`Create network device`, update: msg`Update network device` }),
+  assetKind('clouds', 'cloud', 'CloudsPlatform', msg`Cloud service`, { list: msg`Cloud services`, create: msg`Create cloud service`, update: msg`Update cloud service` }),
+  assetKind('webs', 'web', 'Web', msg`Web`, { list: msg`Webs`, create: msg`Create web`, update: msg`Update web` }),
+  assetKind('customs', 'custom', 'Custom', msg`Custom asset`, { list: msg`Custom assets`, create: msg`Create custom asset`, update: msg`Update custom asset` }),
+  {
+    key: 'platforms', model: 'assets.platform', url: '/api/v1/assets/platforms/', path: '/console/assets/platforms', routeName: 'Platform',
+    typeLabel: msg`Platform`, titles: { list: msg`Platforms`, create: msg`Create platform`, update: msg`Update platform`, detail: msg`Platform details` },
+    defaultOrder: 'id',
+  },
+]
+
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES]
+
 /**
  * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is
  * added to this table from its URL, so a new resource needs no line here.
@@ -244,9 +282,7 @@ export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [
 const EXTRA_MODELS: Readonly<Record<string, ModelSource>> = {
   'rbac.systemrole': { url: '/api/v1/rbac/system-roles/', label: 'display_name' },
   'rbac.orgrole': { url: '/api/v1/rbac/org-roles/', label: 'display_name' },
-  // Asset pickers of account forms (the assets' own entries, when present, say the same)
-  'assets.asset': { url: '/api/v1/assets/assets/' },
-  'assets.node': { url: '/api/v1/assets/nodes/' },
+  'assets.node': { url: '/api/v1/assets/nodes/', label: 'full_value' },
 }
 
 /** Target model → picker source, for servers whose OPTIONS carry no `related` hint (a real JumpServer). */

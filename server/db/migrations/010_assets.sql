@@ -214,33 +214,8 @@ join (values
   ('private', 1, 'http', 80, false, '{}'),
   ('k8s', 1, 'k8s', 443, true, '{}')
 ) as v(type, pos, name, port, required, setting) on v.type = p.type;
--- Automation switches per type (assets/const/*.py _get_automation_constrains); method ids `<item>_<family>`.
-update platforms p set automation = jsonb_build_object(
-  'ansible_enabled', a.ansible, 'ansible_config', a.cfg::jsonb,
-  'ping_enabled', a.ping, 'ping_method', case when a.ping then 'ping_' || a.family end, 'ping_params', '{}'::jsonb,
-  'gather_facts_enabled', a.facts, 'gather_facts_method', case when a.facts then 'gather_facts_' || a.family end, 'gather_facts_params', '{}'::jsonb,
-  'gather_accounts_enabled', a.gacc, 'gather_accounts_method', case when a.gacc then 'gather_accounts_' || a.family end, 'gather_accounts_params', '{}'::jsonb,
-  'verify_account_enabled', a.verify, 'verify_account_method', case when a.verify then 'verify_account_' || a.family end, 'verify_account_params', '{}'::jsonb,
-  'change_secret_enabled', a.change, 'change_secret_method', case when a.change then 'change_secret_' || a.family end, 'change_secret_params', '{}'::jsonb,
-  'push_account_enabled', a.push, 'push_account_method', case when a.push then 'push_account_' || a.family end, 'push_account_params', '{}'::jsonb)
-from (values
-  ('linux', 'posix', true, '{"ansible_connection": "smart"}', true, true, true, true, true, true),
-  ('unix', 'posix', true, '{"ansible_connection": "smart"}', true, true, true, true, true, true),
-  ('windows', 'windows', true, '{"ansible_shell_type": "cmd", "ansible_connection": "ssh"}', true, true, true, true, true, true),
-  ('general', 'device', true, '{"ansible_connection": "local", "first_conn_delay_time": 0.5}', true, false, false, true, true, false),
-  ('mysql', 'mysql', true, '{"ansible_connection": "local"}', true, false, true, true, true, true),
-  ('mariadb', 'mysql', true, '{"ansible_connection": "local"}', true, false, true, true, true, true),
-  ('postgresql', 'postgresql', true, '{"ansible_connection": "local"}', true, false, true, true, true, true),
-  ('oracle', 'oracle', true, '{"ansible_connection": "local"}', true, false, true, true, true, true),
-  ('sqlserver', 'sqlserver', true, '{"ansible_connection": "local"}', true, false, true, true, true, true),
-  ('mongodb', 'mongodb', true, '{"ansible_connection": "local"}', true, false, true, true, true, true),
-  ('clickhouse', 'clickhouse', false, '{}', false, false, false, false, false, false),
-  ('redis', 'redis', false, '{}', false, false, false, false, false, false),
-  ('website', 'web', false, '{}', false, false, false, false, false, false),
-  ('private', 'cloud', false, '{}', false, false, false, false, false, false),
-  ('k8s', 'cloud', false, '{}', false, false, false, false, false, false)
-) as a(type, family, ansible, cfg, ping, facts, gacc, verify, change, push)
-where a.type = p.type;
+-- Automation: platforms store only the switches set on them; reading merges them over the type's defaults
+-- (server/resources/assets/platforms.ts), so built-in platforms store none.
 -- Windows-TLS / Windows-RDP differ in the RDP security layer; Redis6+ authenticates with a username.
 update platform_protocols set setting = jsonb_set(setting, '{security}', '"tls"') where platform_id = 8 and name = 'rdp';
 update platform_protocols set setting = jsonb_set(setting, '{security}', '"rdp"') where platform_id = 9 and name = 'rdp';

@@ -167,7 +167,7 @@ export const automationRecords: ResourceDef = {
   noAudit: true,
   fields: [
     { name: 'id', type: 'uuid', label: 'ID', read_only: true },
-    { name: 'execution', type: 'pk', label: 'Execution', read_only: true, relation: { resource: 'accounts.changesecretexecution', attrs: ['id'], unscoped: true } },
+    { name: 'execution', type: 'uuid', label: 'Execution', read_only: true, column: 'execution_id' },
     { name: 'asset', type: 'fk', label: 'Asset', read_only: true, allow_null: true, relation: { resource: 'assets.asset', attrs: ['id', 'name', 'address'], unscoped: true } },
     { name: 'account', type: 'fk', label: 'Account', read_only: true, allow_null: true, relation: { resource: 'accounts.account', attrs: ['id', 'name', 'username'], unscoped: true } },
     { name: 'asset_name', type: 'string', label: 'Asset', read_only: true },

@@ -181,7 +181,7 @@ export const assetBase: ResourceDef = {
   search: ['name', 'address'],
   filters: [
     'id', 'name', 'address', 'is_active', 'type', 'category', 'connectivity',
-    { name: 'platform', apply: (v) => (/^\d+$/.test(v) ? sql`t.platform_id = ${Number(v)}` : sql`t.platform_id in (select p.id from platforms p where p.name = ${v})`) },
+    { name: 'platform', apply: (v) => (/^\d{1,9}$/.test(v) ? sql`t.platform_id = ${Number(v)}` : sql`t.platform_id in (select p.id from platforms p where p.name = ${v})`) },
     nodeFilter('node_id'), nodeFilter('node'),
     { name: 'ip', apply: (v) => sql`t.address = ${v}` },
     { name: 'domain_enabled', apply: (v) => sql`t.platform_id in (select p.id from platforms p where p.domain_enabled = ${['1', 'true', 'True'].includes(v)})` },
@@ -219,7 +219,7 @@ export const assets: ResourceDef = {
 
 const platformOf = (category: Category): FieldDef => ({
   name: 'platform', type: 'fk', label: 'Platform', required: true,
-  relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: `category=${category}`, limit: () => sql`t.category = ${category}` },
+  relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: category === 'custom' ? 'category=custom&type=custom' : `category=${category}`, limit: () => sql`t.category = ${category}` },
 })
 
 function kind(category: Category, path: string, model: string, verboseName: string, fields: FieldDef[] = []): ResourceDef {
@@ -245,10 +245,10 @@ export const databases = kind('database', 'databases', 'database', 'Database', [
   { name: 'allow_invalid_cert', type: 'boolean', label: 'Allow invalid cert', default: false },
 ])
 export const clouds = kind('cloud', 'clouds', 'cloud', 'Cloud', [
-  { name: 'address', type: 'string', label: 'URL', required: true, max_length: 767 },
+  { name: 'address', type: 'url', label: 'URL', required: true, max_length: 767 },
 ])
 export const webs = kind('web', 'webs', 'web', 'Web', [
-  { name: 'address', type: 'string', label: 'URL', required: true, max_length: 767 },
+  { name: 'address', type: 'url', label: 'URL', required: true, max_length: 767 },
   { name: 'autofill', type: 'labeled_choice', label: 'Autofill', default: 'basic', choices: [{ value: 'no', label: 'Disabled' }, { value: 'basic', label: 'Basic' }, { value: 'script', label: 'Script' }] },
   { name: 'username_selector', type: 'string', label: 'Username selector', max_length: 128, allow_blank: true, default: 'name=username' },
   { name: 'password_selector', type: 'string', label: 'Password selector', max_length: 128, allow_blank: true, default: 'name=password' },

@@ -1,23 +1,13 @@
 import { addMessages } from '../../i18n.ts'
-import { CATALOG_LABELS } from './catalog.ts'
-
 /** Labels and messages of the assets app (English source; zh and ja below). */
 addMessages({
   'Asset': ['资产', '資産'],
-  'Host': ['主机', 'ホスト'],
-  'Device': ['网络设备', 'ネットワークデバイス'],
-  'Database': ['数据库', 'データベース'],
   'Cloud': ['云服务', 'クラウドサービス'],
-  'Cloud service': ['云服务', 'クラウドサービス'],
-  'Web': ['Web', 'Web'],
-  'Custom': ['自定义', 'カスタム'],
-  'Custom type': ['自定义类型', 'カスタムタイプ'],
   'Node': ['节点', 'ノード'],
   'Platform': ['平台', 'プラットフォーム'],
   'Key': ['键', 'キー'],
   'Value': ['值', '値'],
   'Full value': ['全称', 'フルパス'],
-  'Assets amount': ['资产数量', '資産数'],
   'Address': ['地址', 'アドレス'],
   'IP/Host': ['IP/主机', 'IP/ホスト'],
   'URL': ['URL', 'URL'],
@@ -34,7 +24,6 @@ addMessages({
   'Date verified': ['校验日期', '検証日'],
   'Gathered info': ['收集资产硬件信息', '収集されたハードウェア情報'],
   'Default database': ['默认数据库', 'デフォルトデータベース'],
-  'Use SSL': ['使用 SSL', 'SSL を使用'],
   'CA cert': ['CA 证书', 'CA 証明書'],
   'Client cert': ['客户端证书', 'クライアント証明書'],
   'Client key': ['客户端密钥', 'クライアントキー'],
@@ -60,7 +49,6 @@ addMessages({
   'Setting': ['设置', '設定'],
   'Automation': ['自动化', '自動化'],
   'Custom fields': ['自定义属性', 'カスタムフィールド'],
-  'Enter a valid URL.': ['输入一个有效的 URL。', '有効な URL を入力してください。'],
   'Enter a valid IP address or host name.': ['请输入有效的 IP 地址或主机名。', '有効な IP アドレスまたはホスト名を入力してください。'],
   'Protocol not allowed by the platform: {name}': ['平台不支持该协议：{name}', 'プラットフォームで許可されていないプロトコル: {name}'],
   'Protocol not allowed for this type: {name}': ['该类型不支持该协议：{name}', 'このタイプで許可されていないプロトコル: {name}'],
@@ -80,15 +68,10 @@ addMessages({
   'The node "{name}" holds assets and cannot be deleted': ['节点 "{name}" 下有资产，不能删除', 'ノード "{name}" には資産があるため削除できません'],
   "Use the move action to change a node's place": ['请使用移动操作改变节点位置', 'ノードの位置を変えるには移動操作を使ってください'],
   'New node': ['新节点', '新しいノード'],
-  'Linux': ['Linux', 'Linux'], 'Unix': ['Unix', 'Unix'], 'Windows': ['Windows', 'Windows'], 'Other': ['其它', 'その他'],
-  'General': ['通用', '一般'], 'Switch': ['交换机', 'スイッチ'], 'Router': ['路由器', 'ルーター'], 'Firewall': ['防火墙', 'ファイアウォール'],
+  'Linux': ['Linux', 'Linux'], 'Unix': ['Unix', 'Unix'], 'Windows': ['Windows', 'Windows'],
   'MySQL': ['MySQL', 'MySQL'], 'MariaDB': ['MariaDB', 'MariaDB'], 'PostgreSQL': ['PostgreSQL', 'PostgreSQL'], 'Oracle': ['Oracle', 'Oracle'],
   'SQLServer': ['SQLServer', 'SQLServer'], 'ClickHouse': ['ClickHouse', 'ClickHouse'], 'MongoDB': ['MongoDB', 'MongoDB'], 'Redis': ['Redis', 'Redis'],
-  'Kubernetes': ['Kubernetes', 'Kubernetes'], 'Public cloud': ['公有云', 'パブリッククラウド'], 'Private cloud': ['私有云', 'プライベートクラウド'],
-  'Website': ['网站', 'ウェブサイト'],
-  'Ping': ['测试可连接性', '接続テスト'], 'Gather facts': ['收集资产信息', '資産情報の収集'], 'Gather accounts': ['收集账号', 'アカウント収集'],
-  'Verify account': ['账号验证', 'アカウント検証'], 'Change secret': ['改密', 'シークレット変更'], 'Push account': ['账号推送', 'アカウントプッシュ'],
-  'UTF-8': ['UTF-8', 'UTF-8'], 'GBK': ['GBK', 'GBK'],
+  'Kubernetes': ['Kubernetes', 'Kubernetes'],
+  'UTF-8': ['UTF-8', 'UTF-8'],
+  'sudo su': ['sudo su', 'sudo su'], 'su -': ['su -', 'su -'], 'Super': ['Super', 'Super'], 'Super level': ['Super level', 'Super level'], 'GBK': ['GBK', 'GBK'],
 })
-
-void CATALOG_LABELS

@@ -60,7 +60,6 @@ export const nodes: ResourceDef = {
           if (!parts.length) return { full_value: [tr(ctx.lang, 'This field is required.')] }
           return undefined
         }
-        if (!values.value) return { value: [tr(ctx.lang, 'This field is required.')] }
         return undefined
       }
       if (values.full_value !== undefined && values.full_value !== info.existing?.full_value) {
@@ -116,17 +115,26 @@ export const nodes: ResourceDef = {
       },
     },
     {
-      path: 'move', detail: true, method: 'PUT', perm: 'assets.change_node',
+      // lina's drag and drop: the given nodes move under this one (their subtrees follow).
+      path: 'children/add', detail: true, method: 'PUT', perm: 'assets.change_node',
       async handler(req, _reply, api, id) {
-        const node = await api.getObject(req, id!)
-        const to = String(((req.body ?? {}) as Row).parent ?? '')
-        const parent = await api.getObject(req, to).catch(() => { throw validationError({ parent: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: to })] }) })
+        const parent = await api.getObject(req, id!)
+        const raw = ((req.body ?? {}) as Row).nodes
+        if (!Array.isArray(raw)) throw validationError({ nodes: [tr(req.ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })] })
+        const moving: Row[] = []
+        for (const x of raw) {
+          const nid = String(x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)
+          moving.push(await api.getObject(req, nid).catch(() => { throw validationError({ nodes: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: nid })] }) }))
+        }
         await withTx(req.ctx.db, nodes, async (tx) => {
-          await nodeTree.move(tx, node as TreeNode, parent as TreeNode, req.ctx.lang)
-          await api.audit(tx, req, 'update', node, [{ field: 'Full value', before: String(node.full_value), after: `${String(parent.full_value)}/${String(node.value)}` }])
+          for (const node of moving) {
+            const fresh = (await nodeTree.byId(tx, String(node.id)))!
+            const target = (await nodeTree.byId(tx, String(parent.id)))!
+            await nodeTree.move(tx, fresh, target, req.ctx.lang)
+            await api.audit(tx, req, 'update', node, [{ field: 'Full value', before: String(fresh.full_value), after: `${target.full_value}/${fresh.value}` }])
+          }
         }, req.ctx.lang)
-        const [out] = await api.serialize(req, [await api.getObject(req, id!)])
-        return out
+        return api.serialize(req, await Promise.all(moving.map((n) => api.getObject(req, String(n.id)))))
       },
     },
     ...(['add', 'replace', 'remove'] as const).map((op) => ({
@@ -147,7 +155,19 @@ export const nodes: ResourceDef = {
     {
       path: 'children/tree', detail: false, method: 'GET', perm: 'assets.view_node|assets.view_asset',
       async handler(req) {
-        return nodeTree.zTree(req.ctx.db, req.ctx.orgId, (req.query ?? {}) as Row, req.ctx.lang)
+        const q = (req.query ?? {}) as Row
+        const tree: Row[] = await nodeTree.zTree(req.ctx.db, req.ctx.orgId, q, req.ctx.lang)
+        if (String(q.assets ?? '0') !== '1' || q.search) return tree
+        // with assets=1 the expanded node's own assets follow its children as leaves
+        const expanded = typeof q.key === 'string' && q.key ? tree.length ? tree[0]!.pId : q.key : tree.find((n) => !n.pId)?.id
+        const node = expanded ? (await sql<Row>`select * from nodes where key = ${expanded}`.execute(req.ctx.db)).rows[0] : undefined
+        if (!node || (req.ctx.orgId !== ORG_IDS.ROOT && node.org_id !== req.ctx.orgId)) return tree
+        const leaves = await sql<Row>`select a.id, a.name, a.address, a.category, a.type, a.platform_id from assets a join asset_nodes an on an.asset_id = a.id
+          where an.node_id = ${node.id} order by a.name limit 1000`.execute(req.ctx.db)
+        return [...tree, ...leaves.rows.map((a) => ({
+          id: a.id, name: a.name, title: a.address, pId: node.key, isParent: false, open: false, iconSkin: a.type,
+          meta: { type: 'asset', data: { id: a.id, name: a.name, address: a.address, category: a.category, type: a.type, platform: a.platform_id, org_id: node.org_id } },
+        }))]
       },
     },
   ],

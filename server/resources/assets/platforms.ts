@@ -9,7 +9,7 @@ import type { FieldDef, ResourceDef, Row } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, updatedBy } from '../common.ts'
-import { AUTOMATION_ITEMS, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
+import { automationDefaults, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
 import './messages.ts'
 
 export const protocolChildren: FieldDef[] = [
@@ -43,19 +43,7 @@ export async function platformProtocols(db: DB, ids: unknown[]): Promise<Map<unk
   return out
 }
 
-const suMethods = ['sudo', 'su', 'enable', 'super', 'super_level']
-
-function automationDefaults(category: string, type: string): Row {
-  const tp = typeSpec(category, type)
-  const out: Row = { ansible_enabled: tp?.ansible_enabled ?? false, ansible_config: tp?.ansible_config ?? {} }
-  for (const item of AUTOMATION_ITEMS) {
-    const on = !!tp?.automation.includes(item)
-    out[`${item}_enabled`] = on
-    out[`${item}_method`] = on ? `${item}_${tp!.family}` : null
-    out[`${item}_params`] = {}
-  }
-  return out
-}
+const suMethods: Array<[string, string]> = [['sudo', 'sudo su'], ['su', 'su -'], ['enable', 'Enable'], ['super', 'Super'], ['super_level', 'Super level']]
 
 function cleanAutomation(raw: unknown, category: string, type: string): Row {
   const base = automationDefaults(category, type)
@@ -89,7 +77,7 @@ export const platforms: ResourceDef = {
     { name: 'charset', type: 'labeled_choice', label: 'Charset', default: 'utf-8', choices: [{ value: 'utf-8', label: 'UTF-8' }, { value: 'gbk', label: 'GBK' }] },
     { name: 'domain_enabled', type: 'boolean', label: 'Domain enabled', default: true },
     { name: 'su_enabled', type: 'boolean', label: 'Su enabled', default: false },
-    { name: 'su_method', type: 'labeled_choice', label: 'Su method', allow_null: true, choices: suMethods.map((m) => ({ value: m, label: m })) },
+    { name: 'su_method', type: 'labeled_choice', label: 'Su method', allow_null: true, choices: suMethods.map(([value, label]) => ({ value, label })) },
     {
       name: 'protocols', type: 'nested_many', label: 'Protocols', column: false, children: platformProtocolChildren,
       load: (ids, { db }) => platformProtocols(db, ids),
@@ -103,7 +91,11 @@ export const platforms: ResourceDef = {
         }
       },
     },
-    { name: 'automation', type: 'json', label: 'Automation', default: () => ({}) },
+    {
+      // stored switches over the type's defaults (built-in platforms store none)
+      name: 'automation', type: 'json', label: 'Automation', default: () => ({}),
+      get: (row) => ({ id: row.id, ...cleanAutomation(row.automation, String(row.category), String(row.type)) }), column: 'automation',
+    },
     { name: 'custom_fields', type: 'json', label: 'Custom fields', default: () => [] },
     commentField,
     createdBy,
@@ -130,19 +122,20 @@ export const platforms: ResourceDef = {
       }
       const tp = typeSpec(category, type)
       if (!tp) return { type: [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(type) })] }
+      const offered = tp.protocols === 'any' ? undefined : tp.protocols
       if (values.protocols === undefined && info.op === 'create') {
-        values.protocols = tp.protocols.map((name, i) => ({ name, port: PROTOCOLS[name]!.port, primary: i === 0, default: i === 0, required: !!PROTOCOLS[name]!.required, public: true, setting: PROTOCOLS[name]!.setting }))
+        values.protocols = (offered ?? []).map((name, i) => ({ name, port: PROTOCOLS[name]!.port, primary: i === 0, default: i === 0, required: tp.required, public: true, setting: PROTOCOLS[name]!.setting }))
       }
       if (Array.isArray(values.protocols)) {
         const names = (values.protocols as Row[]).map((p) => String(p.name))
-        const bad = category === 'custom' ? undefined : names.find((n) => !tp.protocols.includes(n))
+        const bad = offered && names.find((n) => !offered.includes(n))
         if (bad) errors.protocols = [tr(ctx.lang, 'Protocol not allowed for this type: {name}', { name: bad })]
         else if (new Set(names).size !== names.length) errors.protocols = [tr(ctx.lang, 'Protocols must be unique')]
-        else if (category !== 'custom' && !names.length) errors.protocols = [tr(ctx.lang, 'This field is required.')]
+        else if (offered && !names.length) errors.protocols = [tr(ctx.lang, 'This field is required.')]
       }
       if (values.automation !== undefined || info.op === 'create') values.automation = cleanAutomation(values.automation ?? info.existing?.automation, category, type)
-      if (values.su_enabled && !tp.su_enabled) values.su_enabled = false
-      if (values.su_method !== undefined && values.su_method !== null && !tp.su_methods.includes(String(values.su_method)) && tp.su_methods.length) {
+      if (values.su_enabled && !tp.su_methods.length) values.su_enabled = false
+      if (values.su_method !== undefined && values.su_method !== null && tp.su_methods.length && !tp.su_methods.includes(String(values.su_method))) {
         errors.su_method = [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(values.su_method) })]
       }
       if (!Array.isArray(values.custom_fields) && values.custom_fields !== undefined) errors.custom_fields = [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: 'dict' })]

@@ -6,7 +6,6 @@ import { group, page, perm, view } from './helpers.ts'
 const asset = perm('assets', 'asset')
 const domain = perm('assets', 'domain')
 const gateway = perm('assets', 'gateway')
-const platform = perm('assets', 'platform')
 const label = perm('assets', 'label')
 const cloudAccount = perm('xpack', 'account')
 const syncTask = perm('xpack', 'syncinstancetask')
@@ -19,13 +18,7 @@ const commandAcl = perm('acls', 'commandfilteracl')
 const commandGroup = perm('acls', 'commandgroup')
 
 /** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
-function assetKind(path: string, base: string, list: ReturnType<typeof msg>, create: ReturnType<typeof msg>, update: ReturnType<typeof msg>): RouteNode {
-  return page(path, `${base}List`, list, [asset.view], {
-    hidden: true,
-    activeMenu: '/console/assets/assets',
-    children: [page('create', `${base}Create`, create, [asset.add]), page(':id/update', `${base}Update`, update, [asset.change])],
-  })
-}
+const KIND = { hidden: true, activeMenu: '/console/assets/assets' }
 
 /** Console (administration) view: console-behaviour §3. */
 export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`, '/console/dashboard', [
@@ -33,18 +26,13 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
   // Resources of the manifest (src/views/manifest.ts) take their place here.
   group('users', 'Users', msg`Users`, 'users', [resourceSlot('users'), resourceSlot('user-groups'), resourceSlot('roles')]),
   group('assets', 'Assets', msg`Assets`, 'assets', [
-    page('assets', 'AssetList', msg`Asset list`, [asset.view], {
-      children: [
-        page(':id', 'AssetDetail', msg`Asset details`, [asset.view]),
-        page('detail/:id/update', 'AssetMoreInformationEdit', msg`Update asset`, [asset.change]),
-      ],
-    }),
-    assetKind('hosts', 'Host', msg`Hosts`, msg`Create host`, msg`Update host`),
-    assetKind('databases', 'Database', msg`Databases`, msg`Create database`, msg`Update database`),
-    assetKind('devices', 'Device', msg`Network devices`, msg`Create network device`, msg`Update network device`),
-    assetKind('clouds', 'CloudsPlatform', msg`Cloud services`, msg`Create cloud service`, msg`Update cloud service`),
-    assetKind('webs', 'Web', msg`Webs`, msg`Create web`, msg`Update web`),
-    assetKind('customs', 'Custom', msg`Custom assets`, msg`Create custom asset`, msg`Update custom asset`),
+    resourceSlot('assets', [page('detail/:id/update', 'AssetMoreInformationEdit', msg`Update asset`, [asset.change])]),
+    resourceSlot('hosts', [], KIND),
+    resourceSlot('databases', [], KIND),
+    resourceSlot('devices', [], KIND),
+    resourceSlot('clouds', [], KIND),
+    resourceSlot('webs', [], KIND),
+    resourceSlot('customs', [], KIND),
     page('domains', 'DomainList', msg`Domains`, [domain.view], {
       children: [
         page('create', 'DomainCreate', msg`Create domain`, [domain.add]),
@@ -57,13 +45,7 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
       page('create', 'GatewayCreate', msg`Create gateway`, [gateway.add], { activeMenu: '/console/assets/domains' }),
       page(':id/update', 'GatewayUpdate', msg`Update gateway`, [gateway.change], { activeMenu: '/console/assets/domains' }),
     ] },
-    page('platforms', 'PlatformList', msg`Platforms`, [platform.view], {
-      children: [
-        page('create', 'PlatformCreate', msg`Create platform`, [platform.add]),
-        page(':id/update', 'PlatformUpdate', msg`Update platform`, [platform.change]),
-        page(':id', 'PlatformDetail', msg`Platform details`, [platform.view]),
-      ],
-    }),
+    resourceSlot('platforms'),
     page('labels', 'LabelList', msg`Labels`, [label.view], {
       children: [
         page('create', 'LabelCreate', msg`Create label`, [label.add]),

@@ -128,6 +128,13 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
 
   const selection = useSelection(rows)
   const [bulkOpen, setBulkOpen] = useState(false)
+  const { onSelectionChange, controlRef } = config
+  useEffect(() => { onSelectionChange?.(selection.rows) }, [onSelectionChange, selection.rows])
+  useEffect(() => {
+    if (!controlRef) return undefined
+    controlRef.current = { reload, clearSelection: selection.clear }
+    return () => { controlRef.current = undefined }
+  }, [controlRef, reload, selection.clear])
 
   const env: CommandEnv = useMemo(() => ({ access, perms: resource.perms, rootOrg: isRootOrg(access) }), [access, resource.perms])
   const commands = useMemo<ListCommand[]>(

@@ -105,4 +105,13 @@ export interface ListConfig {
   rowName?: (row: Row) => string
   /** accessible name of the table (default: the list's heading) */
   label?: MessageDescriptor
+  /** told every change of the selection (a page acting on it from outside the table, e.g. a tree's menu) */
+  onSelectionChange?: (rows: readonly Row[]) => void
+  /** filled with the list's controls, for a page that changes its rows from outside (reload after a move) */
+  controlRef?: { current: ListControl | undefined }
+}
+
+export interface ListControl {
+  reload: () => void
+  clearSelection: () => void
 }

@@ -135,3 +135,27 @@ export const AccountFormPage = formPage('account')
 export const AccountTemplateListPage = listPage('template')
 export const AccountTemplateDetailPage = detailPage('template')
 export const AccountTemplateFormPage = formPage('template')
+
+/** The asset detail's Accounts tab: the asset's accounts with the same commands; "Create" starts on this asset. */
+export function AssetAccountsTab({ assetId }: { assetId: string }) {
+  const item = manifestItem(KINDS.account.key)
+  const viewer = useSecretViewer('account')
+  const config = useMemo<ListConfig>(() => ({
+    resource: item.resource,
+    url: `${item.url}?asset=${encodeURIComponent(assetId)}`,
+    stateIn: 'local',
+    label: KINDS.account.title,
+    rowName,
+    hiddenFilters: ['asset'],
+    linkSearch: { asset: assetId },
+    columns: { min: ['name', 'actions'], defaults: ['name', 'username', 'secret_type', 'privileged', 'source', 'connectivity', 'date_verified', 'actions'], exclude: ['asset'] },
+    commands: { extra: commandsOf('account', viewer.view) },
+    tools: { import: false },
+  }), [item.resource, item.url, assetId, viewer.view])
+  return (
+    <>
+      <ListTable config={config} />
+      {viewer.element}
+    </>
+  )
+}

@@ -1,0 +1,34 @@
+/** The asset node tree's calls (contract §5.2): children, rename, delete, assets moved to a node. */
+import { actionUrl, createResource, deleteResource, listResources, patchResource, sendAction } from './resources.ts'
+
+export const NODES_URL = '/api/v1/assets/nodes/'
+export const NODE_TREE_URL = '/api/v1/assets/nodes/children/tree/'
+
+export function createNodeChild(parentId: string, value: string): Promise<unknown> {
+  return sendAction('post', actionUrl(NODES_URL, parentId, 'children'), { value })
+}
+
+export function renameNode(id: string, value: string): Promise<unknown> {
+  return patchResource(NODES_URL, id, { value })
+}
+
+export function deleteNode(id: string): Promise<void> {
+  return deleteResource(NODES_URL, id)
+}
+
+/** The assets' only node becomes this one (lina's "move assets here": `assets/replace`). */
+export function moveAssetsToNode(nodeId: string, assets: readonly string[]): Promise<unknown> {
+  return sendAction('put', actionUrl(NODES_URL, nodeId, 'assets/replace'), { assets })
+}
+
+/** A node path (`/Default/a/b`) created in one call. */
+export function createNodePath(fullValue: string): Promise<unknown> {
+  return createResource(NODES_URL, { full_value: fullValue })
+}
+
+/** The first platform of a type (the create form starts with it), or undefined. */
+export async function firstPlatform(category: string, type: string): Promise<number | undefined> {
+  const page = await listResources('/api/v1/assets/platforms/', { category, type, limit: 1 })
+  const id = page.results[0]?.id
+  return typeof id === 'number' ? id : undefined
+}

@@ -1,0 +1,67 @@
+/** AssetDetail: basic information, protocols, accounts (src/views/console/accounts), labels, activity. */
+import { MessageBar, MessageBarBody, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components'
+import { msg } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
+import type { Row } from '../../../api/resources.ts'
+import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
+import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
+import type { ListCommand } from '../../../ui/list/types.ts'
+import { manifestItem } from '../../manifest.ts'
+import { AssetAccountsTab } from '../accounts/AccountPages.tsx'
+import { assetKindKey } from './resource.ts'
+
+const categoryOf = (row: Row) => {
+  const c = row.category as { value?: string } | string | undefined
+  return typeof c === 'string' ? c : c?.value ?? 'host'
+}
+
+function Basic({ object, fields }: DetailContext) {
+  const { t } = useLingui()
+  const names = ['name', 'address', 'platform', 'category', 'type', 'nodes_display', 'is_active', 'connectivity', 'date_verified', 'created_by', 'date_created', 'comment']
+  return <InfoCard title={t`Basic information`} items={detailItems(object, fields, names)} />
+}
+
+function Protocols({ object }: DetailContext) {
+  const { t } = useLingui()
+  const protocols = (Array.isArray(object.protocols) ? object.protocols : []) as { name: string; port: number }[]
+  if (!protocols.length) return <MessageBar><MessageBarBody>{t`No protocols`}</MessageBarBody></MessageBar>
+  return (
+    <Table aria-label={t`Protocols`} size="small">
+      <TableHeader><TableRow><TableHeaderCell>{t`Name`}</TableHeaderCell><TableHeaderCell>{t`Port`}</TableHeaderCell></TableRow></TableHeader>
+      <TableBody>{protocols.map((p) => <TableRow key={p.name}><TableCell>{p.name}</TableCell><TableCell>{p.port}</TableCell></TableRow>)}</TableBody>
+    </Table>
+  )
+}
+
+function Labels({ object }: DetailContext) {
+  const { t } = useLingui()
+  const labels = (Array.isArray(object.labels) ? object.labels : []) as { id: string; name: string; value: string }[]
+  if (!labels.length) return <MessageBar><MessageBarBody>{t`No labels`}</MessageBarBody></MessageBar>
+  return <ul aria-label={t`Labels`}>{labels.map((l) => <li key={l.id}>{`${l.name}:${l.value}`}</li>)}</ul>
+}
+
+const update: Partial<ListCommand> = {
+  visible: () => true,
+  run: ({ row }, h) => { if (row) h.go(manifestItem(assetKindKey(categoryOf(row))).routes.update!.path.replace(':id', String(row.id))) },
+}
+
+export const assetDetailConfig: DetailConfig = {
+  resource: manifestItem('assets').resource,
+  tabs: [
+    { id: 'Basic', label: msg`Basic information`, render: (ctx) => <Basic {...ctx} /> },
+    { id: 'Protocols', label: msg`Protocols`, render: (ctx) => <Protocols {...ctx} /> },
+    { id: 'Accounts', label: msg`Accounts`, perms: ['accounts.view_account'], render: ({ object }) => <AssetAccountsTab assetId={String(object.id)} /> },
+    { id: 'Labels', label: msg`Labels`, render: (ctx) => <Labels {...ctx} /> },
+  ],
+  commands: {
+    overrides: { update },
+    extra: [{
+      id: 'clone', scope: 'row', label: msg`Clone`, order: 30, perms: ['assets.add_asset'], hiddenInRoot: true,
+      run: ({ row }, h) => { if (row) h.go(manifestItem(assetKindKey(categoryOf(row))).routes.create!.path, { clone_from: String(row.id) }) },
+    }],
+  },
+}
+
+export function AssetDetailPage() {
+  return <GenericDetailPage config={assetDetailConfig} />
+}
