@@ -66,7 +66,8 @@ describe(`accounts (${dbKind()})`, () => {
     const a1 = await host('acc-b1')
     const a2 = await host('acc-b2')
     const tpl = (await c.post('/api/v1/accounts/account-templates/', { name: 'deploy-tpl', username: 'deploy', secret: 'Tpl-Pass-1', privileged: true })).json().id
-    const fromTpl = await c.post(ACCOUNTS, { template: tpl, asset: a1 })
+    expect((await c.post(ACCOUNTS, { template: tpl, asset: a1 })).json()).toEqual({ username: ['This field is required.'] })
+    const fromTpl = await c.post(ACCOUNTS, { template: tpl, username: 'deploy', asset: a1 })
     expect(fromTpl.statusCode).toBe(201)
     expect(fromTpl.json()).toMatchObject({ username: 'deploy', privileged: true, has_secret: true, source: { value: 'template' }, source_id: tpl })
     const named = await c.post(ACCOUNTS, { username: 'other', name: 'deploy', asset: a1 })

@@ -51,7 +51,6 @@ async function fromTemplate(values: Row, ctx: Ctx): Promise<Record<string, strin
   const tpl = (await sql<Row>`select * from account_templates where id = ${values.template}`.execute(ctx.db)).rows[0]
   if (!tpl) return { template: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(values.template) })] }
   const database = ctx.db
-  values.username ??= tpl.username
   // the template decides the kind of secret and the privilege (the body's values are only the form defaults)
   values.secret_type = tpl.secret_type
   values.privileged = tpl.privileged
@@ -125,7 +124,7 @@ export const accounts: ResourceDef = {
   fields: [
     idField(),
     { name: 'name', type: 'string', label: 'Name', max_length: 128, allow_blank: true },
-    { name: 'username', type: 'string', label: 'Username', max_length: 128, allow_blank: true },
+    { name: 'username', type: 'string', label: 'Username', required: true, max_length: 128 },
     ...secretFields(),
     { name: 'privileged', type: 'boolean', label: 'Privileged', default: false },
     isActive,

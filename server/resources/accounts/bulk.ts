@@ -61,7 +61,7 @@ export function registerBulkAccounts(app: FastifyInstance): void {
           out.push({ asset: label, state: 'updated', error: '', changed: true })
           continue
         }
-        const r = await prepareWrite(ctx.db, accounts, createFields, { ...rest, asset: asset.id }, ctx, { op: 'create', partial: false, req })
+        const r = await prepareWrite(ctx.db, accounts, createFields, { ...rest, ...(username ? { username } : {}), asset: asset.id }, ctx, { op: 'create', partial: false, req })
         if (r.errors) { out.push({ asset: label, state: 'error', error: flatten(r.errors), changed: false }); continue }
         await commitWrites(req, accounts, createFields, [{ prepared: r.prepared! }], { op: 'create', partial: false }, createFields)
         out.push({ asset: label, state: 'created', error: '', changed: true })
