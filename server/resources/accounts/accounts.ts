@@ -169,7 +169,8 @@ export const accounts: ResourceDef = {
         : sql`false`),
     },
   ],
-  ordering: { fields: ['name', 'username', 'date_created', 'date_updated', 'privileged', 'connectivity', 'date_verified'], default: ['username', 'name'] },
+  // default order = the index (org_id, username, id): the first page of 100,000 accounts reads 15 index entries
+  ordering: { fields: ['name', 'username', 'date_created', 'date_updated', 'privileged', 'connectivity', 'date_verified'], default: ['username'] },
   sizes: { mini: ['id', 'name', 'username'], small: ['id', 'name', 'username', 'asset', 'secret_type', 'privileged'] },
   display: (row) => `${String(row.name)}(${String(row.username)})`,
   hooks: {
