@@ -9,6 +9,7 @@ import { registerSettingsApi } from './settings/routes.ts'
 import { registerComponentPages } from './http/component-pages.ts'
 import { registerMail } from './mail/routes.ts'
 import { registerLdap } from './ldap/routes.ts'
+import { registerAccounts } from './resources/accounts/index.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -19,6 +20,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerAuth(app)
   await registerStartup(app)
   await registerResources(app)
+  await registerAccounts(app)
   registerSettingsApi(app)
   registerMail(app)
   registerLdap(app)

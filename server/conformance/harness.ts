@@ -142,6 +142,9 @@ export class Factory {
       return this.create(target, org, query)
     }
     if (allows(target, 'create')) return this.create(target, org)
+    // A base resource without POST (assets): create through a resource on the same table that has one (hosts).
+    const sibling = allResources().find((d) => d !== target && d.table === target.table && allows(d, 'create'))
+    if (sibling) return this.create(sibling, org)
     return this.existing(target, org)
   }
 

@@ -198,6 +198,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
   route('POST', list, async (req, reply) => {
     if (!allows(def, 'create')) return refuse(req, 'create')
     await checkPerm(req, def, 'add')
+    if (def.hooks?.create) return def.hooks.create(req, reply, api)
     const ctx = req.ctx
     const body = req.body
     const many = Array.isArray(body)

@@ -153,6 +153,11 @@ export interface Hooks {
   afterCommit?: (id: unknown, values: Row, ctx: Ctx, info: WriteInfo) => Promise<void>
   /** Before a delete (inside the transaction): throw an ApiError to refuse. */
   beforeDelete?: (tx: DB, row: Row, ctx: Ctx) => Promise<void>
+  /**
+   * Replaces the generic create of `POST <list>` (after the add permission check): resources whose creation is a
+   * command, e.g. an automation execution answering `{task}`. Must answer 400 field errors for bad input.
+   */
+  create?: (req: FastifyRequest, reply: FastifyReply, api: ResourceApi) => Promise<unknown>
   /** A custom answer for a retrieve (return undefined for the normal one). */
   retrieve?: (req: FastifyRequest, row: Row) => Promise<unknown>
   /** Replaces the row deletion (e.g. soft delete); default `delete from table`. */

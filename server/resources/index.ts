@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { ACCOUNT_RESOURCES } from './accounts/index.ts'
 import { registerResource, registerSpmRoute } from '../engine/index.ts'
 import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
 import { ASSET_KINDS, assets } from './assets/assets.ts'
@@ -25,6 +26,7 @@ export const RESOURCES = [
   platforms, nodes, assets, ...ASSET_KINDS,
   labels, domains, gateways,
   ...TERMINAL_RESOURCES,
+  ...ACCOUNT_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

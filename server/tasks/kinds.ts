@@ -7,6 +7,8 @@ import type { Database, DB } from '../db/connection.ts'
 export interface TaskContext {
   /** The execution id (also the id of its log). */
   id: string
+  /** The task name it was queued or scheduled under (a family member's full name, e.g. `kind:<object id>`). */
+  name: string
   args: unknown[]
   kwargs: Record<string, unknown>
   db: DB
@@ -28,6 +30,11 @@ export interface TaskKind {
   queue?: string
   /** Default schedule stored the first time the kind is seen (later edits are kept). */
   schedule?: { crontab?: string; interval?: number; enabled?: boolean }
+  /**
+   * A family of schedules: rows of `celery_tasks` named `<name>:<suffix>` (created by the module, one per object
+   * with its own schedule, e.g. an account automation) run this kind; `ctx.name` tells which.
+   */
+  family?: boolean
   /** The work: its return value is stored as the execution's result; a throw marks it FAILURE. */
   run(ctx: TaskContext): Promise<unknown>
 }
@@ -40,7 +47,11 @@ export function defineTask(kind: TaskKind): TaskKind {
 }
 
 export function taskKind(name: string): TaskKind | undefined {
-  return kinds.get(name)
+  const exact = kinds.get(name)
+  if (exact) return exact
+  const i = name.indexOf(':')
+  const family = i > 0 ? kinds.get(name.slice(0, i)) : undefined
+  return family?.family ? family : undefined
 }
 
 export function taskKinds(): TaskKind[] {

@@ -271,6 +271,7 @@ export class TaskRunner {
     }
     const ctx: TaskContext = {
       id,
+      name,
       args: Array.isArray(args) ? args : [],
       kwargs: kwargs && typeof kwargs === 'object' ? (kwargs as Record<string, unknown>) : {},
       db: this.db,

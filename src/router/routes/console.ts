@@ -6,11 +6,7 @@ import { group, page, perm, view } from './helpers.ts'
 const asset = perm('assets', 'asset')
 const cloudAccount = perm('xpack', 'account')
 const syncTask = perm('xpack', 'syncinstancetask')
-const account = perm('accounts', 'account')
-const template = perm('accounts', 'accounttemplate')
-const push = perm('accounts', 'pushaccountautomation')
 const gather = perm('accounts', 'gatheraccountsautomation')
-const changeSecret = perm('accounts', 'changesecretautomation')
 const backup = perm('accounts', 'accountbackupautomation')
 const execution = perm('accounts', 'automationexecution')
 const assetPermission = perm('perms', 'assetpermission')
@@ -61,25 +57,9 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
     }),
   ]),
   group('accounts', 'Accounts', msg`Accounts`, 'accounts', [
-    page('accounts', 'AssetAccountList', msg`Accounts`, [account.view], {
-      children: [page(':id', 'AssetAccountDetail', msg`Account details`, [account.view])],
-    }),
-    page('account-template', 'AccountTemplateList', msg`Account templates`, [template.view], {
-      children: [
-        page('create', 'AccountTemplateCreate', msg`Create account template`, [template.add]),
-        page(':id/update', 'AccountTemplateUpdate', msg`Update account template`, [template.change]),
-        page(':id', 'AccountTemplateDetail', msg`Account template details`, [template.view]),
-      ],
-    }),
-    page('account-push', 'AccountPushList', msg`Account push`, [push.view], {
-      children: [
-        page('create', 'AccountPushCreate', msg`Create account push`, [push.add]),
-        page(':id/update', 'AccountPushUpdate', msg`Update account push`, [push.change]),
-        page(':id', 'AccountPushDetail', msg`Account push details`, [push.view]),
-        page('executions', 'AccountPushExecutionList', msg`Account push executions`, [execution.view]),
-        page('executions/:id', 'AccountPushExecutionDetail', msg`Account push execution details`, [execution.view]),
-      ],
-    }),
+    resourceSlot('accounts'),
+    resourceSlot('account-templates'),
+    resourceSlot('account-push'),
     page('account-gather', 'AccountGatherList', msg`Account gathering`, ['accounts.view_gatheredaccount'], {
       licenseRequired: true,
       children: [
@@ -90,16 +70,7 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
         page('executions/:id', 'AccountGatherExecutionDetail', msg`Account gathering execution details`, [execution.view]),
       ],
     }),
-    page('account-change-secret', 'AccountChangeSecretList', msg`Change secret`, [changeSecret.view], {
-      licenseRequired: true,
-      children: [
-        page('create', 'AccountChangeSecretCreate', msg`Create change secret task`, [changeSecret.add]),
-        page(':id/update', 'AccountChangeSecretUpdate', msg`Update change secret task`, [changeSecret.change]),
-        page(':id', 'AccountChangeSecretDetail', msg`Change secret task details`, [changeSecret.view]),
-        page('executions', 'AccountChangeSecretExecutionList', msg`Change secret executions`, [execution.view]),
-        page('executions/:id', 'AccountChangeSecretExecutionDetail', msg`Change secret execution details`, [execution.view]),
-      ],
-    }),
+    resourceSlot('account-change-secret'),
     page('account-backup', 'AccountBackupList', msg`Account backup`, [backup.view], {
       licenseRequired: true,
       children: [

@@ -1,4 +1,4 @@
-/** AssetDetail: basic information, protocols, accounts (read-only until the accounts module), labels, activity. */
+/** AssetDetail: basic information, protocols, accounts (src/views/console/accounts), labels, activity. */
 import { MessageBar, MessageBarBody, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
@@ -7,6 +7,7 @@ import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
+import { AssetAccountsTab } from '../accounts/AccountPages.tsx'
 import { assetKindKey } from './resource.ts'
 
 const categoryOf = (row: Row) => {
@@ -32,11 +33,6 @@ function Protocols({ object }: DetailContext) {
   )
 }
 
-function Accounts() {
-  const { t } = useLingui()
-  return <MessageBar intent="info"><MessageBarBody>{t`Accounts of assets come with the accounts module; until then this tab is read-only and empty.`}</MessageBarBody></MessageBar>
-}
-
 function Labels({ object }: DetailContext) {
   const { t } = useLingui()
   const labels = (Array.isArray(object.labels) ? object.labels : []) as { id: string; name: string; value: string }[]
@@ -54,7 +50,7 @@ export const assetDetailConfig: DetailConfig = {
   tabs: [
     { id: 'Basic', label: msg`Basic information`, render: (ctx) => <Basic {...ctx} /> },
     { id: 'Protocols', label: msg`Protocols`, render: (ctx) => <Protocols {...ctx} /> },
-    { id: 'Accounts', label: msg`Accounts`, render: () => <Accounts /> },
+    { id: 'Accounts', label: msg`Accounts`, perms: ['accounts.view_account'], render: ({ object }) => <AssetAccountsTab assetId={String(object.id)} /> },
     { id: 'Labels', label: msg`Labels`, render: (ctx) => <Labels {...ctx} /> },
   ],
   commands: {

@@ -1,0 +1,146 @@
+/**
+ * The account automations doing the real thing: a real OpenSSH server on a loopback port (server/testing/sshd.ts),
+ * real OS users created and removed here, sudo as on a real host (the privileged account's sudoers rule).
+ */
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { rm, writeFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sshLogin } from '../../automation/ssh.ts'
+import { freePort, startSshd, type Sshd, type SshdUser } from '../../testing/sshd.ts'
+import { dbKind } from '../../testing.ts'
+import { useTestServer } from '../../use-test-server.ts'
+import { openSecret } from './secrets.ts'
+
+const run = promisify(execFile)
+const A = '/api/v1/accounts/'
+const FINAL = ['success', 'failed', 'error', 'canceled']
+
+describe(`account automations on a real sshd (${dbKind()})`, () => {
+  const s = useTestServer()
+  let sshd: Sshd
+  let priv: SshdUser
+  const pushed: string[] = []
+  let asset: string
+  let deadAsset: string
+  const sudoers = `/etc/sudoers.d/test-${randomBytes(4).toString('hex')}`
+
+  beforeAll(async () => {
+    sshd = await startSshd()
+    priv = await sshd.addUser()
+    // the host lets its administrator use sudo without a password (as many do); push and change go through it
+    await writeFile(sudoers, `${priv.username} ALL=(ALL) NOPASSWD: ALL\n`, { mode: 0o440 })
+    const c = s.admin
+    asset = (await c.post('/api/v1/assets/hosts/', { name: 'ssh-host', address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })).json().id
+    deadAsset = (await c.post('/api/v1/assets/hosts/', { name: 'dead-host', address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: await freePort() }] })).json().id
+    for (const a of [asset, deadAsset]) {
+      const r = await c.post(`${A}accounts/`, { username: priv.username, secret: priv.password, asset: a, privileged: true })
+      expect(r.statusCode).toBe(201)
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const u of pushed) await run('userdel', ['-r', '-f', u]).catch(() => undefined)
+    await rm(sudoers, { force: true })
+    await sshd?.stop()
+  })
+
+  async function execute(kind: string, automation: string) {
+    const r = await s.admin.post(`${A}${kind}-executions/`, { automation })
+    expect(r.statusCode).toBe(201)
+    const { id, task } = r.json() as { id: string; task: string }
+    expect(task).toMatch(/^[0-9a-f-]{36}$/)
+    const until = Date.now() + 90_000 // a cap for a loaded CI machine, not a speed assertion
+    for (;;) {
+      const e = (await s.admin.get(`${A}${kind}-executions/${id}/`)).json()
+      if (FINAL.includes(e.status.value)) return { execution: e, records: (await s.admin.get(`${A}change-secret-records/?execution=${id}`)).json() as Array<Record<string, any>>, task }
+      if (Date.now() > until) throw new Error(`execution still ${e.status.value}; sshd log:\n${sshd.log().slice(-2000)}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+
+  const storedSecret = async (id: string) => {
+    const row = (await sql<{ secret: string }>`select secret from accounts where id = ${id}`.execute(s.t.database.db)).rows[0]!
+    return openSecret(s.t.database, 'accounts', id, 'secret', row.secret)
+  }
+  const logsIn = (username: string, password: string) => sshLogin({ host: '127.0.0.1', port: sshd.port, username, password }, { timeoutMs: 15_000 }).then(() => true, () => false)
+
+  it('pushes an OS account with its password (and a sudo rule for a privileged one), then changes its secret: the new one logs in, the old one no longer does', async () => {
+    const username = `jms${randomBytes(3).toString('hex')}`
+    pushed.push(username)
+    const account = (await s.admin.post(`${A}accounts/`, { username, secret: 'Old-Pass-123', asset, privileged: true })).json().id as string
+    expect(await logsIn(username, 'Old-Pass-123')).toBe(false)
+
+    const push = await s.admin.post(`${A}push-account-automations/`, { name: 'push it', assets: [asset], accounts: [username], secret_strategy: 'specific', secret: 'Old-Pass-123' })
+    expect(push.statusCode).toBe(201)
+    expect(push.body).not.toContain('Old-Pass-123')
+    const p = await execute('push-account', push.json().id)
+    expect(p.execution).toMatchObject({ status: { value: 'success' }, trigger: { value: 'manual' }, summary: { total: 1, ok: 1, failed: 0 } })
+    expect(p.records).toEqual([expect.objectContaining({ username, is_success: true, error: '', asset_name: 'ssh-host' })])
+    expect(await logsIn(username, 'Old-Pass-123')).toBe(true)
+    const sudo = await run('sudo', ['-l', '-U', username])
+    expect(sudo.stdout).toContain('/bin/whoami')
+    const log = await s.admin.get(`/api/v1/ops/celery/task/x/task-execution/${p.task}/log/`)
+    expect(log.json().data).toContain(`${username}: pushed, the new secret logs in`)
+    expect(log.body).not.toContain('Old-Pass-123')
+
+    const change = await s.admin.post(`${A}change-secret-automations/`, {
+      name: 'rotate', assets: [asset, deadAsset], accounts: [username], secret_strategy: 'random', password_rules: { length: 16, symbol_set: '!@#' },
+    })
+    expect(change.statusCode).toBe(201)
+    const before = await storedSecret(account)
+    const deadAccount = (await s.admin.post(`${A}accounts/`, { username, secret: 'Dead-Pass-1', asset: deadAsset })).json().id as string
+    const c = await execute('change-secret', change.json().id)
+    expect(c.execution.status.value).toBe('failed') // the unreachable host fails; the reachable one is done
+    const ok = c.records.find((r) => r.asset_name === 'ssh-host')!
+    expect(ok).toMatchObject({ username, is_success: true })
+    const failed = c.records.find((r) => r.asset_name === 'dead-host')
+    expect(failed).toMatchObject({ is_success: false, error: expect.stringMatching(/unreachable/) })
+    const after = await storedSecret(account)
+    expect(after).not.toBe(before)
+    expect(after).toMatch(/^[A-Za-z0-9!@#]{16}$/)
+    expect(await logsIn(username, after)).toBe(true)
+    expect(await logsIn(username, 'Old-Pass-123')).toBe(false)
+    const versions = await sql<{ version: number }>`select version from account_secret_histories where account_id = ${account} order by version`.execute(s.t.database.db)
+    expect(versions.rows.map((r) => r.version)).toEqual([1, 2, 3])
+    // the failed host's account kept its stored secret
+    expect(await storedSecret(deadAccount)).toBe('Dead-Pass-1')
+  }, 180_000)
+
+  it('verifies stored secrets (connectivity ok / err) and refuses bad task requests', async () => {
+    const c = s.admin
+    const good = (await c.get(`${A}accounts/?asset=${asset}&username=${priv.username}`)).json()[0].id
+    const wrong = (await c.post(`${A}accounts/`, { username: priv.username, name: 'wrong-one', secret: 'not-the-password', asset: deadAsset })).json()
+    expect(wrong.username).toEqual(['An account with this username already exists on the asset.'])
+    const bad = (await c.post(`${A}accounts/`, { username: 'nosuchuser', secret: 'x', asset })).json().id
+    const r = await c.post(`${A}accounts/tasks/`, { action: 'verify', accounts: [good, bad] })
+    expect(r.statusCode).toBe(201)
+    const until = Date.now() + 60_000
+    let rows: Array<{ id: string; connectivity: string }> = []
+    while (Date.now() < until) {
+      rows = (await sql<{ id: string; connectivity: string }>`select id, connectivity from accounts where id in (${good}, ${bad})`.execute(s.t.database.db)).rows
+      if (rows.every((x) => x.connectivity !== '-')) break
+      await new Promise((res) => setTimeout(res, 200))
+    }
+    expect(Object.fromEntries(rows.map((x) => [x.id, x.connectivity]))).toEqual({ [good]: 'ok', [bad]: 'err' })
+    expect((await c.post(`${A}accounts/tasks/`, { action: 'explode', accounts: [good] })).json()).toEqual({ action: ['"explode" is not a valid choice.'] })
+    expect((await c.post(`${A}accounts/tasks/`, { action: 'verify', accounts: ['x'] })).statusCode).toBe(400)
+    expect((await c.post(`${A}change-secret-executions/`, { automation: 'nope' })).json()).toEqual({ automation: ['Invalid pk "nope" - object does not exist.'] })
+  }, 120_000)
+
+  it('gathers the host accounts (uid, shell, sudo) and, in sync mode, adds them as collected accounts', async () => {
+    const g = await s.admin.post(`${A}gather-account-automations/`, { name: 'gather', assets: [asset], is_sync_account: true })
+    expect(g.statusCode).toBe(201)
+    const r = await execute('gather-account', g.json().id)
+    expect(r.execution.status.value).toBe('success')
+    const gathered = (await s.admin.get(`${A}gathered-accounts/?asset=${asset}`)).json() as Array<{ username: string; sudo: boolean; present: boolean }>
+    const names = gathered.map((x) => x.username)
+    expect(names).toContain(priv.username)
+    expect(names).toContain(pushed[0])
+    expect(gathered.find((x) => x.username === priv.username)).toMatchObject({ sudo: true, present: true })
+    const collected = (await s.admin.get(`${A}accounts/?asset=${asset}&source=collected`)).json() as Array<{ username: string }>
+    expect(collected.map((x) => x.username)).toContain('root')
+  }, 120_000)
+})

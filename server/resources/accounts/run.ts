@@ -1,0 +1,272 @@
+/**
+ * The task that runs an account automation execution (`accounts.tasks.execute_automation`, a task family: a
+ * periodic automation's schedule row `…:<automation id>` starts a timed execution) and the account verify/push
+ * task. Per asset: log in with the asset's privileged account, do the work, record the result. One asset's
+ * failure never stops the others; a secret is stored only after the host took it and the new secret logged in.
+ */
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { SshError, withSsh } from '../../automation/ssh.ts'
+import type { DB } from '../../db/connection.ts'
+import type { Row } from '../../engine/types.ts'
+import { addMessages } from '../../i18n.ts'
+import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
+import { addHistory } from './accounts.ts'
+import { AUTOMATION_TASK } from './automations.ts'
+import { startExecution } from './executions.ts'
+import {
+  changeSecret, type Credential, type HostAsset, listAccounts, loadHostAsset, Privileged, pushAccount, randomPassword, randomSshKey, sshTarget, verifyLogin,
+} from './hostops.ts'
+import { openSecret, sealSecret } from './secrets.ts'
+
+addMessages({
+  'Execute an account automation': ['执行账号自动化', 'アカウント自動化を実行'],
+  'Verify or push accounts': ['验证或推送账号', 'アカウントの検証またはプッシュ'],
+})
+
+/** Hosts are worked on this many at a time. */
+export const CONCURRENCY = 5
+
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!)
+  }))
+}
+
+const credOf = (db: DB, a: Row): Credential => ({
+  username: String(a.username), secretType: String(a.secret_type),
+  secret: openSecret(db, 'accounts', String(a.id), 'secret', a.secret), passphrase: openSecret(db, 'accounts', String(a.id), 'passphrase', a.passphrase) || undefined,
+})
+
+/** The asset's privileged account (active, with a secret), root first. */
+async function privilegedOf(db: DB, assetId: string): Promise<Row | undefined> {
+  return (await sql<Row>`select * from accounts where asset_id = ${assetId} and privileged and is_active and secret <> ''
+    order by (username = 'root') desc, date_created limit 1`.execute(db)).rows[0]
+}
+
+/** Logs in as the asset's privileged account and hands a root runner to `work`. */
+async function asPrivileged<T>(db: DB, asset: HostAsset, signal: AbortSignal, work: (p: Privileged) => Promise<T>): Promise<T> {
+  const priv = await privilegedOf(db, asset.id)
+  if (!priv) throw new Error(`no active privileged account with a secret on ${asset.name}`)
+  const cred = credOf(db, priv)
+  return withSsh(sshTarget(asset, cred), { timeoutMs: 15_000, signal }, (session) => work(new Privileged(session, cred)))
+}
+
+const describe = (e: unknown) => (e instanceof SshError ? `${e.kind} (${e.hop}): ${e.message}` : (e as Error).message ?? String(e))
+
+/** Assets of an automation: its assets and the assets under its nodes (in its organization). */
+async function automationAssets(db: DB, automation: Row): Promise<string[]> {
+  const r = await sql<{ id: string }>`select a.id from assets a where a.org_id = ${automation.org_id} and a.is_active and (
+      a.id in (select asset_id from account_automation_assets where automation_id = ${automation.id})
+      or a.id in (select an.asset_id from asset_nodes an join nodes n on n.id = an.node_id join nodes p on p.id in
+        (select node_id from account_automation_nodes where automation_id = ${automation.id}) where n.key = p.key or n.key like p.key || ':%'))
+    order by a.name`.execute(db)
+  return r.rows.map((x) => x.id)
+}
+
+async function targetAccounts(db: DB, automation: Row, assetId: string): Promise<Row[]> {
+  const names = (automation.accounts ?? []) as string[]
+  const all = !names.length || names.includes('@ALL')
+  return (await sql<Row>`select * from accounts where asset_id = ${assetId} and is_active
+    ${all ? sql`` : sql`and username in (${sql.join(names)})`} order by username`.execute(db)).rows
+}
+
+interface Tally { total: number; ok: number; failed: number }
+
+async function record(db: DB, executionId: string, asset: HostAsset | { id: string; name: string }, account: Row | undefined, started: Date, error: string): Promise<void> {
+  await sql`insert into account_automation_records (id, execution_id, asset_id, account_id, asset_name, username, status, is_success, error, date_started, date_finished)
+    values (${randomUUID()}, ${executionId}, ${asset.id}, ${account?.id ?? null}, ${asset.name}, ${String(account?.username ?? '')},
+      ${error ? 'failed' : 'success'}, ${!error}, ${error.slice(0, 4000)}, ${started}, now())`.execute(db)
+}
+
+/** The new secret of one account by the automation's strategy. */
+function newSecret(db: DB, automation: Row): { secretType: string; secret: string; passphrase?: string } {
+  const secretType = String(automation.secret_type ?? 'password')
+  if (automation.secret_strategy === 'specific') {
+    return {
+      secretType,
+      secret: openSecret(db, 'account_automations', String(automation.id), 'secret', automation.secret),
+      passphrase: openSecret(db, 'account_automations', String(automation.id), 'passphrase', automation.passphrase) || undefined,
+    }
+  }
+  return { secretType, secret: secretType === 'ssh_key' ? randomSshKey() : randomPassword(automation.password_rules as Row) }
+}
+
+/** Stores a secret the host now has: sealed, version + 1, a history row — in one transaction. */
+async function storeSecret(db: DB, account: Row, s: { secretType: string; secret: string; passphrase?: string }, by: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const version = Number((await sql<{ version: number }>`update accounts set secret = ${sealSecret(db, 'accounts', String(account.id), 'secret', s.secret)},
+      passphrase = ${sealSecret(db, 'accounts', String(account.id), 'passphrase', s.passphrase ?? '')}, secret_type = ${s.secretType},
+      version = version + 1, connectivity = 'ok', date_verified = now(), date_updated = now() where id = ${account.id} returning version`.execute(tx)).rows[0]!.version)
+    await addHistory(tx, db, String(account.id), s.secretType, s.secret, version, by)
+  })
+}
+
+async function runPushOrChange(ctx: TaskContext, execution: Row, automation: Row, tally: Tally): Promise<void> {
+  const db = ctx.db
+  const change = automation.type === 'change_secret'
+  const assets = await automationAssets(db, automation)
+  await ctx.log(`${assets.length} asset(s), at most ${CONCURRENCY} at a time`)
+  await pool(assets, CONCURRENCY, async (assetId) => {
+    const asset = await loadHostAsset(db, assetId)
+    if (!asset) return
+    const accounts = await targetAccounts(db, automation, assetId)
+    const started = new Date()
+    if (!accounts.length) { await ctx.log(`${asset.name}: no matching account`); return }
+    try {
+      await asPrivileged(db, asset, ctx.signal, async (p) => {
+        for (const account of accounts) {
+          const t0 = new Date()
+          tally.total++
+          const s = newSecret(db, automation)
+          try {
+            if (change) await changeSecret(p, String(account.username), s.secretType, s.secret, s.passphrase, String(automation.ssh_key_change_strategy ?? 'add'))
+            else {
+              const params = { ...((asset.platformAutomation.push_account_params ?? {}) as Row), ...((automation.params ?? {}) as Row) }
+              await pushAccount(p, { username: String(account.username), ...s }, {
+                sudo: account.privileged ? String(params.sudo ?? '/bin/whoami') : undefined, shell: params.shell as string | undefined,
+                home: params.home as string | undefined, groups: params.groups as string | undefined, keyStrategy: String(automation.ssh_key_change_strategy ?? 'add'),
+              })
+            }
+            const check = await verifyLogin(asset, { username: String(account.username), ...s }, 15_000, ctx.signal)
+            if (!check.ok) throw new Error(`the new secret does not log in: ${check.error}`)
+            await storeSecret(db, account, s, `${automation.name}`)
+            await record(db, String(execution.id), asset, account, t0, '')
+            tally.ok++
+            await ctx.log(`${asset.name} ${String(account.username)}: ${change ? 'secret changed' : 'pushed'}, the new secret logs in`)
+          } catch (e) {
+            tally.failed++
+            await record(db, String(execution.id), asset, account, t0, describe(e))
+            await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}`)
+          }
+        }
+      })
+    } catch (e) {
+      // the privileged login itself failed: every account of this asset fails, nothing was changed
+      for (const account of accounts) {
+        const done = (await sql`select 1 from account_automation_records where execution_id = ${execution.id} and account_id = ${account.id}`.execute(db)).rows.length
+        if (done) continue
+        tally.total++
+        tally.failed++
+        await record(db, String(execution.id), asset, account, started, describe(e))
+      }
+      await ctx.log(`${asset.name}: failed: ${describe(e)}`)
+    }
+  })
+}
+
+async function runGather(ctx: TaskContext, execution: Row, automation: Row, tally: Tally): Promise<void> {
+  const db = ctx.db
+  const assets = await automationAssets(db, automation)
+  await pool(assets, CONCURRENCY, async (assetId) => {
+    const asset = await loadHostAsset(db, assetId)
+    if (!asset) return
+    const started = new Date()
+    tally.total++
+    try {
+      const found = await asPrivileged(db, asset, ctx.signal, (p) => listAccounts(p))
+      await db.transaction().execute(async (tx) => {
+        await sql`update gathered_accounts set present = false, date_updated = now() where asset_id = ${asset.id}`.execute(tx)
+        for (const a of found) {
+          await sql`insert into gathered_accounts (id, org_id, asset_id, username, uid, shell, sudo, address_last_login, date_last_login, present)
+            values (${randomUUID()}, ${automation.org_id}, ${asset.id}, ${a.username}, ${a.uid}, ${a.shell}, ${a.sudo}, ${a.lastFrom.slice(0, 64)}, ${a.lastLogin}, true)
+            on conflict (asset_id, username) do update set uid = excluded.uid, shell = excluded.shell, sudo = excluded.sudo, present = true,
+              address_last_login = excluded.address_last_login, date_last_login = coalesce(excluded.date_last_login, gathered_accounts.date_last_login), date_updated = now()`.execute(tx)
+          if (automation.is_sync_account) {
+            await sql`insert into accounts (id, org_id, asset_id, name, username, source, source_id, created_by)
+              select ${randomUUID()}, ${automation.org_id}, ${asset.id}, ${a.username}, ${a.username}, 'collected', ${String(automation.id)}, ${String(automation.name).slice(0, 128)}
+              where not exists (select 1 from accounts where asset_id = ${asset.id} and (username = ${a.username} or name = ${a.username}))`.execute(tx)
+          }
+        }
+      })
+      tally.ok++
+      await record(db, String(execution.id), asset, undefined, started, '')
+      await ctx.log(`${asset.name}: ${found.length} account(s): ${found.map((a) => a.username).join(', ')}`)
+    } catch (e) {
+      tally.failed++
+      await record(db, String(execution.id), asset, undefined, started, describe(e))
+      await ctx.log(`${asset.name}: failed: ${describe(e)}`)
+    }
+  })
+}
+
+/** Runs one execution to its end state. */
+export async function runExecution(ctx: TaskContext, executionId: string): Promise<Row> {
+  const db = ctx.db
+  const execution = (await sql<Row>`select * from account_automation_executions where id = ${executionId}`.execute(db)).rows[0]
+  if (!execution) throw new Error(`no execution ${executionId}`)
+  const automation = (await sql<Row>`select * from account_automations where id = ${execution.automation_id}`.execute(db)).rows[0]!
+  await sql`update account_automation_executions set status = 'running', date_start = now() where id = ${executionId}`.execute(db)
+  await ctx.log(`${String(automation.type)} "${String(automation.name)}" (execution ${executionId})`)
+  const tally: Tally = { total: 0, ok: 0, failed: 0 }
+  let status = 'success'
+  let reason = ''
+  try {
+    if (automation.type === 'gather_accounts') await runGather(ctx, execution, automation, tally)
+    else if (automation.type === 'backup_account') throw new Error('account backups are not implemented yet (docs/accounts.md)')
+    else await runPushOrChange(ctx, execution, automation, tally)
+    if (tally.failed) status = 'failed'
+  } catch (e) {
+    status = ctx.signal.aborted ? 'canceled' : 'error'
+    reason = describe(e)
+    await ctx.log(`error: ${reason}`)
+  }
+  await sql`update account_automation_executions set status = ${status}, reason = ${reason.slice(0, 4000)}, date_finished = now(),
+    summary = ${JSON.stringify(tally)}::jsonb where id = ${executionId}`.execute(db)
+  await ctx.log(`${status}: ${tally.ok} of ${tally.total} done, ${tally.failed} failed`)
+  return { execution: executionId, status, ...tally }
+}
+
+defineTask({
+  name: AUTOMATION_TASK,
+  displayName: 'Execute an account automation',
+  family: true,
+  async run(ctx) {
+    const scheduled = ctx.name.startsWith(`${AUTOMATION_TASK}:`) ? ctx.name.slice(AUTOMATION_TASK.length + 1) : undefined
+    if (scheduled) {
+      const automation = (await sql<Row>`select * from account_automations where id = ${scheduled}`.execute(ctx.db)).rows[0]
+      if (!automation?.is_active) return { skipped: true }
+      // a timed run: the execution is created here and runs in this same task (its log is this task's)
+      const { execution } = await startExecution(ctx.db, automation, 'timing', { display: 'System' }, async () => ctx.id)
+      return runExecution(ctx, execution)
+    }
+    const id = String(ctx.kwargs.execution_id ?? '')
+    return runExecution(ctx, id)
+  },
+})
+
+export const ACCOUNT_TASK = 'accounts.tasks.verify_or_push_accounts'
+
+/** `POST /accounts/accounts/tasks/ {action: verify|push, accounts}`: log in with each stored secret (verify), or push it. */
+defineTask({
+  name: ACCOUNT_TASK,
+  displayName: 'Verify or push accounts',
+  async run(ctx) {
+    const db = ctx.db
+    const action = ctx.kwargs.action === 'push' ? 'push' : 'verify'
+    const ids = (Array.isArray(ctx.kwargs.accounts) ? ctx.kwargs.accounts : []).map(String)
+    const rows = ids.length ? (await sql<Row>`select * from accounts where id in (${sql.join(ids)}) order by username`.execute(db)).rows : []
+    const tally = { total: rows.length, ok: 0, failed: 0 }
+    await pool(rows, CONCURRENCY, async (account) => {
+      const asset = await loadHostAsset(db, String(account.asset_id))
+      if (!asset) return
+      const cred = credOf(db, account)
+      try {
+        if (action === 'push') {
+          await asPrivileged(db, asset, ctx.signal, (p) => pushAccount(p, cred, { sudo: account.privileged ? '/bin/whoami' : undefined }))
+        }
+        const r = await verifyLogin(asset, cred, 15_000, ctx.signal)
+        await sql`update accounts set connectivity = ${r.ok ? 'ok' : 'err'}, date_verified = now() where id = ${account.id}`.execute(db)
+        if (r.ok) tally.ok++
+        else tally.failed++
+        await ctx.log(`${asset.name} ${String(account.username)}: ${action === 'push' ? 'pushed, ' : ''}${r.ok ? 'logs in' : `does not log in: ${r.error}`}`)
+      } catch (e) {
+        tally.failed++
+        await sql`update accounts set connectivity = 'err', date_verified = now() where id = ${account.id}`.execute(db)
+        await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}`)
+      }
+    })
+    return tally
+  },
+})

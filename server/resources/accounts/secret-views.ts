@@ -1,0 +1,68 @@
+/**
+ * Readable secrets (contract §4.16, §5.3): `GET /api/v1/accounts/account-secrets/<id>/` and
+ * `/account-template-secrets/<id>/` answer the object with its secret and passphrase in clear, only with the
+ * view-secret permission and a fresh MFA confirmation (requireConfirm: SECURITY_VIEW_AUTH_NEED_MFA,
+ * SECURITY_MFA_VERIFY_TTL). Every answer that carries a secret writes an operate log "View" (no diff, never the
+ * secret). `/account-secrets/<id>/histories/` lists the stored versions the same way.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { requireConfirm } from '../../auth/confirm.ts'
+import { recordOperate, resourceApi } from '../../engine/index.ts'
+import type { ResourceDef, Row } from '../../engine/types.ts'
+import { requirePerm } from '../../http/context.ts'
+import { openSecret } from './secrets.ts'
+
+export interface SecretView {
+  /** List URL of the readable resource, e.g. `/api/v1/accounts/account-secrets/`. */
+  path: string
+  /** The resource whose objects are read (scope, 404s, the fields besides the secret). */
+  def: ResourceDef
+  perm: string
+  /** Extra routes under the detail URL, e.g. histories. */
+  histories?: boolean
+}
+
+async function logView(req: FastifyRequest, def: ResourceDef, row: Row, what: string): Promise<void> {
+  await recordOperate(req.ctx.db, req.ctx, {
+    action: 'view', resourceType: def.verboseName, resource: `${what}: ${String(row.name ?? row.username ?? row.id)}`,
+    resourceId: row.id, orgId: String(row.org_id ?? req.ctx.orgId),
+  })
+}
+
+export function registerSecretView(app: FastifyInstance, v: SecretView): void {
+  const api = resourceApi(v.def)
+  const database = app.services.database
+  const guard = async (req: FastifyRequest) => {
+    await requirePerm(req, v.perm)
+    await requireConfirm(req, 'mfa')
+  }
+  const detail = async (req: FastifyRequest) => {
+    await guard(req)
+    const id = (req.params as { id: string }).id
+    const row = await api.getObject(req, id)
+    const [shown] = await api.serialize(req, [row], { action: 'retrieve' })
+    const out = {
+      ...shown,
+      secret: openSecret(database, v.def.table, String(row.id), 'secret', row.secret),
+      passphrase: openSecret(database, v.def.table, String(row.id), 'passphrase', row.passphrase),
+    }
+    await logView(req, v.def, row, 'secret')
+    return out
+  }
+  for (const url of [`${v.path}:id/`, `${v.path}:id`]) app.get(url, detail)
+  if (!v.histories) return
+  const histories = async (req: FastifyRequest) => {
+    await guard(req)
+    const row = await api.getObject(req, (req.params as { id: string }).id)
+    const r = await sql<Row>`select id, secret_type, secret, version, created_by, date_created from account_secret_histories
+      where account_id = ${row.id} order by version desc limit 100`.execute(req.ctx.db)
+    await logView(req, v.def, row, 'secret histories')
+    return r.rows.map((h) => ({
+      id: h.id, secret_type: h.secret_type, version: h.version, created_by: h.created_by,
+      date_created: h.date_created,
+      secret: openSecret(database, 'account_secret_histories', String(h.id), 'secret', h.secret),
+    }))
+  }
+  for (const url of [`${v.path}:id/histories/`, `${v.path}:id/histories`]) app.get(url, histories)
+}
