@@ -42,7 +42,11 @@ test.describe('built-in inspector (production build, offline)', () => {
     await expectNoAxeViolations(page, 'inspector')
 
     await page.locator('[data-command="export"]').click()
-    // following new flows: the export flow, then its confirm child
+    // following new flows: the export flow (its options), then — the server refusing the download for want of a
+    // confirmation — its confirm child
+    await expect(inspector.locator('[data-selected-actor="exportFlow"]')).toBeVisible()
+    await expect(state(page, 'exportFlow.options')).toHaveAttribute('data-active', 'true')
+    await page.getByRole('dialog', { name: 'Export' }).getByRole('button', { name: 'Export' }).click()
     await expect(inspector.locator('[data-selected-actor="confirm"]')).toBeVisible()
     await expect(state(page, 'confirm.verifying.form.asking')).toHaveAttribute('data-active', 'true')
     const verify = page.getByRole('dialog', { name: 'Confirm your password' })

@@ -3,11 +3,11 @@
  * from its definition, the current state highlighted as it changes, its context and its event log with
  * timestamps. Docked at the bottom of the window; works offline (nothing leaves the page).
  */
-import { useState, useSyncExternalStore, type ReactElement } from 'react'
+import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react'
 import { t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import { Button, Checkbox, makeStyles, tokens } from '@fluentui/react-components'
-import { activeStateIds, describeValue, toDisplayJson, type InspectedActor, type InspectorStore } from './store.ts'
+import { activeStateIds, describeValue, statusOf, toDisplayJson, type InspectedActor, type InspectorStore } from './store.ts'
 import { Statechart } from './Statechart.tsx'
 
 const useStyles = makeStyles({
@@ -48,10 +48,12 @@ export function InspectorPanel({ store }: { store: InspectorStore }): ReactEleme
   const [open, setOpen] = useState(true)
   const [follow, setFollow] = useState(true)
   const [picked, setPicked] = useState<string | null>(null)
-  store.onCreated = follow ? (actor) => setPicked(actor.sessionId) : null
+  useEffect(() => {
+    store.setOnCreated(follow ? (actor) => setPicked(actor.sessionId) : null)
+  }, [store, follow])
 
   const actors = [...store.actors.values()].sort((a, b) => {
-    const live = (x: InspectedActor) => (x.ref.getSnapshot().status === 'active' ? 0 : 1)
+    const live = (x: InspectedActor) => (statusOf(x) === 'active' ? 0 : 1)
     return live(a) - live(b) || a.seq - b.seq
   })
   const selected = (picked && store.actors.get(picked)) || actors[0]
@@ -76,7 +78,7 @@ export function InspectorPanel({ store }: { store: InspectorStore }): ReactEleme
       </div>
       <ul className={styles.list} aria-label={t`Actors`}>
         {actors.map((actor) => {
-          const status = actor.ref.getSnapshot().status as string
+          const status = statusOf(actor)
           return (
             <li key={actor.sessionId}>
               <Button
@@ -102,7 +104,7 @@ export function InspectorPanel({ store }: { store: InspectorStore }): ReactEleme
 
 function ActorDetail({ store, actor }: { store: InspectorStore; actor: InspectedActor }): ReactElement {
   const styles = useStyles()
-  const snapshot = actor.ref.getSnapshot() as { value?: unknown; context?: unknown; status: string }
+  const snapshot = (actor.ref.getSnapshot() ?? { status: 'active' }) as { value?: unknown; context?: unknown; status: string }
   const current = describeValue(snapshot.value)
   const events = store.log.filter((entry) => entry.sessionId === actor.sessionId).slice(-200).reverse()
   return (

@@ -107,7 +107,7 @@ export function layoutChart(graph: MachineGraph): ChartLayout {
       return size
     }
     let w = 0
-    let h = 0
+    let h: number
     if (node.type === 'parallel') {
       let y = TITLE_H
       for (const id of node.childIds) {

@@ -15,7 +15,14 @@ let sink: Sink | null = null
 const early: InspectionEvent[] = []
 
 export function inspectActors(event: InspectionEvent): void {
-  if (sink) sink(event)
+  if (sink) {
+    try {
+      sink(event)
+    } catch (error) {
+      // the inspector must never break the flow it watches
+      console.error('inspector:', error)
+    }
+  }
   else if (recording && early.length < EARLY_LIMIT) early.push(event)
 }
 

@@ -66,7 +66,11 @@ export class InspectorStore {
   private listeners = new Set<() => void>()
   private scheduled = false
   /** called with each machine actor created while live (the view follows new flows) */
-  onCreated: ((actor: InspectedActor) => void) | null = null
+  private onCreated: ((actor: InspectedActor) => void) | null = null
+
+  setOnCreated(next: ((actor: InspectedActor) => void) | null): void {
+    this.onCreated = next
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)
@@ -111,7 +115,7 @@ export class InspectorStore {
 
   /** Finished actors beyond the last FINISHED_LIMIT are forgotten. */
   private prune(): void {
-    const finished = [...this.actors.values()].filter((actor) => actor.ref.getSnapshot().status !== 'active')
+    const finished = [...this.actors.values()].filter((actor) => statusOf(actor) !== 'active')
     for (const actor of finished.slice(0, Math.max(0, finished.length - FINISHED_LIMIT))) this.actors.delete(actor.sessionId)
   }
 
@@ -126,6 +130,11 @@ export class InspectorStore {
     if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush)
     else setTimeout(flush, 16)
   }
+}
+
+/** The actor's status; `active` while its first snapshot is being made (the inspection event comes first). */
+export function statusOf(actor: InspectedActor): string {
+  return (actor.ref.getSnapshot() as { status?: string } | undefined)?.status ?? 'active'
 }
 
 /** Ids of the active state nodes of a machine snapshot (root included). */
