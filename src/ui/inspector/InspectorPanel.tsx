@@ -12,7 +12,7 @@ import { Statechart } from './Statechart.tsx'
 
 const useStyles = makeStyles({
   panel: {
-    position: 'fixed', left: 0, right: 0, bottom: 0, height: '45vh', zIndex: 2147483000,
+    position: 'fixed', left: 0, right: 0, bottom: 0, height: '45vh',
     display: 'grid', gridTemplateColumns: '240px 1fr', gridTemplateRows: 'auto 1fr',
     backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1,
     borderTop: `2px solid ${tokens.colorBrandStroke1}`, boxShadow: tokens.shadow28, fontSize: tokens.fontSizeBase200,
@@ -30,7 +30,7 @@ const useStyles = makeStyles({
   pre: { margin: 0, padding: tokens.spacingHorizontalS, backgroundColor: tokens.colorNeutralBackground3, maxHeight: '240px', overflow: 'auto', fontSize: '11px' },
   table: { borderCollapse: 'collapse', width: '100%', '& td, & th': { padding: '1px 6px', textAlign: 'start', verticalAlign: 'top', borderBottom: `1px solid ${tokens.colorNeutralStroke3}` } },
   h3: { margin: 0, fontSize: tokens.fontSizeBase200, fontWeight: tokens.fontWeightSemibold },
-  open: { position: 'fixed', right: '8px', bottom: '8px', zIndex: 2147483000 },
+  open: { position: 'fixed', right: '8px', bottom: '8px' },
 })
 
 const time = (at: number) => {
@@ -52,7 +52,7 @@ export function InspectorPanel({ store }: { store: InspectorStore }): ReactEleme
     store.setOnCreated(follow ? (actor) => setPicked(actor.sessionId) : null)
   }, [store, follow])
 
-  const actors = [...store.actors.values()].sort((a, b) => {
+  const actors = [...store.actors.values()].filter((actor) => actor.started).sort((a, b) => {
     const live = (x: InspectedActor) => (statusOf(x) === 'active' ? 0 : 1)
     return live(a) - live(b) || a.seq - b.seq
   })

@@ -18,6 +18,8 @@ export interface InspectedActor {
   createdAt: number
   /** order of creation */
   seq: number
+  /** started (an actor React created during a render it then threw away never starts) */
+  started: boolean
 }
 
 export interface LoggedEvent {
@@ -65,7 +67,7 @@ export class InspectorStore {
   private graphs = new WeakMap<object, MachineGraph>()
   private listeners = new Set<() => void>()
   private scheduled = false
-  /** called with each machine actor created while live (the view follows new flows) */
+  /** called with each machine actor started while live (the view follows new flows) */
   private onCreated: ((actor: InspectedActor) => void) | null = null
 
   setOnCreated(next: ((actor: InspectedActor) => void) | null): void {
@@ -93,13 +95,17 @@ export class InspectorStore {
       const name = ref.id && !/^x:\d+$/.test(ref.id) ? ref.id : logic.id
       const actor: InspectedActor = {
         sessionId: ref.sessionId, name, machineId: logic.id, ref, graph,
-        parentSessionId: parent?.sessionId ?? null, createdAt: Date.now(), seq: this.seq++,
+        parentSessionId: parent?.sessionId ?? null, createdAt: Date.now(), seq: this.seq++, started: false,
       }
       this.actors.set(ref.sessionId, actor)
       this.prune()
-      if (live) this.onCreated?.(actor)
     } else if (event.type === '@xstate.event') {
-      if (!this.actors.has(event.actorRef.sessionId)) return
+      const actor = this.actors.get(event.actorRef.sessionId)
+      if (!actor) return
+      if (!actor.started && event.event.type === 'xstate.init') {
+        actor.started = true
+        if (live) this.onCreated?.(actor)
+      }
       const { type, ...rest } = event.event
       this.log.push({
         seq: this.seq++, at: Date.now(), sessionId: event.actorRef.sessionId,

@@ -44,6 +44,10 @@ export function confirmUiModel(): UiModel<ConfirmCtx> {
       { type: 'xstate.error.actor.submitConfirm', error: { status: 400 } },
       { type: 'CANCEL' },
     ],
+    // the user can cancel where a dialog is shown; a refused silent re-login needs a login older than the window
+    filter: (snapshot, event) =>
+      (event.type !== 'CANCEL' || snapshot.matches({ verifying: { form: 'asking' } })) &&
+      !(event.type === 'xstate.error.actor.submitConfirm' && snapshot.matches('silentRelogin')),
     perform: {
       'xstate.init': async (step) => {
         const { ctx } = step

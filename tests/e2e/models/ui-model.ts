@@ -17,6 +17,7 @@ import type { AnyMachineSnapshot, AnyStateMachine, EventObject as XEvent } from 
 
 /** An event of the model, payload included (actor results carry `output` / `error`). */
 export type EventObject = XEvent & Readonly<Record<string, unknown>>
+import { getNextSnapshot } from 'xstate'
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph'
 import { recordCoverage } from '../../../machines/testing/coverage.ts'
 
@@ -50,9 +51,9 @@ export interface UiModel<C> {
 const AUTOMATIC = /^xstate\.(done|error)\.actor\.|^xstate\.after\./
 const isAutomatic = <C>(model: UiModel<C>, event: EventObject) => AUTOMATIC.test(event.type) && !model.userEvents?.includes(event.type)
 
-/** `verifying.form.asking + verifying.sms.ready` (the active atomic and final states, in definition order). */
+/** `verifying.form.asking + verifying.sms.ready` (the active atomic and final states, sorted). */
 export function stateKey(snapshot: AnyMachineSnapshot): string {
-  return snapshot._nodes.filter((node) => node.type === 'atomic' || node.type === 'final').map((node) => node.path.join('.')).join(' + ')
+  return snapshot._nodes.filter((node) => node.type === 'atomic' || node.type === 'final').map((node) => node.path.join('.')).sort().join(' + ')
 }
 
 export const describeEvent = (event: EventObject): string => {
@@ -70,10 +71,12 @@ export function uiPaths<C>(model: UiModel<C>): Path[] {
   const traversal = {
     input: model.input,
     serializeState,
-    events: (snapshot: AnyMachineSnapshot) =>
-      snapshot.status !== 'active'
-        ? []
-        : model.events.filter((event) => snapshot.can(event) && (model.filter?.(snapshot, event) ?? true)),
+    events: (snapshot: AnyMachineSnapshot) => {
+      if (snapshot.status !== 'active') return []
+      // delays happen by themselves: every delayed transition of the state is part of the model
+      const delays = [...new Set(snapshot._nodes.flatMap((node) => node.ownEvents))].filter((type) => type.startsWith('xstate.after.')).map((type) => ({ type }))
+      return [...model.events, ...delays].filter((event) => snapshot.can(event) && (model.filter?.(snapshot, event as EventObject) ?? true))
+    },
   }
   const shortest = getShortestPaths(model.machine, traversal as never) as unknown as Path[]
   const bySource = new Map(shortest.map((path) => [serializeState(path.state), path]))
@@ -94,7 +97,20 @@ export function uiPaths<C>(model: UiModel<C>): Path[] {
     kept.push(path)
     for (let end = 1; end <= path.steps.length; end++) covered.add(key(path, end))
   }
-  return kept.reverse()
+  // a path that stops where only the server or a timer can move the machine is carried on to the next rest
+  return kept.reverse().map((path) => carryOn(model, traversal.events, path))
+}
+
+function carryOn<C>(model: UiModel<C>, eventsOf: (snapshot: AnyMachineSnapshot) => XEvent[], path: Path): Path {
+  let current = path
+  for (let guard = 0; guard < 20; guard++) {
+    const offered = eventsOf(current.state) as EventObject[]
+    if (offered.length === 0 || offered.some((event) => !isAutomatic(model, event))) return current
+    const event = offered[0]!
+    const state = getNextSnapshot(model.machine, current.state as never, event as never) as AnyMachineSnapshot
+    current = { state, weight: current.weight + 1, steps: [...current.steps, { event, state }] }
+  }
+  return current
 }
 
 /** The states and event types of the paths the UI model does not know (empty: the mapping is complete). */
