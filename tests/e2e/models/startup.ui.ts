@@ -1,15 +1,16 @@
 /**
  * The start-up machine's UI model: the console opened in a new browser session, the server arranged per path
- * (looking ahead at the answers the path needs): a logged-in administrator (ready), a logged-in user who belongs to
- * no organization (failed: the start-up error page), a session whose `jms_session_expire` mark is gone (logged
- * out, then the login page), and a mark without a session (the profile answers 401: the login page).
+ * (looking ahead at the answers the path needs): a logged-in administrator (ready), a session whose
+ * `jms_session_expire` mark is gone (logged out, then the login page), and a mark without a session (the profile
+ * answers 401: the login page).
  * Every answer is the real server's; the start-up runs without a user action, so only its final states are rest
- * points. Not driven: failures of the settings, routes, persisted choices or categories (no server answer
- * arranges them; the unit model walk covers them).
+ * points. Not driven: failures of the settings, routes, persisted choices or categories, and a user in no
+ * organization (the server puts every user in DEFAULT) — no server answer arranges them; the unit model walk
+ * covers them.
  */
 import type { Browser } from '@playwright/test'
 import { startupMachine } from '../../../machines/startup/startup.machine.ts'
-import { adminProfile, userProfile } from '../../../machines/testing/fixtures.ts'
+import { adminProfile } from '../../../machines/testing/fixtures.ts'
 import { ADMIN, expect } from '../fixtures.ts'
 import { login } from '../shell-helpers.ts'
 import type { Session } from './support.ts'
@@ -18,7 +19,6 @@ import type { UiModel, UiStep } from './ui-model.ts'
 export interface StartupCtx {
   browser: Browser
   baseURL: string
-  noOrgUser: { username: string; password: string }
   session: Session | null
 }
 
@@ -31,16 +31,13 @@ async function open(step: UiStep<StartupCtx>): Promise<void> {
   const page = await context.newPage()
   ctx.session = { context, page, downloads: 0 }
   const mark = output(step, 'xstate.done.actor.readSessionMark')
-  const profile = output(step, 'xstate.done.actor.loadProfile')
   if (output(step, 'xstate.error.actor.loadProfile')) {
     // a mark without a session: the profile read answers 401
     await context.addCookies([{ name: 'jms_session_expire', value: 'close', url: ctx.baseURL }])
     await page.goto('/ui/')
     return
   }
-  const noOrgs = (profile?.output as { console_orgs?: unknown[] } | undefined)?.console_orgs?.length === 0
-  const who = noOrgs ? ctx.noOrgUser : ADMIN
-  await login(page, who.username, who.password, '/ui/')
+  await login(page, ADMIN.username, ADMIN.password, '/ui/')
   if (mark && mark.output === null) {
     // the session mark expired while the browser was closed
     await context.clearCookies({ name: 'jms_session_expire' })
@@ -59,7 +56,6 @@ export function startupUiModel(): UiModel<StartupCtx> {
       { type: 'xstate.done.actor.readSessionMark', output: null },
       { type: 'xstate.done.actor.logout', output: null },
       { type: 'xstate.done.actor.loadProfile', output: adminProfile() },
-      { type: 'xstate.done.actor.loadProfile', output: userProfile({ workbench_orgs: [] }) },
       { type: 'xstate.error.actor.loadProfile', error: { status: 401 } },
       { type: 'xstate.done.actor.readPersisted', output: {} },
       { type: 'xstate.done.actor.buildRoutes', output: [] },
@@ -90,8 +86,7 @@ export function startupUiModel(): UiModel<StartupCtx> {
       failed: async ({ ctx, snapshot }) => {
         const { page } = ctx.session!
         const kind = (snapshot.context as { error: { kind: string } | null }).error?.kind
-        if (kind === 'no_organizations') await expect(page.getByText('You are not a member of any organization')).toBeVisible()
-        else if (kind === 'no_session_mark') await page.waitForURL(/\/core\/auth\/login\//)
+        if (kind === 'no_session_mark') await page.waitForURL(/\/core\/auth\/login\//)
         else throw new Error(`no UI meaning for a start-up failure "${kind}"`)
       },
     },
