@@ -39,12 +39,16 @@ function isMachine(logic: unknown): logic is AnyStateMachine {
   return typeof logic === 'object' && logic !== null && 'root' in logic && 'getStateNodeById' in logic
 }
 
-/** JSON for the view: actor refs by id, errors by message, long values cut. */
+/** Keys whose values the inspector never shows (a typed password or code travels in the SUBMIT event). */
+const SECRET_KEY = /^(code|password|secret|secret_key|token|otp)$/i
+
+/** JSON for the view: secrets hidden, actor refs by id, errors by message, long values cut. */
 export function toDisplayJson(value: unknown, limit = 20_000): string {
   const seen = new WeakSet<object>()
   const text = JSON.stringify(
     value,
-    (_key, item: unknown) => {
+    (key, item: unknown) => {
+      if (SECRET_KEY.test(key) && typeof item === 'string' && item !== '') return '[hidden]'
       if (item instanceof Error) return { error: item.name, message: item.message }
       if (typeof item === 'function') return undefined
       if (typeof item === 'object' && item !== null) {
