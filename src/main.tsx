@@ -7,6 +7,7 @@ import { hashLinkTarget } from './router/guards.ts'
 import { createAppRouter } from './router/router.tsx'
 import { registerTransferTools } from './ui/export/transferTools.tsx'
 import { Shell } from './ui/layout/Shell.tsx'
+import type * as BuiltInInspector from './ui/inspector/mountInspector.tsx'
 
 /**
  * Starts loading the code of the page the browser opened now, beside the start-up calls: its route's guard waits
@@ -36,7 +37,7 @@ async function main() {
   // `?inspect=stately` in development: the hosted Stately inspector (needs the internet).
   const inspectParam = new URLSearchParams(window.location.search).get('inspect')
   let inspect
-  let builtIn: typeof import('./ui/inspector/mountInspector.tsx') | undefined
+  let builtIn: typeof BuiltInInspector | undefined
   if (import.meta.env.DEV && inspectParam === 'stately') {
     const { createBrowserInspector } = await import('@statelyai/inspect')
     inspect = createBrowserInspector().inspect
