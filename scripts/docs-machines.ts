@@ -5,12 +5,13 @@
  *   node --import tsx scripts/docs-machines.ts        (npm run docs:machines)
  *
  * The diagrams are generated from the machine definitions (state nodes, `on`, `always`, `after`, invoke
- * onDone/onError); do not edit the output by hand.
+ * onDone/onError) as read by machines/graph.ts, which the console's inspector draws too; do not edit the output by hand.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
+import { allStateNodes, childNodes, describeAction, edgesOfNode } from '../machines/graph.ts'
 import * as catalogue from '../machines/index.ts'
 
 const OUT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'machines')
@@ -33,74 +34,23 @@ const displayPath = (node: AnyStateNode) => (node.path.length === 0 ? '(root)' :
 const clean = (text: string) => text.replace(/[;:{}#"|]/g, ' ').replace(/\s+/g, ' ').trim()
 const cell = (text: string) => text.replace(/\|/g, '\\|')
 
-function children(node: AnyStateNode): AnyStateNode[] {
-  return Object.values(node.states) as AnyStateNode[]
-}
-
-function allNodes(node: AnyStateNode): AnyStateNode[] {
-  return [node, ...children(node).flatMap(allNodes)]
-}
-
-function describeGuard(guard: unknown): string | null {
-  if (guard === undefined || guard === null) return null
-  if (typeof guard === 'string') return guard
-  if (typeof guard === 'object' && 'type' in guard) return String((guard as { type: unknown }).type)
-  if (typeof guard === 'function') return guard.name && guard.name !== 'guard' ? guard.name : 'inline'
-  return 'inline'
-}
-
-function describeAction(action: unknown): string {
-  if (typeof action === 'string') return action
-  if (typeof action === 'object' && action !== null && 'type' in action) return String((action as { type: unknown }).type)
-  if (typeof action === 'function') {
-    const type = (action as { type?: unknown }).type
-    if (typeof type === 'string') return type.replace(/^xstate\./, '')
-    return action.name || 'inline'
-  }
-  return 'inline'
-}
+const children = childNodes
+const allNodes = allStateNodes
 
 /** The `raise(…, { delay })` XState adds to the entry of a state with `after` transitions. */
 function isDelaySchedule(action: unknown): boolean {
   return typeof action === 'function' && (action as { type?: unknown }).type === 'xstate.raise' && (action as { delay?: unknown }).delay !== undefined
 }
 
-function describeEvent(machine: AnyStateMachine, eventType: string): string {
-  if (eventType.startsWith('xstate.after.')) {
-    const ref = eventType.slice('xstate.after.'.length).split('.', 1)[0] ?? ''
-    if (/^\d+$/.test(ref)) return `after ${ref} ms`
-    const delay: unknown = (machine.implementations.delays as Record<string, unknown>)[ref]
-    return typeof delay === 'number' ? `after ${ref} (${delay} ms)` : `after ${ref}`
-  }
-  if (eventType.startsWith('xstate.done.actor.')) return `done ${eventType.slice('xstate.done.actor.'.length)}`
-  if (eventType.startsWith('xstate.error.actor.')) return `error ${eventType.slice('xstate.error.actor.'.length)}`
-  if (eventType.startsWith('xstate.done.state.')) return 'done'
-  return eventType
-}
-
+/** The transitions of machines/graph.ts (the inspector draws the same ones), with their state nodes. */
 function edgesOf(machine: AnyStateMachine, node: AnyStateNode): Edge[] {
-  const edges: Edge[] = []
-  for (const [eventType, transitions] of node.transitions) {
-    for (const transition of transitions) {
-      edges.push({
-        source: node,
-        targets: (transition.target ?? []) as AnyStateNode[],
-        event: describeEvent(machine, eventType),
-        guard: describeGuard(transition.guard),
-        actions: transition.actions.map(describeAction),
-      })
-    }
-  }
-  for (const transition of node.always ?? []) {
-    edges.push({
-      source: node,
-      targets: (transition.target ?? []) as AnyStateNode[],
-      event: 'always',
-      guard: describeGuard(transition.guard),
-      actions: transition.actions.map(describeAction),
-    })
-  }
-  return edges
+  return edgesOfNode(machine, node).map((edge) => ({
+    source: node,
+    targets: edge.targetIds.map((id) => machine.getStateNodeById(id)),
+    event: edge.event,
+    guard: edge.guard,
+    actions: edge.actions,
+  }))
 }
 
 /** The deepest state node containing both nodes (where Mermaid wants the transition written). */
@@ -254,7 +204,10 @@ function main(): void {
     .filter((entry): entry is [string, AnyStateMachine] => entry[0].endsWith('Machine') && isMachine(entry[1]))
     .sort(([a], [b]) => a.localeCompare(b))
   mkdirSync(OUT_DIR, { recursive: true })
-  for (const file of readdirSync(OUT_DIR)) if (file.endsWith('.md')) rmSync(join(OUT_DIR, file))
+  // only generated pages are replaced (the guides beside them are written by hand)
+  for (const file of readdirSync(OUT_DIR)) {
+    if (file.endsWith('.md') && readFileSync(join(OUT_DIR, file), 'utf8').includes('<!-- Generated by')) rmSync(join(OUT_DIR, file))
+  }
   const index = [
     '# State machines',
     '',
@@ -262,6 +215,10 @@ function main(): void {
     '',
     'Pure XState v5 machines of the console (`machines/`). Side effects are named actors and actions the caller',
     'provides with `machine.provide(...)`; every machine has a model-based test walking its paths with `xstate/graph`.',
+    '',
+    'Guides: [model-testing.md](model-testing.md) (unit model walks, model-driven UI tests, `npm run test:models`,',
+    'adding a machine) and [inspector.md](inspector.md) (the built-in inspector, `?inspect`). The diagrams below and the',
+    'inspector are drawn from the same reading of the definitions (`machines/graph.ts`).',
     '',
     '| Machine | File | Summary |',
     '| --- | --- | --- |',

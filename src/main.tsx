@@ -7,6 +7,7 @@ import { hashLinkTarget } from './router/guards.ts'
 import { createAppRouter } from './router/router.tsx'
 import { registerTransferTools } from './ui/export/transferTools.tsx'
 import { Shell } from './ui/layout/Shell.tsx'
+import type * as BuiltInInspector from './ui/inspector/mountInspector.tsx'
 
 /**
  * Starts loading the code of the page the browser opened now, beside the start-up calls: its route's guard waits
@@ -32,13 +33,20 @@ async function main() {
   // The catalogue downloads while the app starts (its start-up calls are already under way, src/api/early.ts)
   // and the opened page's code loads (below); nothing renders before it is active.
   const locale = activateLocale(detectLocale())
+  // `?inspect`: the built-in inspector (a lazy chunk; in production only for permitted users, mountInspector.tsx);
+  // `?inspect=stately` in development: the hosted Stately inspector (needs the internet).
+  const inspectParam = new URLSearchParams(window.location.search).get('inspect')
   let inspect
-  if (import.meta.env.DEV && new URLSearchParams(window.location.search).has('inspect')) {
-    // Development only, and never in the first load of a production build.
+  let builtIn: typeof BuiltInInspector | undefined
+  if (import.meta.env.DEV && inspectParam === 'stately') {
     const { createBrowserInspector } = await import('@statelyai/inspect')
     inspect = createBrowserInspector().inspect
+  } else if (inspectParam !== null) {
+    builtIn = await import('./ui/inspector/mountInspector.tsx')
+    inspect = builtIn.startInspection()
   }
   const app = createAppActor({ inspect })
+  void builtIn?.mountInspector(app)
   const router = createAppRouter(app, Shell)
   preloadOpenedPage(router)
   await locale

@@ -19,6 +19,7 @@ import { getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph'
 import type { StatePath } from 'xstate/graph'
 import { isDeepStrictEqual } from 'node:util'
 import { expect, vi } from 'vitest'
+import { coverageDir, leafKey, recordCoverage } from './coverage.ts'
 
 /** Model walks replay hundreds of paths; give them room on a loaded CI machine. */
 export const MODEL_TEST_TIMEOUT = 120_000
@@ -102,17 +103,26 @@ export async function walkShortestPaths<TMachine extends AnyStateMachine>(
   const { machine, events } = options
   const offered = new Set<string>()
   const reached = new Set<string>()
+  const taken = new Set<string>()
   let pathCount = 0
   let steps = 0
   const stubs = createStubs(options)
   for (const input of options.inputs ?? [undefined]) {
     const { shortest, transitions } = modelPaths(options, input, offered)
+    if (coverageDir()) {
+      for (const path of [...shortest, ...transitions]) {
+        for (const [index, step] of path.steps.entries()) {
+          if (index > 0) taken.add(`${leafKey(path.steps[index - 1]!.state)} --${step.event.type}--> ${leafKey(step.state)}`)
+        }
+      }
+    }
     for (const path of shortest) for (const step of path.steps) for (const node of step.state._nodes) reached.add(node.id)
     // Replaying a path checks every snapshot along it, so paths that are prefixes of a longer one add nothing.
     for (const path of withoutPrefixes([...shortest, ...transitions])) steps += await replay(options, stubs, input, path)
     pathCount += shortest.length
   }
   reached.delete(machine.root.id)
+  if (coverageDir()) recordCoverage('unit', machine.id, { states: [...reached].sort(), transitions: [...taken].sort() })
   expect([...reached].sort(), 'every state node is reached').toEqual(stateNodeIds(machine))
   const unused = [...new Set(events.map((event) => event.type))].filter((type) => !offered.has(type))
   expect(unused, 'every listed event is handled in some reachable state').toEqual([])

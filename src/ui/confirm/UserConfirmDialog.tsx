@@ -24,6 +24,7 @@ import {
   tokens,
 } from '@fluentui/react-components'
 import { useActorRef, useSelector } from '@xstate/react'
+import { inspectActors } from '../inspector/registry.ts'
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import type { confirmMachine } from '../../../machines/confirm/confirm.machine.ts'
 import type { ConfirmError, ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
@@ -73,7 +74,7 @@ export interface UserConfirmDialogProps {
 
 /** Runs its own confirm machine against `url`. */
 export function UserConfirmDialog({ url, onResult }: UserConfirmDialogProps): ReactElement | null {
-  const actor = useActorRef(confirmLogic, { input: { url } })
+  const actor = useActorRef(confirmLogic, { input: { url }, inspect: inspectActors })
   useEffect(() => {
     const sub = actor.subscribe((s) => {
       if (s.status === 'done') onResult(s.output)

@@ -25,6 +25,7 @@ import {
   tokens,
 } from '@fluentui/react-components'
 import { useActorRef, useSelector } from '@xstate/react'
+import { inspectActors } from '../inspector/registry.ts'
 import type { SnapshotFrom } from 'xstate'
 import { isScopeEnabled, type exportFlowMachine } from '../../../machines/export-flow/export-flow.machine.ts'
 import type { ExportFlowOutput, ExportFormat, ExportProgress, ExportScope } from '../../../machines/export-flow/export-flow.types.ts'
@@ -91,6 +92,7 @@ export function ExportDialog(props: ExportDialogProps): ReactElement | null {
   )
   const filters = hasFilters(props.query)
   const actor = useActorRef(logic, {
+    inspect: inspectActors,
     input: {
       needsConfirm: props.needsConfirm,
       confirmUrl: props.confirmUrl ?? confirmCheckUrl(props.url),

@@ -5,6 +5,7 @@
 import { useMemo } from 'react'
 import { fromPromise } from 'xstate'
 import { useActorRef } from '@xstate/react'
+import { inspectActors } from '../inspector/registry.ts'
 import { importTaskMachine } from '../../../machines/import-task/import-task.machine.ts'
 import type { ImportMode, ImportRow, UploadRowInput } from '../../../machines/import-task/import-task.types.ts'
 import { ApiError } from '../../api/client.ts'
@@ -83,5 +84,5 @@ export function useImportTask(setup: ImportTaskSetup) {
   // the task is created once per run (the caller keys the component by run)
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const logic = useMemo(() => importTaskLogic(setup), [])
-  return useActorRef(logic, { input: { rows: setup.rows, mode: setup.mode, resumed: setup.resumed } })
+  return useActorRef(logic, { input: { rows: setup.rows, mode: setup.mode, resumed: setup.resumed }, inspect: inspectActors })
 }

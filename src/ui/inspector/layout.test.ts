@@ -1,0 +1,61 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest'
+import { machineGraph } from '../../../machines/graph.ts'
+import { appMachine, confirmMachine, exportFlowMachine } from '../../../machines/index.ts'
+import { border, layoutChart } from './layout.ts'
+import { activeStateIds, describeValue } from './store.ts'
+
+describe('inspector layout', () => {
+  it.each([['confirm', confirmMachine], ['exportFlow', exportFlowMachine], ['app', appMachine]] as const)('draws every state and transition of %s', (_, machine) => {
+    const graph = machineGraph(machine)
+    const chart = layoutChart(graph)
+    expect(chart.boxes.map((box) => box.id).sort()).toEqual(graph.nodes.map((node) => node.id).sort())
+    const byId = new Map(chart.boxes.map((box) => [box.id, box]))
+    for (const box of chart.boxes) {
+      const parent = graph.nodes.find((node) => node.id === box.id)?.parentId
+      if (!parent) continue
+      const outer = byId.get(parent)!
+      // children sit inside their parent
+      expect(box.x).toBeGreaterThanOrEqual(outer.x)
+      expect(box.y).toBeGreaterThanOrEqual(outer.y)
+      expect(box.x + box.w).toBeLessThanOrEqual(outer.x + outer.w + 0.5)
+      expect(box.y + box.h).toBeLessThanOrEqual(outer.y + outer.h + 0.5)
+    }
+    // one arrow per source and target of the definition's transitions
+    const pairs = new Set(graph.edges.flatMap((edge) => (edge.targetIds.length ? edge.targetIds : [edge.sourceId]).map((t) => `${edge.sourceId}→${t}`)))
+    expect(chart.arrows.map((arrow) => `${arrow.sourceId}→${arrow.targetId}`).sort()).toEqual([...pairs].sort())
+  })
+
+  it('siblings of a compound state do not overlap', () => {
+    const chart = layoutChart(machineGraph(exportFlowMachine))
+    const leaves = chart.boxes.filter((box) => box.depth === 1)
+    for (const a of leaves) for (const b of leaves) {
+      if (a === b) continue
+      const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y
+      expect(apart, `${a.id} / ${b.id}`).toBe(true)
+    }
+  })
+
+  it('clips a line to the box border', () => {
+    expect(border({ x: 0, y: 0, w: 100, h: 20 }, 200, 10)).toEqual([100, 10])
+    expect(border({ x: 0, y: 0, w: 100, h: 20 }, 50, -100)).toEqual([50, 0])
+  })
+
+  it('names the active states', () => {
+    const graph = machineGraph(confirmMachine)
+    const value = { verifying: { form: 'asking', sms: 'ready' } }
+    expect(describeValue(value)).toBe('verifying.form.asking, verifying.sms.ready')
+    expect([...activeStateIds({ value }, graph)].sort()).toEqual(
+      ['confirm', 'confirm.verifying', 'confirm.verifying.form', 'confirm.verifying.form.asking', 'confirm.verifying.sms', 'confirm.verifying.sms.ready'],
+    )
+  })
+})
+
+describe('inspector display', () => {
+  it('never shows a typed secret', async () => {
+    const { toDisplayJson } = await import('./store.ts')
+    const text = toDisplayJson({ type: 'SUBMIT', code: 'Admin-Passw0rd!', nested: { password: 'x', secret: 'y' }, other: 'kept' })
+    expect(text).not.toMatch(/Admin-Passw0rd|"x"|"y"/)
+    expect(text).toContain('kept')
+  })
+})
