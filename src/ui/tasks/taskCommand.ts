@@ -29,6 +29,17 @@ export interface TaskCommandOptions {
   hiddenInRoot?: boolean
 }
 
+/** Starts the task, says so, and opens its log page in a new tab (errors are shown, not thrown). */
+export async function startAndOpenLog(url: string, body: Record<string, unknown> | undefined, openInNewTab: (path: string) => void): Promise<void> {
+  try {
+    const execution = await startTask(url, body)
+    notify('success', t`Task started`)
+    openInNewTab(executionLogPath(execution))
+  } catch (e) {
+    notify('error', t`Could not start the task`, describeError(e))
+  }
+}
+
 export function taskCommand(o: TaskCommandOptions): ListCommand {
   return {
     id: o.id,
@@ -41,14 +52,7 @@ export function taskCommand(o: TaskCommandOptions): ListCommand {
     enabled: (_env, target) => (o.enabled ? o.enabled(target) : o.scope !== 'bulk' || target.selection.length > 0),
     run: async (target, h) => {
       const call = o.request(target)
-      if (!call) return
-      try {
-        const execution = await startTask(call.url, call.body)
-        notify('success', t`Task started`)
-        h.openInNewTab(executionLogPath(execution))
-      } catch (e) {
-        notify('error', t`Could not start the task`, describeError(e))
-      }
+      if (call) await startAndOpenLog(call.url, call.body, (path) => h.openInNewTab(path))
     },
   }
 }

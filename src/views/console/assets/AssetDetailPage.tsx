@@ -9,6 +9,7 @@ import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
 import { AssetAccountsTab } from '../accounts/AccountPages.tsx'
 import { assetKindKey } from './resource.ts'
+import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
 
 const categoryOf = (row: Row) => {
   const c = row.category as { value?: string } | string | undefined
@@ -58,7 +59,7 @@ export const assetDetailConfig: DetailConfig = {
     extra: [{
       id: 'clone', scope: 'row', label: msg`Clone`, order: 30, perms: ['assets.add_asset'], hiddenInRoot: true,
       run: ({ row }, h) => { if (row) h.go(manifestItem(assetKindKey(categoryOf(row))).routes.create!.path, { clone_from: String(row.id) }) },
-    }],
+    }, ...assetConnectivityCommands.filter((c) => c.scope === 'row')],
   },
 }
 

@@ -6,7 +6,7 @@
 import {
   Button, makeStyles, Menu, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Tab, TabList, tokens,
 } from '@fluentui/react-components'
-import { AddRegular, ChevronDownRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular } from '@fluentui/react-icons'
+import { AddRegular, ChevronDownRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, PlugConnectedRegular } from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
@@ -30,6 +30,9 @@ import { LazyTree, type LazyTreeHandle, type TreeAction } from '../../../ui/tree
 import { PromptDialog } from '../../../ui/tree/PromptDialog.tsx'
 import { manifestItem } from '../../manifest.ts'
 import { assetKindKey, assetListConfig, KIND_KEYS } from './resource.ts'
+import { useOpenInNewTab } from '../../../ui/common/navigation.tsx'
+import { startAndOpenLog } from '../../../ui/tasks/taskCommand.ts'
+import { nodeConnectivityRequest, TEST_CONNECTIVITY_PERM } from '../assets-net/connectivity.ts'
 
 const categoriesQuery = (orgId: string | undefined) => jsonQuery(CATEGORIES_URL, orgId, parseCategories)
 
@@ -86,6 +89,7 @@ function AssetList({ kind }: { kind: string }) {
     void navigate({ to: '.', search: (prev: Record<string, unknown>) => ({ ...prev, node_id: String(item.data.id), page: undefined }) } as never)
   }
   const reloadAll = async () => { await tree.current?.reload() }
+  const openInNewTab = useOpenInNewTab()
 
   const actions = (item: TreeItem): TreeAction[] => {
     if (item.type !== 'node') return []
@@ -108,6 +112,13 @@ function AssetList({ kind }: { kind: string }) {
             } catch (e) { notify('error', describeError(e)) }
           },
         }),
+      },
+      {
+        id: 'test', label: t`Test connectivity`, icon: <PlugConnectedRegular />, disabled: !can(TEST_CONNECTIVITY_PERM),
+        run: () => {
+          const call = nodeConnectivityRequest(String(item.data.id))
+          void startAndOpenLog(call.url, call.body, (path) => openInNewTab(path))
+        },
       },
       {
         id: 'move', label: t`Move selected assets here`, icon: <ArrowImportRegular />, disabled: !selection.length || !can('assets.change_node'),

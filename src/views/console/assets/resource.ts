@@ -4,6 +4,7 @@ import type { Row } from '../../../api/resources.ts'
 import type { ResourceManifestItem } from '../../../router/resources.ts'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
+import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
 
 /** Category value → manifest key of its kind. */
 export const KIND_OF: Readonly<Record<string, string>> = {
@@ -39,7 +40,7 @@ export function assetListConfig(item: ResourceManifestItem, opts: { extra?: List
     hiddenFilters: ['node_id'],
     searchExclude: ['id', 'node_id', 'node', 'ip'],
     defaultOrder: 'name',
-    commands: { overrides: { update, clone, create: null }, extra: opts.extra ?? [] },
+    commands: { overrides: { update, clone, create: null }, extra: [...assetConnectivityCommands, ...(opts.extra ?? [])] },
     tools: { import: item.key !== 'assets' },
     onSelectionChange: opts.onSelectionChange,
     controlRef: opts.controlRef,
