@@ -4,6 +4,7 @@
  * task. Per asset: log in with the asset's privileged account, do the work, record the result. One asset's
  * failure never stops the others; a secret is stored only after the host took it and the new secret logged in.
  */
+import { setCredentialSource, type AssetCredential } from '../../automation/credentials.ts'
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { SshError, withSsh } from '../../automation/ssh.ts'
@@ -44,6 +45,22 @@ async function privilegedOf(db: DB, assetId: string): Promise<Row | undefined> {
   return (await sql<Row>`select * from accounts where asset_id = ${assetId} and privileged and is_active and secret <> ''
     order by (username = 'root') desc, date_created limit 1`.execute(db)).rows[0]
 }
+
+/**
+ * The connectivity tests of assets and gateways (server/automation/connectivity.ts) log in with the same
+ * privileged account the automations use: installed once, when this module loads.
+ */
+setCredentialSource(async (db, assetIds) => {
+  const out = new Map<string, AssetCredential>()
+  for (const id of assetIds) {
+    const priv = await privilegedOf(db, id)
+    if (!priv) continue
+    const c = credOf(db, priv)
+    const key = c.secretType === 'ssh_key'
+    out.set(id, { username: c.username, label: String(priv.name ?? c.username), ...(key ? { privateKey: c.secret, passphrase: c.passphrase } : { password: c.secret }) })
+  }
+  return out
+})
 
 /** Logs in as the asset's privileged account and hands a root runner to `work`. */
 async function asPrivileged<T>(db: DB, asset: HostAsset, signal: AbortSignal, work: (p: Privileged) => Promise<T>): Promise<T> {
