@@ -7,6 +7,7 @@ import { Tab, TabList } from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
+import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { settingsCategoryUrl } from '../../api/settings.ts'
 import { ObjectFormPage, type ObjectFormPageConfig } from '../../ui/form/ObjectFormPage.tsx'
@@ -116,19 +117,32 @@ export const otherSettingsConfig: ObjectFormPageConfig = {
 }
 
 /** A settings page made of tabs, one category each; the tab list sits above the selected category's form. */
-export function SettingsTabsPage({ tabs, label }: { tabs: readonly SettingsTab[]; label: MessageDescriptor }) {
+/** A tab that opens a page of its own (a category with more than a form, e.g. LDAP with its user import). */
+export interface SettingsLinkTab { key: string; title: MessageDescriptor; to: string }
+
+/** A settings page made of tabs, one category each; the tab list sits above the selected category's form. */
+export function SettingsTabsPage({ tabs, links = [], label }: { tabs: readonly SettingsTab[]; links?: readonly SettingsLinkTab[]; label: MessageDescriptor }) {
   const { i18n } = useLingui()
+  const navigate = useNavigate()
   const [selected, setSelected] = useState(tabs[0]!.key)
   const current = tabs.find((x) => x.key === selected) ?? tabs[0]!
+  const onSelect = (value: string) => {
+    const link = links.find((l) => l.key === value)
+    if (link) void navigate({ to: link.to })
+    else setSelected(value)
+  }
   const list = (
-    <TabList selectedValue={current.key} onTabSelect={(_, d) => setSelected(String(d.value))} aria-label={i18n._(label)}>
+    <TabList selectedValue={current.key} onTabSelect={(_, d) => onSelect(String(d.value))} aria-label={i18n._(label)}>
       {tabs.map((x) => <Tab key={x.key} value={x.key}>{i18n._(x.title)}</Tab>)}
+      {links.map((x) => <Tab key={x.key} value={x.key}>{i18n._(x.title)}</Tab>)}
     </TabList>
   )
   return <ObjectFormPage config={current.config} tabs={list} />
 }
 
-export const AuthSettingsPage = () => <SettingsTabsPage tabs={authTabs} label={msg`Authentication`} />
+const authLinks: SettingsLinkTab[] = [{ key: 'ldap', title: msg`LDAP`, to: '/settings/auth/ldap' }]
+
+export const AuthSettingsPage = () => <SettingsTabsPage tabs={authTabs} links={authLinks} label={msg`Authentication`} />
 export const SmsSettingsPage = () => <SettingsTabsPage tabs={smsTabs} label={msg`SMS`} />
 export const InterfaceSettingsPage = () => <ObjectFormPage config={interfaceSettingsConfig} />
 export const TerminalSettingsPage = () => <ObjectFormPage config={terminalSettingsConfig} />
