@@ -36,6 +36,14 @@ const HINTS: Readonly<Record<string, Hint>> = {
   roles: { apiUrl: '/api/v1/rbac/org-roles/', search: async () => ({ scope: 'org', activeTab: 'org' }) },
   // Login ACLs of a user: the pages work on one user's rules (`?user=`), which also fills the required `user`.
   'user-acls': { search: async (a) => ({ user: String((await a.get('/api/v1/users/profile/')).id) }) },
+  // Asset kinds: the create form opens with a platform of the kind (as the "Create" menu opens it).
+  ...Object.fromEntries([['hosts', 'host'], ['databases', 'database'], ['devices', 'device'], ['clouds', 'cloud'], ['webs', 'web'], ['customs', 'custom']].map(([key, category]) => [key, {
+    search: async (a: Api) => {
+      let found = results(await a.get(`/api/v1/assets/platforms/?category=${category}&limit=1`))[0]
+      if (!found) found = await a.post('/api/v1/assets/platforms/', { name: `cf-${category}`, category, type: category, protocols: [{ name: 'tcp', port: 7 }] })
+      return { platform: String(found.id) }
+    },
+  }])),
 }
 
 /** A value the server accepts for a required field, from its type alone. */
@@ -43,6 +51,7 @@ function generated(name: string, field: FieldMeta, base: string): string | undef
   const cut = (s: string) => (field.max_length ? s.slice(0, field.max_length) : s)
   if (field.type === 'email' || name === 'email') return `${base}@example.com`.toLowerCase()
   if (field.type === 'integer' || field.type === 'float' || field.type === 'decimal') return '1'
+  if (field.type === 'url') return 'https://example.com/'
   if (field.type === 'string') return cut(name === 'name' ? base : `${base}-${name}`)
   return undefined
 }
