@@ -38,6 +38,14 @@ const HINTS: Readonly<Record<string, Hint>> = {
   'user-acls': { search: async (a) => ({ user: String((await a.get('/api/v1/users/profile/')).id) }) },
   // Gateways are created from a domain (`?domain=` fixes the required domain).
   gateways: { search: async (a) => ({ domain: String((await a.post('/api/v1/assets/domains/', { name: unique('cf-zone') })).id) }) },
+  // Asset kinds: the create form opens with a platform of the kind (as the "Create" menu opens it).
+  ...Object.fromEntries([['hosts', 'host'], ['databases', 'database'], ['devices', 'device'], ['clouds', 'cloud'], ['webs', 'web'], ['customs', 'custom']].map(([key, category]) => [key, {
+    search: async (a: Api) => {
+      let found = results(await a.get(`/api/v1/assets/platforms/?category=${category}&limit=1`))[0]
+      if (!found) found = await a.post('/api/v1/assets/platforms/', { name: `cf-${category}`, category, type: category, protocols: [{ name: 'tcp', port: 7 }] })
+      return { platform: String(found.id) }
+    },
+  }])),
 }
 
 /** A value the server accepts for a required field, from its type alone. */
@@ -45,6 +53,7 @@ function generated(name: string, field: FieldMeta, base: string): string | undef
   const cut = (s: string) => (field.max_length ? s.slice(0, field.max_length) : s)
   if (field.type === 'email' || name === 'email') return `${base}@example.com`.toLowerCase()
   if (field.type === 'integer' || field.type === 'float' || field.type === 'decimal') return '1'
+  if (field.type === 'url') return 'https://example.com/'
   if (field.type === 'string') return cut(name === 'name' ? base : `${base}-${name}`)
   return undefined
 }
