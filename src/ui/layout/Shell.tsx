@@ -1,21 +1,27 @@
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import { loginUrl } from '../../app/appActor.ts'
 import { ROUTES, routeByName, viewRoot } from '../../router/catalog.ts'
 import type { RouteDef } from '../../router/types.ts'
 import { AccessProvider } from '../common/access.tsx'
 import { NotifyHost } from '../common/notify.tsx'
-import { ReloginDialog } from '../feedback/ReloginDialog.tsx'
+import { deferred } from '../common/deferred.tsx'
+import { isReloginAsked, subscribeRelogin } from '../feedback/feedback.ts'
 import { Header } from './Header.tsx'
 import { Sidebar } from './Sidebar.tsx'
 import { useSidebar } from './sidebar.ts'
-import { SiteMessagesDrawer } from './SiteMessages.tsx'
+import { selectDrawerOpen } from './SiteMessages.tsx'
 import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
 import { TabsBar } from './TabsBar.tsx'
 import { useOrganizations, useProfile } from './useShell.ts'
+import { useSiteMessages } from '../../app/AppProvider.tsx'
 import { Warnings } from './Warnings.tsx'
+
+// Not on the first screen: loaded when first opened.
+const SiteMessagesDrawer = deferred(() => import('./SiteMessagesDrawer.tsx').then((m) => m.SiteMessagesDrawer))
+const ReloginDialog = deferred(() => import('../feedback/ReloginDialog.tsx').then((m) => m.ReloginDialog))
 
 const SYSTEM_ADMIN_ROLE = '00000000-0000-0000-0000-000000000001'
 
@@ -46,6 +52,8 @@ export function Shell() {
   const href = useRouterState({ select: ((s: NavState) => s.location.href) as never }) as string
   const profile = useProfile()
   const { currentOrg } = useOrganizations()
+  const messagesOpen = useSiteMessages(selectDrawerOpen)
+  const reloginAsked = useSyncExternalStore(subscribeRelogin, isReloginAsked, isReloginAsked)
   const [tabs, setTabsState] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
   const setTabs = (next: VisitedTab[] | ((list: VisitedTab[]) => VisitedTab[])) =>
     setTabsState((list) => {
@@ -110,8 +118,8 @@ export function Shell() {
           </div>
         </main>
       </div>
-      <SiteMessagesDrawer />
-      <ReloginDialog loginHref={loginUrl} />
+      <SiteMessagesDrawer when={messagesOpen} />
+      <ReloginDialog when={reloginAsked} loginHref={loginUrl} />
       <NotifyHost />
     </div>
   )
