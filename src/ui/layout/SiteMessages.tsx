@@ -1,4 +1,6 @@
-import { Button, mergeClasses, CounterBadge, Tooltip } from '@fluentui/react-components'
+import { Button, mergeClasses, Tooltip } from '@fluentui/react-components'
+import { Suspense } from 'react'
+import { CounterBadge } from '../common/lazyParts.ts'
 import { AlertRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useSiteMessages, useSiteMessagesRef, type SiteMessagesSnapshot } from '../../app/AppProvider.tsx'
@@ -29,7 +31,7 @@ export function SiteMessagesButton() {
         data-testid="site-messages-button"
         onClick={() => ref?.send({ type: 'OPEN_DRAWER' })}
       >
-        {unread > 0 && <CounterBadge className={styles.badge} count={unread} overflowCount={BADGE_MAX} size="small" color="danger" aria-hidden="true" data-testid="site-messages-badge" />}
+        {unread > 0 && <Suspense fallback={null}><CounterBadge className={styles.badge} count={unread} overflowCount={BADGE_MAX} size="small" color="danger" aria-hidden="true" data-testid="site-messages-badge" /></Suspense>}
       </Button>
     </Tooltip>
   )
