@@ -8,6 +8,13 @@ import { earlyStart, firstScreenGroups, precompress, thenBuildLogin } from './sc
 /** `vite build` builds the console, then the login page apart (scripts/vite-plugins.ts, thenBuildLogin). */
 const loginBuild = process.env.BASTION_BUILD === 'login'
 
+/**
+ * Modules with no side effects on import, so a module none of whose exports are used is dropped: the machines are
+ * pure by the layer rule, but `setup().createMachine()` at module level looks like a call with effects, and the
+ * `machines/index.ts` barrel would otherwise put every machine (confirm, import, export…) into the first screen.
+ */
+const pureModules = [{ test: /[\\/]machines[\\/]/, sideEffects: false }]
+
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080'
 
 export default defineConfig({
@@ -21,9 +28,10 @@ export default defineConfig({
     emptyOutDir: !loginBuild,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: loginBuild
-      ? { input: { login: 'login.html' } }
+      ? { input: { login: 'login.html' }, treeshake: { moduleSideEffects: pureModules } }
       : {
           input: { main: 'index.html' },
+          treeshake: { moduleSideEffects: pureModules },
           // The first screen in few requests (docs/architecture.md, "First visit"): what the console's entry
           // imports statically is one chunk; lazy pages keep their own chunks.
           output: { codeSplitting: { groups: firstScreenGroups } },

@@ -70,7 +70,8 @@ const EARLY_ENTRY = 'src/api/early.ts'
 export const firstScreenGroups: CodeSplittingGroup[] = [
   { name: 'app', priority: 2, tags: ['$initial'], test: (id) => !id.endsWith(EARLY_ENTRY) },
   // Every list page needs the list and table blocks (and the Fluent parts under them): one chunk, not fifteen.
-  { name: 'list', priority: 1, test: (id) => /[\\/]src[\\/]ui[\\/](list|table)[\\/]/.test(id) && !/BulkUpdateDialog/.test(id) },
+  // Their dialogs (`*Dialog.tsx`) and parts loaded on use (`*.lazy.tsx`) stay out of it.
+  { name: 'list', priority: 1, test: (id) => /[\\/]src[\\/]ui[\\/](list|table)[\\/]/.test(id) && !/(Dialog|\.lazy)\.tsx$/.test(id) },
 ]
 
 /**

@@ -2,6 +2,8 @@ import { addMessages } from '../i18n.ts'
 
 /** English source texts of the start-up module (translated with `tr`; zh and ja below). */
 export const S = {
+  /** INTERFACE_LOGIN_TITLE's default (server/settings/declarations.ts) */
+  productName: 'JumpServer Open Source Bastion Host',
   mfaDisable: 'Disable',
   mfaEnable: 'Enable',
   mfaForce: 'Force enable',
@@ -57,6 +59,7 @@ export const S = {
 } as const
 
 addMessages({
+  [S.productName]: ['JumpServer 开源堡垒机', 'JumpServer オープンソース要塞ホスト'],
   [S.mfaDisable]: ['禁用', '無効'],
   [S.mfaEnable]: ['启用', '有効'],
   [S.mfaForce]: ['强制启用', '強制有効'],

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { requireUser } from '../http/context.ts'
+import type { Lang } from '../http/request-context.ts'
 import { tr } from '../i18n.ts'
 import { THEMES } from '../settings/declarations-interface.ts'
 import { allSettings } from '../settings/store.ts'
@@ -11,10 +12,12 @@ import { OIDC_LOGIN_URL } from '../auth/oidc-urls.ts'
 import { type LicenseState, requestLicense } from './license.ts'
 import { S } from './messages.ts'
 
-function interfaceOf(settings: Map<string, unknown>, license: LicenseState) {
+function interfaceOf(settings: Map<string, unknown>, license: LicenseState, lang: Lang) {
   const theme = String(settings.get('INTERFACE_THEME') || 'classic_green')
+  const title = settings.get('INTERFACE_LOGIN_TITLE')
   return {
-    login_title: settings.get('INTERFACE_LOGIN_TITLE'),
+    // The default product name is translated (as JumpServer's gettext default); a title the admin set is shown as set.
+    login_title: title === S.productName ? tr(lang, S.productName) : title,
     logo_index: settings.get('INTERFACE_LOGO_INDEX'),
     logo_logout: settings.get('INTERFACE_LOGO_LOGOUT'),
     login_image: settings.get('INTERFACE_LOGIN_IMAGE'),
@@ -42,7 +45,7 @@ const PLAIN_KEYS = [
 
 export async function openSettings(req: FastifyRequest) {
   const [settings, license] = await Promise.all([allSettings(req.ctx.db), requestLicense(req)])
-  return { XPACK_ENABLED: license.enabled, INTERFACE: interfaceOf(settings, license), LOGIN_METHODS: loginMethods(settings) }
+  return { XPACK_ENABLED: license.enabled, INTERFACE: interfaceOf(settings, license, req.ctx.lang), LOGIN_METHODS: loginMethods(settings) }
 }
 
 /**
@@ -60,7 +63,7 @@ export async function fullSettings(req: FastifyRequest) {
   const info = license.info
   return {
     XPACK_ENABLED: license.enabled,
-    INTERFACE: interfaceOf(settings, license),
+    INTERFACE: interfaceOf(settings, license, req.ctx.lang),
     XPACK_LICENSE_IS_VALID: license.valid,
     XPACK_LICENSE_INFO: info
       ? { corporation: info.corporation, date_expired: info.date_expired, edition: info.edition, is_valid: license.valid }

@@ -15,23 +15,9 @@
  */
 import { ecb } from '@noble/ciphers/aes.js'
 
-/** Thrown by `encryptSecret` when there is no public key: callers decide (never send the plain value silently). */
-export class MissingPublicKeyError extends Error {
-  readonly code = 'missing_public_key'
-  constructor() {
-    super('No jms_public_key cookie: secret values cannot be encrypted')
-    this.name = 'MissingPublicKeyError'
-  }
-}
+import { InvalidPublicKeyError, MissingPublicKeyError } from './cryptoErrors.ts'
 
-/** Thrown when the cookie is present but is not a usable RSA public key. */
-export class InvalidPublicKeyError extends Error {
-  readonly code = 'invalid_public_key'
-  constructor(detail: string) {
-    super(`Invalid RSA public key: ${detail}`)
-    this.name = 'InvalidPublicKeyError'
-  }
-}
+export { InvalidPublicKeyError, MissingPublicKeyError }
 
 const KEY_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
 const KEY_LENGTH = 16

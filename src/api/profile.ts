@@ -1,7 +1,6 @@
 import Cookies from 'js-cookie'
 import type { Org, UserProfile } from '../../machines/index.ts'
 import { ApiError, http, PROFILE_URL, request, silent } from './client.ts'
-import { encryptSecret } from './crypto.ts'
 import { parseOrg } from './orgs.ts'
 
 /** The signed-in user (contract §4.2), normalised: orgs and perms are always arrays. */
@@ -77,6 +76,8 @@ const publicKey = () => Cookies.get('jms_public_key')
 /** Changes the password (all three values encrypted, contract §6). */
 export async function changePassword(values: { old_password: string; new_password: string; new_password_again: string }): Promise<void> {
   const key = publicKey()
+  // The cipher code loads when a password is changed, not with the first screen.
+  const { encryptSecret } = await import('./crypto.ts')
   await request('put', `${PROFILE_URL}password/`, silent({
     json: {
       old_password: encryptSecret(values.old_password, key),

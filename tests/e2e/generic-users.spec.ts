@@ -244,6 +244,46 @@ test.describe('users', () => {
     await expect(page.getByRole('search').getByText('Active: No')).toBeVisible()
   })
 
+  test('tabs: one per page whatever the sort, page size, search or save; the create tab closes; the active tab is seen', async ({ page }) => {
+    const prefix = unique('tabs')
+    await createUsers(a, prefix, 3)
+    await page.setViewportSize({ width: 900, height: 800 })
+    await login(page, LIST)
+    const tabs = page.getByRole('navigation', { name: 'Open pages' })
+    const userTabs = tabs.getByRole('link', { name: 'User list', exact: true })
+    await search(page, prefix)
+    await expect(page).toHaveURL(new RegExp(`search=${prefix}`))
+    await grid(page).getByRole('columnheader', { name: 'Name', exact: true }).click()
+    await expect(page).toHaveURL(/order=name/)
+    await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('30')
+    await expect(page).toHaveURL(/size=30/)
+    await expect(userTabs).toHaveCount(1)
+    await expect(userTabs).toHaveAttribute('aria-current', 'page')
+
+    // Create and save: back on the list (sorted by date), with one list tab and no create tab.
+    await page.goto(`/ui${LIST}/create`)
+    await expect(tabs.getByRole('link', { name: 'Create user' })).toHaveAttribute('aria-current', 'page')
+    const username = unique('tabbed')
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Tabbed')
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username)
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(`${username}@example.com`)
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(page).toHaveURL(/order=-date_updated/)
+    await expect(tabs.getByRole('link', { name: 'Create user' })).toHaveCount(0)
+    await expect(userTabs).toHaveCount(1)
+    await expect(userTabs).toHaveAttribute('aria-current', 'page')
+
+    // More tabs than the bar shows: the active one scrolls into view, at the end and back at the start.
+    for (const path of ['/console/users/groups', '/console/users/users/user-acl', '/console/users/roles', '/console/users/roles?scope=org', '/settings/orgs', '/console/users/groups/create', '/console/users/users/create']) {
+      await page.goto(`/ui${path}`)
+      await expect(tabs.locator('[aria-current="page"]')).toBeInViewport({ ratio: 1 })
+    }
+    await page.goto(`/ui${LIST}`)
+    await expect(userTabs).toHaveAttribute('aria-current', 'page')
+    await expect(userTabs).toBeInViewport({ ratio: 1 })
+    await expectNoAxeViolations(page, 'user list with many tabs')
+  })
+
   test('a view-only user sees no create, edit or delete', async ({ page, request }) => {
     const perms = await Promise.all(['users.view_user', 'rbac.view_console', 'users.view_usergroup'].map((c) => permissionId(a, c)))
     const role = await a.post('/api/v1/rbac/org-roles/', { name: unique('viewonly'), permissions: perms })

@@ -1,13 +1,10 @@
 /**
  * A confirmation dialog whose confirm runs an async action: the button spins while it runs; on failure the
- * dialog stays open, the spinner stops and the error is shown (spec §4.5).
+ * dialog stays open, the spinner stops and the error is shown (spec §4.5). The dialog's code
+ * (ConfirmDialogView.tsx) loads the first time one is asked, not with a list's first screen.
  */
-import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner,
-} from '@fluentui/react-components'
-import { useLingui } from '@lingui/react/macro'
 import { useCallback, useState, type ReactNode } from 'react'
-import { describeError } from './errors.ts'
+import { deferred } from './deferred.tsx'
 
 export interface ConfirmOptions {
   title: string
@@ -18,57 +15,10 @@ export interface ConfirmOptions {
   onConfirm: () => Promise<void> | void
 }
 
+const ConfirmDialogView = deferred(() => import('./ConfirmDialogView.tsx').then((m) => m.ConfirmDialogView))
+
 export function ConfirmDialog({ options, onClose }: { options: ConfirmOptions | undefined; onClose: () => void }) {
-  const { t } = useLingui()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string>()
-  const close = () => {
-    if (busy) return
-    setError(undefined)
-    onClose()
-  }
-  const confirm = async () => {
-    if (!options) return
-    setBusy(true)
-    setError(undefined)
-    try {
-      await options.onConfirm()
-      setBusy(false)
-      onClose()
-    } catch (e) {
-      setBusy(false)
-      setError(describeError(e))
-    }
-  }
-  return (
-    <Dialog open={options !== undefined} onOpenChange={(_, d) => !d.open && close()} modalType="alert">
-      <DialogSurface>
-        <DialogBody>
-          <DialogTitle>{options?.title}</DialogTitle>
-          <DialogContent>
-            {options?.body}
-            {error && (
-              <MessageBar intent="error" style={{ marginTop: 12 }}>
-                <MessageBarBody>{error}</MessageBarBody>
-              </MessageBar>
-            )}
-          </DialogContent>
-          <DialogActions>
-            <Button appearance="secondary" onClick={close} disabled={busy}>{t`Cancel`}</Button>
-            <Button
-              appearance="primary"
-              onClick={() => void confirm()}
-              disabled={busy}
-              icon={busy ? <Spinner size="tiny" /> : undefined}
-              data-danger={options?.danger ? '' : undefined}
-            >
-              {options?.confirmLabel ?? t`Confirm`}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
-  )
+  return <ConfirmDialogView when={options !== undefined} options={options} onClose={onClose} />
 }
 
 /** `[dialog element, ask]`: `ask(options)` opens the dialog. */

@@ -6,7 +6,7 @@
  */
 import { t } from '@lingui/core/macro'
 import { ApiError } from '../../api/client.ts'
-import { InvalidPublicKeyError, MissingPublicKeyError } from '../../api/crypto.ts'
+import { InvalidPublicKeyError, MissingPublicKeyError } from '../../api/cryptoErrors.ts'
 
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) return error.message

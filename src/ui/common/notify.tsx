@@ -2,10 +2,11 @@
  * Short notices (success after save, failures): a module-level store, so a notice raised just before a
  * navigation shows on the next page, rendered by `NotifyHost` as Fluent message bars in a live region.
  */
-import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, makeStyles, tokens } from '@fluentui/react-components'
+import { Button, makeStyles, tokens } from '@fluentui/react-components'
+import { MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from './lazyParts.ts'
 import { DismissRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
-import { useSyncExternalStore, type ReactNode } from 'react'
+import { Suspense, useSyncExternalStore, type ReactNode } from 'react'
 
 export type NoticeIntent = 'success' | 'error' | 'info' | 'warning'
 
@@ -59,6 +60,7 @@ export function NotifyHost() {
   const list = useSyncExternalStore(subscribe, () => notices, () => notices)
   return (
     <div className={styles.host} role="status" aria-live="polite">
+      <Suspense fallback={null}>
       {list.map((n) => (
         <MessageBar key={n.id} intent={n.intent} layout="multiline" shape="rounded">
           <MessageBarBody>
@@ -70,6 +72,7 @@ export function NotifyHost() {
           />
         </MessageBar>
       ))}
+      </Suspense>
     </div>
   )
 }

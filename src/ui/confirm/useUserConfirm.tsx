@@ -10,7 +10,7 @@
 import { useCallback, useRef, useState, type ReactElement } from 'react'
 import type { ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
 import { UserConfirmDialog } from './UserConfirmDialog.tsx'
-import { reloginHref } from './confirmLogic.ts'
+import { reloginHref } from './relogin.ts'
 
 export interface UseUserConfirm {
   confirm: (url: string) => Promise<ConfirmOutput>

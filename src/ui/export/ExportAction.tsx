@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowDownloadRegular } from '@fluentui/react-icons'
 import { notify } from '../common/notify.tsx'
-import { reloginHref } from '../confirm/confirmLogic.ts'
+import { reloginHref } from '../confirm/relogin.ts'
 import type { ListToolContext } from '../list/types.ts'
 import { confirmFailureText } from './confirmFailure.ts'
 

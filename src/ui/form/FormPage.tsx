@@ -81,11 +81,12 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
     if (form.mode === 'create') {
       notify('success', t`Created “${name}”`, links, 6000)
       if (andContinue) form.reset()
-      else go(list.path, { ...kept, order: '-date_updated' })
+      // The form is done: it leaves the history (and its tab closes, src/ui/layout/tabs.ts replaceTab).
+      else go(list.path, { ...kept, order: '-date_updated' }, { replace: true })
     } else {
       notify('success', t`Saved “${name}”`)
-      if (detail) go(routePath(detail, { id: saved.id }), kept)
-      else go(list.path, kept)
+      if (detail) go(routePath(detail, { id: saved.id }), kept, { replace: true })
+      else go(list.path, kept, { replace: true })
     }
   }
 

@@ -9,6 +9,7 @@ import { t } from '@lingui/core/macro'
 import { Dialog, DialogBody, DialogSurface, DialogTitle, makeStyles } from '@fluentui/react-components'
 import type { ImportMode, ImportRow } from '../../../machines/import-task/import-task.types.ts'
 import type { Row } from '../../api/resources.ts'
+import { useConfirm } from '../common/ConfirmDialog.tsx'
 import { ImportChoose } from './ImportChoose.tsx'
 import { ImportRun } from './ImportRun.tsx'
 import { clearImport, importStorageKey, loadImport, resumedTask, type SavedImport } from './persist.ts'
@@ -51,6 +52,8 @@ export function ImportDialog(props: ImportDialogProps): ReactElement {
   const [saved, setSaved] = useState<SavedImport | null>(() => resumable(loadImport(storageKey)))
   const runs = useRef(0)
   const imported = useRef(false)
+  const unsent = useRef(0)
+  const [confirmElement, ask] = useConfirm()
 
   const start = (fileName: string, preview: Preview, mode: ImportMode) => {
     runs.current += 1
@@ -78,9 +81,23 @@ export function ImportDialog(props: ImportDialogProps): ReactElement {
   const onImported = useCallback(() => {
     imported.current = true
   }, [])
+  const onUnsent = useCallback((count: number) => {
+    unsent.current = count
+  }, [])
+  /** Closing with rows not imported yet asks first (the import stays saved and can be resumed). */
+  const requestClose = () => {
+    const left = run ? unsent.current : 0
+    if (left === 0) return close(false)
+    ask({
+      title: t`Close the import?`,
+      body: t`${left} rows have not been imported yet. You can resume this import later from the Import button.`,
+      confirmLabel: t`Close`,
+      onConfirm: () => close(false),
+    })
+  }
 
   return (
-    <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && close(false)}>
+    <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && requestClose()}>
       <DialogSurface className={run ? styles.wide : styles.narrow}>
         <DialogBody>
           <DialogTitle>{t`Import`}</DialogTitle>
@@ -99,8 +116,9 @@ export function ImportDialog(props: ImportDialogProps): ReactElement {
                 clearImport(storageKey)
                 setRun(null)
               }}
-              onClose={close}
+              onClose={(finished) => (finished ? close(true) : requestClose())}
               onImported={onImported}
+              onUnsent={onUnsent}
             />
           ) : (
             <ImportChoose
@@ -115,6 +133,7 @@ export function ImportDialog(props: ImportDialogProps): ReactElement {
               onCancel={() => close(false)}
             />
           )}
+          {confirmElement}
         </DialogBody>
       </DialogSurface>
     </Dialog>

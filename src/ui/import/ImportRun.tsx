@@ -67,6 +67,8 @@ export interface ImportRunProps extends ImportTaskSetup {
   onClose: (finished: boolean) => void
   /** called when a row is imported (the list refreshes on close) */
   onImported: () => void
+  /** the number of rows not imported yet (pending or failed), after every change: closing then asks first */
+  onUnsent?: (count: number) => void
 }
 
 export function ImportRun(props: ImportRunProps): ReactElement {
@@ -89,10 +91,14 @@ export function ImportRun(props: ImportRunProps): ReactElement {
     const sub = actor.on('finishedWithFailures', (e) => setSummary({ failed: e.failed, total: e.total }))
     return () => sub.unsubscribe()
   }, [actor])
-  const { onImported } = props
+  const { onImported, onUnsent } = props
   useEffect(() => {
     if (progress.ok > 0) onImported()
   }, [progress.ok, onImported])
+  const unsent = progress.pending + progress.failed
+  useEffect(() => {
+    onUnsent?.(unsent)
+  }, [unsent, onUnsent])
 
   const view = pageRows({ rows, pageSize, page }).map((row, i) => rowView(row, (page - 1) * pageSize + i, current))
   const columnOf = new Map(props.columns.map((c) => [c.field, c]))
@@ -108,11 +114,14 @@ export function ImportRun(props: ImportRunProps): ReactElement {
       setProblem(describeError(e))
       return
     }
-    setSummary(null)
     actor.send({ type: 'EDIT_CELL', rowId: row.id, field, value })
   }
 
   const act = () => {
+    // A cell still being edited is committed first (its blur sends EDIT_CELL at once), so one press of Continue
+    // imports the row just fixed (issue 17, defect 3).
+    const editing = document.activeElement
+    if (editing instanceof HTMLElement && editing.closest('[data-import-preview]')) editing.blur()
     setSummary(null)
     if (button === 'import') actor.send({ type: 'IMPORT' })
     else if (button === 'stop') actor.send({ type: 'STOP' })
@@ -161,7 +170,9 @@ export function ImportRun(props: ImportRunProps): ReactElement {
             <MessageBarBody>{problem}</MessageBarBody>
           </MessageBar>
         )}
-        <PreviewTable columns={props.columns} rows={view} editable={!running} onEdit={edit} />
+        <div data-import-preview>
+          <PreviewTable columns={props.columns} rows={view} editable={!running} onEdit={edit} />
+        </div>
         <nav className={styles.pager} aria-label={t`Preview pages`}>
           <Button
             appearance="subtle"
@@ -189,7 +200,15 @@ export function ImportRun(props: ImportRunProps): ReactElement {
         )}
         <span className={styles.spacer} />
         <Button onClick={() => props.onClose(false)}>{t`Close`}</Button>
-        <Button appearance="primary" disabled={stopping} onClick={act} data-import-action={button}>
+        <Button
+          appearance="primary"
+          disabled={stopping}
+          // The press keeps the focus where it is until act() commits the cell being edited: a blur on press would
+          // commit it, re-render the preview and could move the button away from under the pointer before the click.
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={act}
+          data-import-action={button}
+        >
           {label}
         </Button>
       </DialogActions>

@@ -1,4 +1,6 @@
-import { Button, CounterBadge, mergeClasses, Tooltip } from '@fluentui/react-components'
+import { Button, mergeClasses, Tooltip } from '@fluentui/react-components'
+import { Suspense } from 'react'
+import { CounterBadge } from '../common/lazyParts.ts'
 import { SettingsRegular, TicketDiagonalRegular, WindowConsoleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
@@ -40,7 +42,7 @@ export function HeaderActions() {
             aria-label={ticketsLabel}
             onClick={() => void navigate({ to: pathOf('AssignedTicketList') as never })}
           >
-            {tickets > 0 && <CounterBadge className={styles.badge} count={tickets} overflowCount={BADGE_MAX} size="small" color="danger" aria-hidden="true" />}
+            {tickets > 0 && <Suspense fallback={null}><CounterBadge className={styles.badge} count={tickets} overflowCount={BADGE_MAX} size="small" color="danger" aria-hidden="true" /></Suspense>}
           </Button>
         </Tooltip>
       )}

@@ -1,5 +1,5 @@
 import {
-  Avatar, Button, Menu, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger,
+  Button, Menu, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger,
 } from '@fluentui/react-components'
 import { ContactCardRegular, DarkThemeRegular, KeyMultipleRegular, LocalLanguageRegular, PasswordRegular, PersonSettingsRegular, PlugConnectedRegular, SignOutRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
@@ -11,6 +11,7 @@ import { setThemeMode, useThemeMode } from '../../app/themeMode.ts'
 import { pathOf, routeByName } from '../../router/catalog.ts'
 import { isRouteAccessible } from '../../router/guards.ts'
 import { useHeaderStyles } from './headerStyles.ts'
+import { Initials } from './Initials.tsx'
 import { useGuardFacts, useProfile } from './useShell.ts'
 
 /** Language names are written in their own language, so anyone can find theirs. */
@@ -53,7 +54,7 @@ export function ProfileMenu() {
     >
       <MenuTrigger disableButtonEnhancement>
         <Button appearance="transparent" className={header.button} aria-label={t`User menu: ${name}`} data-testid="profile-menu">
-          <Avatar name={name} size={24} color="neutral" aria-hidden="true" />
+          <Initials name={name} />
         </Button>
       </MenuTrigger>
       <MenuPopover>

@@ -1,21 +1,27 @@
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { loginUrl } from '../../app/appActor.ts'
 import { ROUTES, routeByName, viewRoot } from '../../router/catalog.ts'
 import type { RouteDef } from '../../router/types.ts'
 import { AccessProvider } from '../common/access.tsx'
 import { NotifyHost } from '../common/notify.tsx'
-import { ReloginDialog } from '../feedback/ReloginDialog.tsx'
+import { deferred } from '../common/deferred.tsx'
+import { isReloginAsked, subscribeRelogin } from '../feedback/feedback.ts'
 import { Header } from './Header.tsx'
 import { Sidebar } from './Sidebar.tsx'
 import { useSidebar } from './sidebar.ts'
-import { SiteMessagesDrawer } from './SiteMessages.tsx'
-import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
+import { selectDrawerOpen } from './SiteMessages.tsx'
+import { addTab, replaceTab, closeAllTabs, isTabOf, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
 import { TabsBar } from './TabsBar.tsx'
 import { useOrganizations, useProfile } from './useShell.ts'
+import { useSiteMessages } from '../../app/AppProvider.tsx'
 import { Warnings } from './Warnings.tsx'
+
+// Not on the first screen: loaded when first opened.
+const SiteMessagesDrawer = deferred(() => import('./SiteMessagesDrawer.tsx').then((m) => m.SiteMessagesDrawer))
+const ReloginDialog = deferred(() => import('../feedback/ReloginDialog.tsx').then((m) => m.ReloginDialog))
 
 const SYSTEM_ADMIN_ROLE = '00000000-0000-0000-0000-000000000001'
 
@@ -30,10 +36,15 @@ const useStyles = makeStyles({
   content: { flexGrow: 1, padding: tokens.spacingHorizontalL, backgroundColor: tokens.colorNeutralBackground1, margin: tokens.spacingHorizontalS, borderRadius: tokens.borderRadiusMedium },
 })
 
-type NavState = { status: string; location: { href: string }; matches: { staticData?: { route?: RouteDef } }[] }
-/** The settled location and its route, read together so a tab never mixes a new title with an old address. */
+type NavState = { status: string; location: { href: string; state?: { __TSR_index?: number } }; matches: { staticData?: { route?: RouteDef } }[] }
+/**
+ * The settled location, its route and its history index, read together so a tab never mixes a new title with an
+ * old address. The index tells a replacing navigation (same index as the last visit) from a new entry.
+ */
 const selectVisit = (s: NavState) =>
-  s.status === 'idle' ? `${s.location.href}\u0000${s.matches[s.matches.length - 1]?.staticData?.route?.name ?? ''}` : ''
+  s.status === 'idle'
+    ? `${s.location.href}\u0000${s.matches[s.matches.length - 1]?.staticData?.route?.name ?? ''}\u0000${s.location.state?.__TSR_index ?? ''}`
+    : ''
 
 /** The frame every console screen lives in (spec 000 §2.3): header, left menu, tabs, warnings, page. */
 export function Shell() {
@@ -42,10 +53,13 @@ export function Shell() {
   const sidebar = useSidebar()
   const navigate = useNavigate()
   const visit = useRouterState({ select: selectVisit as never }) as string
-  const [visitHref, visitName] = visit.split('\u0000')
+  const [visitHref, visitName, visitIndex] = visit.split('\u0000')
+  const lastVisit = useRef<{ href: string; index: string }>(undefined)
   const href = useRouterState({ select: ((s: NavState) => s.location.href) as never }) as string
   const profile = useProfile()
   const { currentOrg } = useOrganizations()
+  const messagesOpen = useSiteMessages(selectDrawerOpen)
+  const reloginAsked = useSyncExternalStore(subscribeRelogin, isReloginAsked, isReloginAsked)
   const [tabs, setTabsState] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
   const setTabs = (next: VisitedTab[] | ((list: VisitedTab[]) => VisitedTab[])) =>
     setTabsState((list) => {
@@ -59,13 +73,17 @@ export function Shell() {
     if (!visitHref || !visited || visited.kind !== 'page') return
     const home = visited.view ? viewRoot(visited.view).redirect : undefined
     const homeRoute = home ? ROUTES.find((r) => r.path === home) : undefined
+    const previous = lastVisit.current
+    lastVisit.current = { href: visitHref, index: visitIndex ?? '' }
+    const replaced = previous !== undefined && previous.index !== '' && previous.index === visitIndex && previous.href !== visitHref
     setTabs((list) => {
-      const added = addTab(list, { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home })
+      const tab = { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home }
+      const added = replaced ? replaceTab(list, previous.href, tab) : addTab(list, tab)
       return homeRoute && home ? withAffix(added, { href: home, name: homeRoute.name, title: homeRoute.title, affix: true }) : added
     })
     sidebar.closeOnMobile()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [visitHref, visitName])
+  }, [visitHref, visitName, visitIndex])
 
   const access = useMemo(
     () => ({
@@ -100,7 +118,7 @@ export function Shell() {
             onCloseAll={() => {
               const kept = closeAllTabs(tabs)
               setTabs(kept)
-              if (!kept.some((tab) => tab.href === href)) go(kept[0]?.href ?? '/')
+              if (!kept.some((tab) => isTabOf(tab, href))) go(kept[0]?.href ?? '/')
             }}
           />
           <div className={styles.content}>
@@ -110,8 +128,8 @@ export function Shell() {
           </div>
         </main>
       </div>
-      <SiteMessagesDrawer />
-      <ReloginDialog loginHref={loginUrl} />
+      <SiteMessagesDrawer when={messagesOpen} />
+      <ReloginDialog when={reloginAsked} loginHref={loginUrl} />
       <NotifyHost />
     </div>
   )

@@ -1,20 +1,27 @@
 import {
-  makeStyles, NavCategory, NavCategoryItem, NavDrawer, NavItem, NavSubItem, NavSubItemGroup, tokens,
+  makeStyles, mergeClasses, Nav, NavCategory, NavCategoryItem, NavItem, NavSubItem, NavSubItemGroup, tokens, type NavProps,
 } from '@fluentui/react-components'
 import { OpenRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
-import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type ComponentType, type MouseEvent, type ReactNode } from 'react'
 import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../../router/menu.ts'
 import { MENU_ICONS } from './icons.tsx'
 import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
+import { deferred } from '../common/deferred.tsx'
 import { useIntentPreload } from '../common/navigation.tsx'
 
 const useStyles = makeStyles({
   drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
+  // What NavDrawer's inline drawer looks like (width, background, a column that scrolls inside), without the
+  // drawer and dialog code, which only the overlay of narrow screens needs.
+  inline: { width: '260px', flexShrink: 0, boxSizing: 'border-box', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground4 },
   body: { display: 'flex', flexDirection: 'column', flexGrow: 1, overflowY: 'auto', paddingInline: tokens.spacingHorizontalS, paddingBlock: tokens.spacingVerticalS, gap: tokens.spacingVerticalXXS },
   external: { marginLeft: 'auto', fontSize: '12px' },
 })
+
+/** The overlay of narrow screens (a modal NavDrawer), loaded when first opened. */
+const OverlayNav = deferred(() => import('./SidebarOverlay.tsx').then((m) => m.SidebarOverlay as ComponentType<NavProps & { open: boolean; onClose: () => void }>))
 
 interface Props {
   open: boolean
@@ -53,54 +60,49 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
   // settling preload would close); external ones open a server page in a new tab.
   const externalProps = (e: MenuEntry) => (e.external ? { target: '_blank', rel: 'noopener noreferrer' } : type === 'overlay' ? {} : preload(e.path))
 
-  return (
-    <NavDrawer
-      open={open}
-      type={type}
-      // Overlay (narrow screens): a modal dialog holding the navigation; aria-modal is not allowed on role=navigation.
-      role={type === 'overlay' ? 'dialog' : 'navigation'}
-      onOpenChange={(_, d) => !d.open && onClose()}
-      className={styles.drawer}
-      selectedValue={active}
-      selectedCategoryValue={activeGroup}
-      openCategories={opened}
-      onNavCategoryItemToggle={(_, d) => {
-        const v = String(d.categoryValue ?? d.value)
-        setOpened((o) => (o.includes(v) ? o.filter((x) => x !== v) : [...o, v]))
-      }}
-      aria-label={type === 'overlay' ? t`Menu` : t`Main menu`}
-    >
-      {/* Not NavDrawerBody: its arrow-key group inserts focusable aria-hidden elements (tabster dummies) that axe
-          rightly reports; every entry is reachable with Tab instead. */}
-      <div className={styles.body}>
-        <Landmark overlay={type === 'overlay'} label={t`Main menu`}>
-        {menu.map((e) => {
-          const Icon = e.icon ? MENU_ICONS[e.icon] : undefined
-          if (!e.children) {
-            return (
-              <NavItem key={e.name} value={e.path} href={hrefOf(e)} icon={Icon ? <Icon fontSize={20} /> : undefined} onClick={go(e)} {...externalProps(e)}>
-                {label(e)}
-                {e.external && <OpenRegular className={styles.external} aria-label={t`opens in a new tab`} />}
-              </NavItem>
-            )
-          }
+  const navProps: NavProps = {
+    className: styles.drawer,
+    selectedValue: active,
+    selectedCategoryValue: activeGroup,
+    openCategories: opened,
+    onNavCategoryItemToggle: (_, d) => {
+      const v = String(d.categoryValue ?? d.value)
+      setOpened((o) => (o.includes(v) ? o.filter((x) => x !== v) : [...o, v]))
+    },
+    'aria-label': type === 'overlay' ? t`Menu` : t`Main menu`,
+  }
+  const content = (
+    <div className={styles.body}>
+      <Landmark overlay={type === 'overlay'} label={t`Main menu`}>
+      {menu.map((e) => {
+        const Icon = e.icon ? MENU_ICONS[e.icon] : undefined
+        if (!e.children) {
           return (
-            <NavCategory key={e.name} value={e.path}>
-              <NavCategoryItem icon={Icon ? <Icon fontSize={20} /> : undefined}>{label(e)}</NavCategoryItem>
-              <NavSubItemGroup>
-                {e.children.map((c) => (
-                  <NavSubItem key={c.name} value={c.path} href={hrefOf(c)} onClick={go(c)} {...externalProps(c)}>
-                    {label(c)}
-                  </NavSubItem>
-                ))}
-              </NavSubItemGroup>
-            </NavCategory>
+            <NavItem key={e.name} value={e.path} href={hrefOf(e)} icon={Icon ? <Icon fontSize={20} /> : undefined} onClick={go(e)} {...externalProps(e)}>
+              {label(e)}
+              {e.external && <OpenRegular className={styles.external} aria-label={t`opens in a new tab`} />}
+            </NavItem>
           )
-        })}
-        </Landmark>
-      </div>
-    </NavDrawer>
+        }
+        return (
+          <NavCategory key={e.name} value={e.path}>
+            <NavCategoryItem icon={Icon ? <Icon fontSize={20} /> : undefined}>{label(e)}</NavCategoryItem>
+            <NavSubItemGroup>
+              {e.children.map((c) => (
+                <NavSubItem key={c.name} value={c.path} href={hrefOf(c)} onClick={go(c)} {...externalProps(c)}>
+                  {label(c)}
+                </NavSubItem>
+              ))}
+            </NavSubItemGroup>
+          </NavCategory>
+        )
+      })}
+      </Landmark>
+    </div>
   )
+  if (type === 'overlay') return <OverlayNav when={open} open={open} onClose={onClose} {...navProps}>{content}</OverlayNav>
+  if (!open) return null
+  return <Nav {...navProps} role="navigation" className={mergeClasses(styles.drawer, styles.inline)}>{content}</Nav>
 }
 
 /** In the overlay the drawer is a dialog; the navigation landmark goes inside it. */

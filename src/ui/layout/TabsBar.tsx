@@ -2,9 +2,9 @@ import { Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger,
 import { DismissRegular, MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
-import type { KeyboardEvent, MouseEvent } from 'react'
+import { useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import { routeByName } from '../../router/catalog.ts'
-import type { VisitedTab } from './tabs.ts'
+import { isTabOf, scrollToShow, type VisitedTab } from './tabs.ts'
 import { useCurrentView } from './useShell.ts'
 import { VIEW_TITLES } from './ViewSwitcher.tsx'
 
@@ -14,7 +14,7 @@ const useStyles = makeStyles({
     paddingBlock: tokens.spacingVerticalXS, borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
     backgroundColor: tokens.colorNeutralBackground2, minHeight: '36px',
   },
-  list: { display: 'flex', gap: tokens.spacingHorizontalXS, listStyleType: 'none', margin: 0, padding: 0, overflowX: 'auto', flexGrow: 1 },
+  list: { display: 'flex', gap: tokens.spacingHorizontalXS, listStyleType: 'none', margin: 0, padding: 0, overflowX: 'auto', flexGrow: 1, position: 'relative' },
   tab: {
     display: 'flex', alignItems: 'center', borderRadius: tokens.borderRadiusMedium, border: `1px solid ${tokens.colorNeutralStroke1}`,
     backgroundColor: tokens.colorNeutralBackground1, whiteSpace: 'nowrap',
@@ -48,6 +48,16 @@ export function TabsBar({ tabs, activeHref, onClose, onCloseOthers, onCloseAll }
   const styles = useStyles()
   const router = useRouter()
   const navigate = useNavigate()
+  const listRef = useRef<HTMLUListElement>(null)
+  const activeKey = tabs.find((tab) => isTabOf(tab, activeHref))?.href
+  // The active tab scrolls into view in the bar (only sideways: the page itself does not move).
+  useLayoutEffect(() => {
+    const list = listRef.current
+    const item = list?.querySelector<HTMLElement>('[aria-current="page"]')?.parentElement
+    if (!list || !item) return
+    const left = scrollToShow(item.offsetLeft, item.offsetWidth, list.scrollLeft, list.clientWidth)
+    if (left !== list.scrollLeft) list.scrollLeft = left
+  }, [activeKey, tabs.length])
   if (tabs.length === 0) return null
   const open = (tab: VisitedTab) => (e: MouseEvent) => {
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return
@@ -62,9 +72,9 @@ export function TabsBar({ tabs, activeHref, onClose, onCloseOthers, onCloseAll }
   }
   return (
     <nav className={styles.bar} aria-label={t`Open pages`}>
-      <ul className={styles.list}>
+      <ul className={styles.list} ref={listRef}>
         {tabs.map((tab) => {
-          const active = tab.href === activeHref
+          const active = isTabOf(tab, activeHref)
           // Pages of another view say which (two views both have a "Dashboard").
           const view = routeByName(tab.name)?.view
           const title = view && currentView && view !== currentView ? `${i18n._(VIEW_TITLES[view])} · ${i18n._(tab.title)}` : i18n._(tab.title)

@@ -1,6 +1,4 @@
-import {
-  Button, makeStyles, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger, Popover, PopoverSurface, Text, tokens,
-} from '@fluentui/react-components'
+import { Button, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
 import { ChevronDownRegular } from '@fluentui/react-icons'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
@@ -12,6 +10,7 @@ import type { ViewName } from '../../router/types.ts'
 import { viewRoot } from '../../router/catalog.ts'
 import { useCurrentView, useGuardFacts } from './useShell.ts'
 import { useHeaderStyles } from './headerStyles.ts'
+import { deferred } from '../common/deferred.tsx'
 
 export const VIEW_SWITCHER_TIP_KEY = 'viewSwitcherTip'
 const SWITCHABLE: readonly ViewName[] = ['console', 'audit', 'workbench', 'tickets', 'settings']
@@ -24,14 +23,11 @@ export const VIEW_TITLES: Record<ViewName, MessageDescriptor> = {
   profile: msg`Profile`,
 }
 
-const useStyles = makeStyles({
-  tip: { maxWidth: '280px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-})
+const ViewSwitcherTip = deferred(() => import('./ViewSwitcherTip.tsx').then((m) => m.ViewSwitcherTip))
 
 /** Console / audit / workbench / tickets / settings, as allowed (spec 000 §2.2, §2.3). */
 export function ViewSwitcher() {
   const { t, i18n } = useLingui()
-  const styles = useStyles()
   const buttonClass = useHeaderStyles().button
   const view = useCurrentView()
   const facts = useGuardFacts()
@@ -78,13 +74,9 @@ export function ViewSwitcher() {
           </MenuList>
         </MenuPopover>
       </Menu>
-      {/* The tip is anchored to the switcher without wrapping it, so no control is nested in another. */}
-      <Popover open={showTip} onOpenChange={(_, d) => !d.open && dismissTip()} positioning={{ target: anchor, position: 'below', align: 'start' }} withArrow trapFocus={false}>
-        <PopoverSurface className={styles.tip} role="note" id="view-switcher-tip">
-          <Text>{t`Switch between the console, audit, workbench and the other views here.`}</Text>
-          <Button size="small" appearance="primary" onClick={dismissTip}>{t`Got it`}</Button>
-        </PopoverSurface>
-      </Popover>
+      {/* The tip is anchored to the switcher without wrapping it, so no control is nested in another; its code loads
+          only for a user who has not dismissed it yet. */}
+      <ViewSwitcherTip when={showTip} open={showTip} anchor={anchor} onDismiss={dismissTip} />
     </>
   )
 }

@@ -1,8 +1,9 @@
-import { Link, MessageBar, MessageBarActions, MessageBarBody, Button, makeStyles, tokens } from '@fluentui/react-components'
+import { Link, Button, makeStyles, tokens } from '@fluentui/react-components'
+import { MessageBar, MessageBarActions, MessageBarBody } from '../common/lazyParts.ts'
 import { DismissRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
-import { useMemo, useState } from 'react'
+import { Suspense, useMemo, useState } from 'react'
 import { useAppSelector } from '../../app/AppProvider.tsx'
 import type { AppSnapshot } from '../../app/appMachine.ts'
 import { pathOf } from '../../router/catalog.ts'
@@ -52,6 +53,7 @@ export function Warnings() {
   if (!shown.length) return null
   return (
     <div className={styles.stack} role="region" aria-label={t`Warnings`}>
+      <Suspense fallback={null}>
       {shown.map((item) => (
         <MessageBar key={item.key} intent="warning">
           <MessageBarBody>
@@ -63,6 +65,7 @@ export function Warnings() {
           />
         </MessageBar>
       ))}
+      </Suspense>
     </div>
   )
 }

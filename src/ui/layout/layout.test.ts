@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import { describe, expect, it } from 'vitest'
 import { readSidebarCookie } from './sidebar.ts'
-import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, MAX_TABS, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
+import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, MAX_TABS, replaceTab, saveTabs, scrollToShow, tabKey, withAffix, type VisitedTab } from './tabs.ts'
 import { licenseWarnings, parseServerDate, passwordWarning } from './warnings.ts'
 
 const tab = (href: string, affix = false): VisitedTab => ({ href, name: href, title: msg`Page`, affix })
@@ -34,6 +34,50 @@ describe('visited tabs', () => {
     const tabs = [tab('/home', true), tab('/a'), tab('/b')]
     expect(closeOtherTabs(tabs, '/b').map((t) => t.href)).toEqual(['/home', '/b'])
     expect(closeAllTabs(tabs).map((t) => t.href)).toEqual(['/home'])
+  })
+})
+
+describe('one tab per page (issue 17, defect 4)', () => {
+  it('keys a tab by its path: sort, page size, search and filters do not open another tab', () => {
+    expect(tabKey('/console/users/users?order=-name&limit=30')).toBe('/console/users/users')
+    expect(tabKey('/console/users/users/')).toBe('/console/users/users')
+    expect(tabKey('/')).toBe('/')
+    let tabs = addTab([tab('/console/dashboard', true)], tab('/console/users/users'))
+    for (const href of ['/console/users/users?order=name', '/console/users/users?order=-name&limit=30', '/console/users/users?search=bob', '/console/users/users?order=-date_updated']) {
+      tabs = addTab(tabs, tab(href))
+    }
+    expect(tabs.map((t) => t.href)).toEqual(['/console/dashboard', '/console/users/users?order=-date_updated'])
+    // Another object is another page.
+    expect(addTab(tabs, tab('/console/users/users/1')).map((t) => t.href)).toHaveLength(3)
+  })
+
+  it('closes, keeps and affixes by page, whatever the search', () => {
+    const tabs = [tab('/home', true), tab('/a?x=1'), tab('/b')]
+    expect(closeTab(tabs, '/a?x=1', '/a?x=2')).toEqual({ tabs: [tabs[0], tabs[2]], goTo: '/b' })
+    expect(closeOtherTabs(tabs, '/b?y=1').map((t) => t.href)).toEqual(['/home', '/b'])
+    expect(withAffix(tabs, tab('/home?tab=1')).map((t) => t.affix)).toEqual([true, false, false])
+  })
+
+  it('a replacing navigation (save) closes the form’s tab: into an open list tab, or in its place', () => {
+    const open = [tab('/home', true), tab('/users'), tab('/users/create'), tab('/groups')]
+    expect(replaceTab(open, '/users/create', tab('/users?order=-date_updated')).map((t) => t.href)).toEqual(['/home', '/users?order=-date_updated', '/groups'])
+    const fresh = [tab('/home', true), tab('/users/create'), tab('/groups')]
+    expect(replaceTab(fresh, '/users/create', tab('/users/7')).map((t) => t.href)).toEqual(['/home', '/users/7', '/groups'])
+    // Same page (a list's own replace), or an affixed one left: nothing closes.
+    expect(replaceTab(open, '/users', tab('/users?page=2')).map((t) => t.href)).toEqual(['/home', '/users?page=2', '/users/create', '/groups'])
+    expect(replaceTab(open, '/home', tab('/groups?x=1')).map((t) => t.href)).toEqual(['/home', '/users', '/users/create', '/groups?x=1'])
+  })
+
+  it('stored duplicates of a page load as one tab', () => {
+    const storage = { getItem: () => JSON.stringify([{ href: '/a', name: 'A' }, { href: '/a?order=x', name: 'A' }]) }
+    expect(loadTabs(storage, () => msg`A`).map((t) => t.href)).toEqual(['/a?order=x'])
+  })
+
+  it('scrolls the bar just enough to show the active tab', () => {
+    expect(scrollToShow(50, 100, 0, 300)).toBe(0)
+    expect(scrollToShow(500, 100, 0, 300)).toBe(300)
+    expect(scrollToShow(20, 100, 200, 300)).toBe(20)
+    expect(scrollToShow(100, 500, 0, 300)).toBe(100)
   })
 })
 

@@ -7,7 +7,8 @@
  * `ListTable` = list state (URL or local) + the data (`useListData`) + `ListView`. `ListView` takes its data as
  * props and reports changes through callbacks, so a route loader can feed it as well.
  */
-import { MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components'
+import { makeStyles, tokens } from '@fluentui/react-components'
+import { MessageBar, MessageBarBody } from '../common/lazyParts.ts'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
@@ -193,9 +194,11 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
         columns={<ColumnChooser columns={columns.all.map((c) => ({ id: c.id, label: c.label }))} visible={columns.shownIds} min={columns.min} onApply={columns.chooseColumns} />}
       />
       {error !== undefined && (
-        <MessageBar intent="error" className={styles.error}>
-          <MessageBarBody>{describeError(error)}</MessageBarBody>
-        </MessageBar>
+        <Suspense fallback={null}>
+          <MessageBar intent="error" className={styles.error}>
+            <MessageBarBody>{describeError(error)}</MessageBarBody>
+          </MessageBar>
+        </Suspense>
       )}
       <DataTable
         label={label}

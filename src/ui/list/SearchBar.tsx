@@ -2,12 +2,11 @@
  * The search box with tags: free-text terms (comma-joined into `search`) and exact field filters chosen from
  * the Filter menu — choice fields offer their choices, booleans Yes/No, other fields take typed text.
  */
-import {
-  Button, Input, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Tag, TagGroup, makeStyles, tokens,
-} from '@fluentui/react-components'
+import { Button, Input, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components'
+import { Tag, TagGroup } from '../common/lazyParts.ts'
 import { DismissRegular, FilterRegular, SearchRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import { filterTagText, type FilterOption } from './filterOptions.ts'
 import { joinTerms, searchTerms } from './listState.ts'
 
@@ -93,6 +92,7 @@ export function SearchBar({ options, search, filters, hidden = [], onChange }: S
         </Menu>
       )}
       {(terms.length > 0 || shownFilters.length > 0) && (
+        <Suspense fallback={null}>
         <TagGroup size="small" onDismiss={(_, d) => dismiss(String(d.value))} aria-label={t`Active filters`}>
           {shownFilters.map(([k, v]) => (
             <Tag key={`f:${k}`} value={`f:${k}`} dismissible dismissIcon={{ 'aria-label': t`Remove` }} shape="rounded">{filterTagText(options, k, v)}</Tag>
@@ -101,6 +101,7 @@ export function SearchBar({ options, search, filters, hidden = [], onChange }: S
             <Tag key={`s:${term}`} value={`s:${term}`} dismissible dismissIcon={{ 'aria-label': t`Remove` }} shape="rounded" appearance="outline">{term}</Tag>
           ))}
         </TagGroup>
+        </Suspense>
       )}
       {pending && <span className={styles.pending}>{pending.label}:</span>}
       <Input

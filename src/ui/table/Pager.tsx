@@ -8,7 +8,9 @@ import { PAGE_SIZES } from './tableConfig.ts'
 
 const useStyles = makeStyles({
   root: { display: 'flex', alignItems: 'center', justifyContent: 'flex-end', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, paddingTop: tokens.spacingVerticalM },
-  size: { width: '120px' },
+  // As wide as its longest option in the current language ("100 件/ページ"), never clipped (issue 17, defect 8).
+  size: { width: 'auto' },
+  sizeSelect: { width: 'auto', minWidth: '120px' },
   page: { minWidth: '32px' },
 })
 
@@ -28,7 +30,7 @@ export function Pager({ count, page, size, onPage, onSize }: PagerProps) {
   return (
     <nav className={styles.root} aria-label={t`Pagination`}>
       <Text>{t`Total ${count}`}</Text>
-      <Select id={sizeId} className={styles.size} aria-label={t`Rows per page`} value={String(size)} onChange={(_, d) => onSize(Number(d.value))}>
+      <Select id={sizeId} className={styles.size} select={{ className: styles.sizeSelect }} aria-label={t`Rows per page`} value={String(size)} onChange={(_, d) => onSize(Number(d.value))}>
         {PAGE_SIZES.map((s) => <option key={s} value={s}>{t`${s} / page`}</option>)}
       </Select>
       <Button appearance="subtle" icon={<ChevronLeftRegular />} aria-label={t`Previous page`} disabled={page <= 1} onClick={() => onPage(page - 1)} />

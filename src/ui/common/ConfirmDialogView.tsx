@@ -1,0 +1,64 @@
+/**
+ * The confirmation dialog (ConfirmDialog.tsx loads it when first asked): the confirm button spins while the action
+ * runs; on failure the dialog stays open, the spinner stops and the error is shown (spec §4.5).
+ */
+import {
+  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner,
+} from '@fluentui/react-components'
+import { useLingui } from '@lingui/react/macro'
+import { useState } from 'react'
+import type { ConfirmOptions } from './ConfirmDialog.tsx'
+import { describeError } from './errors.ts'
+
+export function ConfirmDialogView({ options, onClose }: { options: ConfirmOptions | undefined; onClose: () => void }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const close = () => {
+    if (busy) return
+    setError(undefined)
+    onClose()
+  }
+  const confirm = async () => {
+    if (!options) return
+    setBusy(true)
+    setError(undefined)
+    try {
+      await options.onConfirm()
+      setBusy(false)
+      onClose()
+    } catch (e) {
+      setBusy(false)
+      setError(describeError(e))
+    }
+  }
+  return (
+    <Dialog open={options !== undefined} onOpenChange={(_, d) => !d.open && close()} modalType="alert">
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{options?.title}</DialogTitle>
+          <DialogContent>
+            {options?.body}
+            {error && (
+              <MessageBar intent="error" style={{ marginTop: 12 }}>
+                <MessageBarBody>{error}</MessageBarBody>
+              </MessageBar>
+            )}
+          </DialogContent>
+          <DialogActions>
+            <Button appearance="secondary" onClick={close} disabled={busy}>{t`Cancel`}</Button>
+            <Button
+              appearance="primary"
+              onClick={() => void confirm()}
+              disabled={busy}
+              icon={busy ? <Spinner size="tiny" /> : undefined}
+              data-danger={options?.danger ? '' : undefined}
+            >
+              {options?.confirmLabel ?? t`Confirm`}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  )
+}
