@@ -58,7 +58,7 @@ export class KeyTree {
     const out = new Map<unknown, unknown>(nodes.map((n) => [n.id, 0]))
     if (!nodes.length) return out
     const r = await sql<{ id: string; n: number }>`select x.id, (select count(distinct l.${this.lm}) from ${this.l} l join ${this.t} n on n.id = l.${this.ln}
-        where n.org_id = x.org_id and (n.key = x.key or n.key like x.key || ':%'))::int as n
+        where n.org_id = x.org_id and (n.key = x.key or (n.key ~>=~ (x.key || ':') and n.key ~<~ (x.key || ';'))))::int as n
       from unnest(${nodes.map((n) => n.id)}::uuid[], ${nodes.map((n) => n.key)}::text[], ${nodes.map((n) => n.org_id)}::uuid[]) as x(id, key, org_id)`.execute(db)
     for (const row of r.rows) out.set(row.id, Number(row.n))
     return out
