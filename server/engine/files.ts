@@ -5,12 +5,15 @@ import { Readable } from 'node:stream'
 import { inflateRawSync } from 'node:zlib'
 import ExcelJS from 'exceljs'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
 import Papa from 'papaparse'
+import type { DB } from '../db/connection.ts'
 import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { labelOf } from './fields.ts'
 import { fromCell, toCell } from './kinds.ts'
 import type { Query } from './query.ts'
+import { resourceByName } from './registry.ts'
 import { qstr } from './query.ts'
 import type { Ctx, FieldDef, ResourceDef, Row } from './types.ts'
 
@@ -65,11 +68,33 @@ function stamp(tz: string): string {
   return `${parts.year}-${parts.month}-${parts.day}_${pad(Number(parts.hour) % 24)}-${parts.minute}-${parts.second}`
 }
 
+const refId = (v: unknown) => (v && typeof v === 'object' ? (v as { id?: unknown }).id : v)
+
+/**
+ * Relations with a natural key (Relation.naturalKey) are written as those keys, which the import reads back:
+ * per such column, a function from the serialized value to the key (or the keys of a list).
+ */
+async function naturalKeys(db: DB, columns: FieldDef[], objects: Row[]): Promise<Map<string, (v: unknown) => unknown>> {
+  const out = new Map<string, (v: unknown) => unknown>()
+  for (const f of columns) {
+    const key = f.relation?.naturalKey
+    if (!key || f.write_only) continue
+    const ids = [...new Set(objects.flatMap((o) => (Array.isArray(o[f.name]) ? (o[f.name] as unknown[]) : [o[f.name]]).map(refId)).filter((v) => v !== null && v !== undefined).map(String))]
+    const target = resourceByName(f.relation!.resource)
+    const found = new Map(ids.length ? (await sql<{ id: string | number; k: string }>`select t.id, ${sql.ref(`t.${key}`)} as k from ${sql.table(target.table)} as t
+      where t.id::text = any(${ids}::text[])`.execute(db)).rows.map((r) => [String(r.id), r.k]) : [])
+    const one = (v: unknown) => found.get(String(refId(v))) ?? v
+    out.set(f.name, (v) => (Array.isArray(v) ? v.map(one) : v === null || v === undefined ? v : one(v)))
+  }
+  return out
+}
+
 /** Writes the file answer for already serialized objects. */
 export async function sendFile(reply: FastifyReply, req: FastifyRequest, def: ResourceDef, columns: FieldDef[], objects: Row[], format: 'csv' | 'xlsx'): Promise<FastifyReply> {
   const ctx = req.ctx
   const header = columns.map((f) => headerOf(f, ctx))
-  const rows = objects.map((o) => columns.map((f) => (f.write_only ? '' : neutralizeFormula(toCell(f, o[f.name])))))
+  const keyed = await naturalKeys(ctx.db, columns, objects)
+  const rows = objects.map((o) => columns.map((f) => (f.write_only ? '' : neutralizeFormula(toCell(f, keyed.get(f.name)?.(o[f.name]) ?? o[f.name])))))
   const filename = `${def.model}_${stamp(ctx.tz)}.${format}`
   reply.header('Content-Disposition', `attachment; filename="${filename}"`)
   if (format === 'csv') {

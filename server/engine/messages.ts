@@ -20,6 +20,7 @@ addMessages({
   'Expected a list of items but got type "{type}".': ['期望为一个包含物件的列表，得到的类型是 “{type}”。', 'リストが必要ですが、型 "{type}" が渡されました。'],
   'This list may not be empty.': ['列表不能为空。', 'このリストは空にできません。'],
   'Invalid data. Expected a dictionary, but got {type}.': ['无效数据。期待为字典类型，得到的是 {type}。', '無効なデータです。辞書が必要ですが、{type} が渡されました。'],
+  'Object with {slug_name}={value} does not exist.': ['值为 {slug_name}={value} 的对象不存在。', '{slug_name}={value} のオブジェクトは存在しません。'],
   'Invalid pk "{pk}" - object does not exist.': ['无效主键 “{pk}” - 对象不存在。', '無効な主キー "{pk}" - オブジェクトが存在しません。'],
   'Incorrect type. Expected pk value, received {type}.': ['类型错误。期望为主键，得到的类型为 {type}。', '型が正しくありません。主キーが必要ですが、{type} が渡されました。'],
   'Value must be valid JSON.': ['值必须是有效的 JSON。', '値は有効な JSON である必要があります。'],

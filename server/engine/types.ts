@@ -77,6 +77,11 @@ export interface Relation {
    * platform): appended to the picker URL of the OPTIONS `related` hint. Pair it with `limit`, which enforces it.
    */
   query?: string
+  /**
+   * Files' natural key: a column of the target (unique within its scope, e.g. a node's `full_value` path) that an
+   * import cell may give instead of an id and that the export writes. Unknown values are field errors.
+   */
+  naturalKey?: string
 }
 
 export interface LoadArgs { db: DB; ctx: Ctx; rows: Row[] }

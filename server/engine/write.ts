@@ -18,7 +18,7 @@ import { isUuid, normUuid, parseObject } from './parse.ts'
 import { and, cleanIds, col, fetchRows, idsCond, scopeConds } from './query.ts'
 import { resourceByName } from './registry.ts'
 import { serializeRows } from './serialize.ts'
-import type { Action, Ctx, FieldDef, ResourceDef, Row, WriteInfo } from './types.ts'
+import type { Action, Ctx, FieldDef, Relation, ResourceDef, Row, WriteInfo } from './types.ts'
 
 type Errors = Record<string, unknown>
 
@@ -81,13 +81,40 @@ async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing
   return { org_id: [tr(ctx.lang, 'Please save in a org')] }
 }
 
+/**
+ * Replaces the references that are not ids by the ids of the targets whose natural key equals them (within the
+ * target's scope and the relation's limit); answers the first unknown key instead when one is not found.
+ */
+async function byNaturalKey(db: DB, target: ResourceDef, rel: Relation, raw: unknown[], ctx: Ctx): Promise<unknown[] | string> {
+  const keys = [...new Set(raw.filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !cleanIds(target, [v]).length).map((v) => v.trim()))]
+  if (!keys.length) return raw
+  const conds = [sql`${col(rel.naturalKey!)} = any(${keys}::text[])`]
+  if (!rel.unscoped) conds.push(...scopeConds(target, ctx))
+  const limit = rel.limit?.(ctx)
+  if (limit) conds.push(limit)
+  const rows = (await sql<{ id: string | number; k: string }>`select t.id, ${col(rel.naturalKey!)} as k from ${sql.table(target.table)} as t where ${and(conds)}`.execute(db)).rows
+  const found = new Map<string, string | number>()
+  for (const r of rows) found.set(r.k, found.has(r.k) ? '' : r.id) // ambiguous in scope (e.g. the root org): unknown
+  const missing = keys.find((k) => !found.get(k))
+  if (missing !== undefined) return missing
+  return raw.map((v) => (typeof v === 'string' && found.get(v.trim()) ? found.get(v.trim()) : v))
+}
+
 /** Every referenced id must exist within the target's scope (and the relation's limit). */
 async function checkRelations(db: DB, fields: FieldDef[], values: Row, ctx: Ctx): Promise<Errors> {
   const errors: Errors = {}
   for (const f of fields) {
     if (!isRelation(f) || !f.relation || values[f.name] === undefined || values[f.name] === null) continue
     const target = resourceByName(f.relation.resource)
-    const raw = f.type === 'm2m' ? (values[f.name] as unknown[]) : [values[f.name]]
+    let raw = f.type === 'm2m' ? (values[f.name] as unknown[]) : [values[f.name]]
+    if (f.relation.naturalKey) {
+      const keyed = await byNaturalKey(db, target, f.relation, raw, ctx)
+      if (typeof keyed === 'string') {
+        errors[f.name] = [tr(ctx.lang, 'Object with {slug_name}={value} does not exist.', { slug_name: f.relation.naturalKey, value: keyed })]
+        continue
+      }
+      raw = keyed
+    }
     const clean = cleanIds(target, raw)
     const conds = [idsCond(target, clean)]
     if (!f.relation.unscoped) conds.push(...scopeConds(target, ctx))

@@ -127,7 +127,7 @@ const baseFields: FieldDef[] = [
   { name: 'platform', type: 'fk', label: 'Platform', required: true, relation: { resource: 'assets.platform', attrs: ['id', 'name'] } },
   {
     name: 'nodes', type: 'm2m', label: 'Node', default: [],
-    relation: { resource: 'assets.node', attrs: ['id', 'name'], through: { table: 'asset_nodes', from: 'asset_id', to: 'node_id' } },
+    relation: { resource: 'assets.node', attrs: ['id', 'name'], naturalKey: 'full_value', through: { table: 'asset_nodes', from: 'asset_id', to: 'node_id' } },
   },
   {
     name: 'nodes_display', type: 'list', label: 'Node path', read_only: true,

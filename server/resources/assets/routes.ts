@@ -10,6 +10,7 @@ import { tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { registerOrgCounter, tableCounter } from '../orgs/orgs.ts'
 import { automationMethods, CATEGORIES, CATEGORY_LABELS, TYPES } from './catalog.ts'
+import { registerFavoriteAssets } from './favorites.ts'
 
 registerOrgCounter(tableCounter('assets_amount', 'Assets amount', 'assets', 'Asset'))
 registerOrgCounter({
@@ -22,6 +23,7 @@ registerOrgCounter({
 const paths = (p: string) => [p, p.replace(/\/$/, '')]
 
 export async function registerAssetRoutes(app: FastifyInstance): Promise<void> {
+  registerFavoriteAssets(app)
   // the categories endpoints (server/startup/categories.ts) list custom types from custom platforms
   app.startupHooks.customTypes = async (db) => (await sql<{ type: string }>`select distinct type from platforms where category = 'custom' order by type`.execute(db)).rows.map((r) => r.type)
   app.startupHooks.assetCount = async (db) => Number((await sql<{ n: number }>`select count(*)::int as n from assets`.execute(db)).rows[0]!.n)
