@@ -39,7 +39,8 @@ export function assetListConfig(item: ResourceManifestItem, opts: { extra?: List
     hiddenFilters: ['node_id'],
     searchExclude: ['id', 'node_id', 'node', 'ip'],
     defaultOrder: 'name',
-    commands: { overrides: { update, clone, create: null }, extra: opts.extra ?? [] },
+    // kinds' lists: update and delete on the row (clone is on the detail page and the combined list)
+    commands: { overrides: { update, clone: item.key === 'assets' ? clone : null, create: null }, extra: opts.extra ?? [] },
     tools: { import: item.key !== 'assets' },
     onSelectionChange: opts.onSelectionChange,
     controlRef: opts.controlRef,
