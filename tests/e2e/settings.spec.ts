@@ -24,6 +24,8 @@ test.describe('settings', () => {
   })
 
   test('basic: change, save, reload and see the values; the root organization takes the new name', async ({ page }) => {
+    // other specs on this worker's server point SITE_URL at it (mail links): start from the default
+    await a.patch(`${API}basic`, { SITE_URL: 'http://127.0.0.1:8080' })
     await login(page, '/settings/basic')
     await expect(page.getByRole('heading', { name: 'Basic settings' })).toBeVisible()
     await expect(page.getByRole('textbox', { name: 'Site url' })).toHaveValue('http://127.0.0.1:8080')

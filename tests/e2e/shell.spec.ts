@@ -80,7 +80,7 @@ test('a route the user may not open shows the 403 page', async ({ page, request 
   await expectAccessible(page, '403')
   // A permitted page of the same view opens.
   await page.goto('/ui/audit/sessions/sessions')
-  await expect(page.getByRole('heading', { level: 1, name: 'Session list' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible()
 })
 
 test('view and organization choices persist across reloads, per user', async ({ page, request }) => {

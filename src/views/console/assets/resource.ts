@@ -40,7 +40,8 @@ export function assetListConfig(item: ResourceManifestItem, opts: { extra?: List
     hiddenFilters: ['node_id'],
     searchExclude: ['id', 'node_id', 'node', 'ip'],
     defaultOrder: 'name',
-    commands: { overrides: { update, clone, create: null }, extra: [...assetConnectivityCommands, ...(opts.extra ?? [])] },
+    // kinds' lists: update and delete on the row (clone is on the detail page and the combined list)
+    commands: { overrides: { update, clone: item.key === 'assets' ? clone : null, create: null }, extra: [...assetConnectivityCommands, ...(opts.extra ?? [])] },
     tools: { import: item.key !== 'assets' },
     onSelectionChange: opts.onSelectionChange,
     controlRef: opts.controlRef,
