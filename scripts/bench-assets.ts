@@ -13,30 +13,13 @@ import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { createTestServer, type TestClient, type TestServer } from '../server/testing.ts'
 import { ORG_IDS } from '../server/rbac/catalog.ts'
+import { fmt, onBothDatabases, time } from './bench-support.ts'
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000)
 const FANOUT = [10, 10, 10, 9] // children per node at levels 1→2, 2→3, 3→4, 4→5 (level 1 = the org root)
 const CHILDREN_BUDGET_MS = 20
 const PAGE_BUDGET_MS = 50
 
-interface Stat { median: number; p95: number; n: number }
-
-function stats(samples: number[]): Stat {
-  const s = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!
-  return { median: at(0.5), p95: at(0.95), n: s.length }
-}
-
-async function time(n: number, fn: (i: number) => Promise<void>): Promise<Stat> {
-  await fn(0)
-  const samples: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now()
-    await fn(i + 1)
-    samples.push(performance.now() - t0)
-  }
-  return stats(samples)
-}
 
 /** The node tree level by level (each level from the one above), then the assets in batches. */
 async function seed(t: TestServer): Promise<{ ms: number; nodes: number }> {
@@ -80,7 +63,6 @@ async function seed(t: TestServer): Promise<{ ms: number; nodes: number }> {
   return { ms: performance.now() - t0, nodes }
 }
 
-const fmt = (s: Stat) => `median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms (n=${s.n})`
 
 async function run(label: string): Promise<boolean> {
   console.log(`\n== ${label}`)
@@ -127,21 +109,4 @@ async function run(label: string): Promise<boolean> {
   }
 }
 
-async function main() {
-  const pgUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
-  const saved = process.env.TEST_DATABASE_URL
-  delete process.env.TEST_DATABASE_URL
-  const results: boolean[] = []
-  if (process.env.BENCH_SKIP_PGLITE !== '1') results.push(await run('PGlite (embedded)'))
-  if (pgUrl) {
-    process.env.TEST_DATABASE_URL = pgUrl
-    results.push(await run(`PostgreSQL (${new URL(pgUrl).host})`))
-  } else {
-    console.log('\n== PostgreSQL: skipped (set BENCH_DATABASE_URL or DATABASE_URL)')
-  }
-  if (saved === undefined) delete process.env.TEST_DATABASE_URL
-  else process.env.TEST_DATABASE_URL = saved
-  process.exitCode = results.every(Boolean) ? 0 : 1
-}
-
-await main()
+await onBothDatabases(run)

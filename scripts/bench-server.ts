@@ -11,28 +11,11 @@ import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { createTestServer, type TestClient, type TestServer } from '../server/testing.ts'
 import { ORG_IDS, ROLE_IDS } from '../server/rbac/catalog.ts'
+import { fmt, onBothDatabases, time } from './bench-support.ts'
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const LIST_BUDGET_MS = 50
 
-interface Stat { median: number; p95: number; n: number }
-
-function stats(samples: number[]): Stat {
-  const s = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!
-  return { median: at(0.5), p95: at(0.95), n: s.length }
-}
-
-async function time(n: number, fn: () => Promise<void>): Promise<Stat> {
-  await fn() // warm-up
-  const samples: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now()
-    await fn()
-    samples.push(performance.now() - t0)
-  }
-  return stats(samples)
-}
 
 /** Bulk insert: users with their memberships (the org_ids column the role_bindings trigger would compute). */
 async function seedUsers(t: TestServer): Promise<number> {
@@ -59,7 +42,6 @@ async function seedUsers(t: TestServer): Promise<number> {
   return performance.now() - t0
 }
 
-const fmt = (s: Stat) => `median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms (n=${s.n})`
 
 async function run(label: string): Promise<boolean> {
   console.log(`\n== ${label}`)
@@ -98,20 +80,4 @@ async function run(label: string): Promise<boolean> {
   }
 }
 
-async function main() {
-  const pgUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
-  const saved = process.env.TEST_DATABASE_URL
-  delete process.env.TEST_DATABASE_URL
-  const results: boolean[] = [await run('PGlite (embedded)')]
-  if (pgUrl) {
-    process.env.TEST_DATABASE_URL = pgUrl
-    results.push(await run(`PostgreSQL (${new URL(pgUrl).host})`))
-  } else {
-    console.log('\n== PostgreSQL: skipped (set BENCH_DATABASE_URL or DATABASE_URL to a server where a database can be created)')
-  }
-  if (saved === undefined) delete process.env.TEST_DATABASE_URL
-  else process.env.TEST_DATABASE_URL = saved
-  process.exitCode = results.every(Boolean) ? 0 : 1
-}
-
-await main()
+await onBothDatabases(run)
