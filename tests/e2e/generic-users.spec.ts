@@ -223,9 +223,13 @@ test.describe('users', () => {
     await expect.poll(() => rowIds(page)).toEqual(secondPage)
 
     // Sort by name descending through the header; page size 30 is remembered.
-    await grid(page).getByRole('columnheader', { name: 'Name', exact: true }).click()
+    const nameHeader = grid(page).getByRole('columnheader', { name: 'Name', exact: true })
+    await nameHeader.click()
     await expect(page).toHaveURL(/order=name/)
-    await grid(page).getByRole('columnheader', { name: 'Name', exact: true }).click()
+    // the sorted page has rendered (the header shows the order) before the second click
+    await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending')
+    await expect(grid(page).locator('[data-row-id]').first()).toBeVisible()
+    await nameHeader.click()
     await expect(page).toHaveURL(/order=-name/)
     await expect(grid(page).getByRole('row').nth(1)).toContainText(`${prefix} 19`)
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('30')
