@@ -78,11 +78,13 @@ test.describe('console conformance', () => {
     expect(pageResources.length).toBeGreaterThan(0)
   })
 
-  // Known failures found when the accounts branch met the others on main (session 3), open in issue 15's note.
+  // Known failures found when the branches met on main (session 3), open in the notes of issues 10 and 15.
   const FIXME: Readonly<Record<string, string>> = {
     accounts: 'the generic walk has no value for accounts.asset (an object_related_field): needs a hint creating a host',
     'account-templates': 'the detail heading after create is not "Account template: <name>" as the walk expects',
     'account-push': 'the generic create form cannot be saved (required fields the walk does not fill)',
+    ...Object.fromEntries(['hosts', 'databases', 'devices', 'clouds', 'webs', 'customs'].map((k) => [k,
+      'the row delete sits in the "More" menu next to the connectivity commands, where the walk does not look; tests/e2e/assets.spec.ts covers these pages (issue 10)'])),
   }
 
   for (const resource of pageResources) {
