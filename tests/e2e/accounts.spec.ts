@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rm, writeFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
-import { hotp, totpCounter } from '../../server/auth/totp.ts'
+import type { Page } from '@playwright/test'
+import { bindOtp, freshCode, tokenFor } from './support/otp.ts'
 import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
-import { ADMIN, expect, expectNoAxeViolations, test, workerBaseURL } from './fixtures.ts'
+import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, row, rowAction, type Api } from './generic-support.ts'
 
 const ROLE_USER = '00000000-0000-0000-0000-000000000003'
@@ -22,11 +22,6 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
 }
 
-async function tokenFor(r: APIRequestContext, creds: { username: string; password: string }): Promise<string> {
-  const res = await r.post('/api/v1/authentication/auth/', { data: creds })
-  expect([200, 201], await res.text()).toContain(res.status())
-  return (await res.json()).token as string
-}
 
 /** An organization administrator with OTP bound through its own profile endpoints; answers the step used. */
 async function otpAdmin(a: Api): Promise<{ username: string; password: string; secret: string; usedStep: number }> {
@@ -36,26 +31,9 @@ async function otpAdmin(a: Api): Promise<{ username: string; password: string; s
     name: `Keeper${suffix}`, username: user.username, email: `${user.username}@example.com`, password_strategy: 'custom',
     password: user.password, need_update_password: false, system_roles: [ROLE_USER], org_roles: [ROLE_ORG_ADMIN],
   })
-  const own = await playwrightRequest.newContext({ baseURL: workerBaseURL() })
-  try {
-    const self = { Authorization: `Bearer ${await tokenFor(own, user)}` }
-    await own.patch('/api/v1/users/profile/', { headers: self, data: { is_first_login: false } })
-    const secret = (await (await own.get('/api/v1/users/profile/otp/setup/', { headers: self })).json()).secret as string
-    const step = totpCounter(Date.now())
-    const enable = await own.post('/api/v1/users/profile/otp/enable/', { headers: self, data: { code: hotp(secret, step) } })
-    expect(enable.status(), await enable.text()).toBe(200)
-    return { ...user, secret, usedStep: step }
-  } finally {
-    await own.dispose()
-  }
+  return bindOtp(user)
 }
 
-/** A code of a step after `used` (codes are single-use), waiting for the clock when needed. */
-async function freshCode(page: Page, secret: string, used: number): Promise<{ code: string; step: number }> {
-  const step = Math.max(totpCounter(Date.now()), used + 1)
-  while (step > totpCounter(Date.now()) + 1) await page.waitForTimeout(1000)
-  return { code: hotp(secret, step), step }
-}
 
 test.describe('accounts on a real host', () => {
   test.describe.configure({ timeout: 180_000 })

@@ -4,9 +4,10 @@
  * (`confirm=mfa` on the users export, see docs/import-export.md), is asked for the OTP, sees a malformed and a
  * wrong code refused, and gets the file after the right one.
  */
-import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { hotp, totpCounter } from '../../server/auth/totp.ts'
-import { ADMIN, expect, expectNoAxeViolations, test, workerBaseURL } from './fixtures.ts'
+import { bindOtp, freshCode, tokenFor } from './support/otp.ts'
+import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
 
 const USERS = '/api/v1/users/users/'
 const ROLE_USER = '00000000-0000-0000-0000-000000000003'
@@ -19,11 +20,6 @@ interface OtpUser {
   secret: string
 }
 
-async function tokenFor(api: APIRequestContext, creds: { username: string; password: string }): Promise<string> {
-  const res = await api.post('/api/v1/authentication/auth/', { data: creds })
-  expect([200, 201], await res.text()).toContain(res.status())
-  return (await res.json()).token as string
-}
 
 /** An organization administrator with OTP bound through its own profile endpoints. */
 async function otpAdmin(request: APIRequestContext): Promise<OtpUser & { usedStep: number }> {
@@ -39,31 +35,9 @@ async function otpAdmin(request: APIRequestContext): Promise<OtpUser & { usedSte
     },
   })
   expect(created.status(), await created.text()).toBe(201)
-  const own = await playwrightRequest.newContext({ baseURL: workerBaseURL() })
-  try {
-    const self = { Authorization: `Bearer ${await tokenFor(own, user)}` }
-    await own.patch('/api/v1/users/profile/', { headers: self, data: { is_first_login: false } })
-    const setup = await own.get('/api/v1/users/profile/otp/setup/', { headers: self })
-    expect(setup.status(), await setup.text()).toBe(200)
-    const secret = (await setup.json()).secret as string
-    const step = totpCounter(Date.now())
-    const enable = await own.post('/api/v1/users/profile/otp/enable/', { headers: self, data: { code: hotp(secret, step) } })
-    expect(enable.status(), await enable.text()).toBe(200)
-    return { ...user, secret, usedStep: step }
-  } finally {
-    await own.dispose()
-  }
+  return bindOtp(user)
 }
 
-/**
- * A code of a step after `used` (codes are single-use), no further ahead than the server's window allows
- * (waiting for the clock when needed).
- */
-async function freshCode(page: Page, secret: string, used: number): Promise<{ code: string; step: number }> {
-  const step = Math.max(totpCounter(Date.now()), used + 1)
-  while (step > totpCounter(Date.now()) + 1) await page.waitForTimeout(1000)
-  return { code: hotp(secret, step), step }
-}
 
 /** A six-digit code valid at no step near now. */
 function wrongCode(secret: string): string {
