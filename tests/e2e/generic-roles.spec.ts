@@ -128,6 +128,7 @@ test.describe('roles', () => {
     await dialog.getByRole('button', { name: 'Confirm' }).click()
     await expect(dialog).toBeHidden()
     expect((await a.get(`${ORG_ROLES}${roles[2].id}/`)).comment).toBe('bulk')
+    await expect(page.locator('[data-command="bulk"]')).toHaveText('Actions')
 
     await selectRows(page, [`${prefix}-1`, `${prefix}-2`])
     await bulkAction(page, 'Delete selected')

@@ -74,7 +74,13 @@ export async function rowAction(page: Page, text: string, action: string): Promi
   await page.getByRole('menuitem', { name: action, exact: true }).click()
 }
 
+/** Waits until no list is loading (the table's `aria-busy`): a reload after a change must not race the next step. */
+export async function listSettled(page: Page): Promise<void> {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
+}
+
 export async function selectRows(page: Page, texts: readonly string[]): Promise<void> {
+  await listSettled(page)
   for (const text of texts) await row(page, text).first().getByRole('checkbox').check()
 }
 

@@ -123,7 +123,8 @@ export const platforms: ResourceDef = {
       const tp = typeSpec(category, type)
       if (!tp) return { type: [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(type) })] }
       const offered = tp.protocols === 'any' ? undefined : tp.protocols
-      if (values.protocols === undefined && info.op === 'create') {
+      // No protocols given on create (absent or an empty list, as a form with none added sends): the type's own.
+      if (info.op === 'create' && (values.protocols === undefined || (Array.isArray(values.protocols) && !values.protocols.length))) {
         values.protocols = (offered ?? []).map((name, i) => ({ name, port: PROTOCOLS[name]!.port, primary: i === 0, default: i === 0, required: tp.required, public: true, setting: PROTOCOLS[name]!.setting }))
       }
       if (Array.isArray(values.protocols)) {

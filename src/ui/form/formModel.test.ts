@@ -67,6 +67,11 @@ describe('buildPayload', () => {
     expect(noPassword).not.toHaveProperty('password')
     expect(noPassword).not.toHaveProperty('id')
   })
+  it('leaves out an empty optional JSON field so the server keeps its default', () => {
+    const values = initialValues(fields, {}, undefined, { name: 'bob' })
+    values.meta = '  '
+    expect(buildPayload(fields, {}, values, { visible: all, encrypt })).not.toHaveProperty('meta')
+  })
 })
 
 describe('layoutGroups', () => {

@@ -187,6 +187,9 @@ export function buildPayload(fields: readonly FieldMeta[], overrides: FieldOverr
       out[field.name] = opts.encrypt(value)
       continue
     }
+    // An empty optional JSON field is left out: the server keeps its default (or the stored value) instead of
+    // being sent a null it may refuse.
+    if (widget === 'json' && value === null && !field.required) continue
     out[field.name] = value
   }
   return out
