@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { allows, registerResource } from '../engine/routes.ts'
 import type { ResourceDef } from '../engine/types.ts'
+import { forgetResource } from '../engine/registry.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { idField } from '../resources/common.ts'
 import { buildApp } from '../app.ts'
@@ -92,6 +93,7 @@ describe(`the checks catch a broken resource (${dbKind()})`, () => {
     } finally {
       await app.close()
       await t.close()
+      forgetResource(throwaway.name)
     }
   })
 })

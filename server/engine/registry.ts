@@ -23,3 +23,8 @@ export function allResources(): ResourceDef[] {
 export function findResource(name: string): ResourceDef | undefined {
   return resources.get(name)
 }
+
+/** Drops a resource declared by a test (test files may share one registry: the server project runs unisolated). */
+export function forgetResource(name: string): void {
+  resources.delete(name)
+}

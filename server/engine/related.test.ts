@@ -1,7 +1,7 @@
 /** The related-field hint of OPTIONS: derived from `relation.resource` through the registry, no per-resource code. */
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { fieldInfo, relatedHint } from './fields.ts'
-import { defineResource } from './registry.ts'
+import { defineResource, forgetResource } from './registry.ts'
 import type { Ctx, FieldDef, ResourceDef } from './types.ts'
 
 const target: ResourceDef = defineResource({
@@ -9,6 +9,8 @@ const target: ResourceDef = defineResource({
   fields: [{ name: 'id', type: 'uuid', read_only: true }, { name: 'name', type: 'string' }, { name: 'display_name', type: 'string' }],
 })
 const ctx = { lang: 'en' } as Ctx
+// Other test files of this worker share the registry: the demo resource must not reach their servers.
+afterAll(() => forgetResource(target.name))
 
 describe('related hint', () => {
   it('names the target model, its list URL and the attribute that names an object', () => {

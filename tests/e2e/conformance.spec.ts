@@ -72,7 +72,9 @@ async function metadata(a: Api, url: string): Promise<Record<string, FieldMeta>>
 const pageResources = RESOURCES.filter((r) => r.routes.list)
 
 test.describe('console conformance', () => {
-  test.describe.configure({ timeout: 180_000 })
+  // The walks are independent (unique names, their own objects): they spread over the workers instead of one
+  // worker taking the whole file, which was the longest of the suite.
+  test.describe.configure({ timeout: 180_000, mode: 'parallel' })
 
   test('the manifest has resources to check', () => {
     expect(pageResources.length).toBeGreaterThan(0)
@@ -104,7 +106,7 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   const grid = page.getByRole('grid').first()
 
   // List
-  await login(page, withSearch(routes.list.path, search))
+  await login(page, withSearch(routes.list.path, search), undefined, { reuse: true })
   await expect(grid).toBeVisible()
   await expect(page.getByText('Loading…')).toHaveCount(0)
   await expectNoAxeViolations(page, `${resource.key} list`)

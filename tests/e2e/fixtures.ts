@@ -15,7 +15,8 @@ export async function expectNoAxeViolations(page: Page, context?: string): Promi
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))))
   // Evaluated through the devtools protocol, not as an inline <script>: the pages' Content-Security-Policy
   // (script-src 'self') rightly refuses inline scripts.
-  await page.evaluate(axeSource)
+  // Injected once per document (a page checked twice without navigating keeps it).
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
     // Fluent's focus-trap sentinels (tabster "dummy" elements) are a known false positive (microsoft/tabster#288);

@@ -3,7 +3,7 @@
  * bearer token, logging in through the real login page, and locators that read like the page.
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
-import { ADMIN, adminToken, expect } from './fixtures.ts'
+import { ADMIN, adminToken, expect, workerBaseURL } from './fixtures.ts'
 
 export interface Api {
   get: (url: string) => Promise<any>
@@ -41,14 +41,34 @@ export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`
 }
 
-/** Logs in through the real login page and opens `path` (under /ui). */
-export async function login(page: Page, path: string, user = ADMIN): Promise<void> {
+/** Cookies of a login through the form, per server and user, for suites that opt into reusing the session. */
+const sessions = new Map<string, Awaited<ReturnType<ReturnType<Page['context']>['cookies']>>>()
+
+/**
+ * Logs in through the real login page and opens `path` (under /ui). With `reuse`, a later call of the same
+ * worker for the same user starts from the session cookies of the first login (the form login is what the
+ * login suites test; walks over many pages need only a session) and falls back to the form when the server no
+ * longer knows that session.
+ */
+export async function login(page: Page, path: string, user = ADMIN, opts: { reuse?: boolean } = {}): Promise<void> {
   await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
+  const key = `${workerBaseURL()} ${user.username}`
+  const saved = opts.reuse ? sessions.get(key) : undefined
+  if (saved) {
+    await page.context().addCookies(saved)
+    if ((await page.request.get('/api/v1/users/profile/')).ok()) {
+      await page.goto(`/ui${path}`)
+      return
+    }
+    sessions.delete(key)
+    await page.context().clearCookies()
+  }
   await page.goto(`/core/auth/login/?next=${encodeURIComponent(`/ui${path}`)}`)
   await page.locator('input[name="username"]').fill(user.username)
   await page.locator('input[name="password"]').fill(user.password)
   await page.locator('input[name="password"]').press('Enter')
   await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
+  if (opts.reuse) sessions.set(key, await page.context().cookies())
   if (!new URL(page.url()).pathname.startsWith(`/ui${path}`)) await page.goto(`/ui${path}`)
 }
 

@@ -13,15 +13,17 @@ const s = useTestServer()
 let sshd: Sshd
 let user: SshdUser
 const creds = new Map<string, AssetCredential>()
+let previousSource: ReturnType<typeof setCredentialSource>
 
 beforeAll(async () => {
   sshd = await startSshd()
   user = await sshd.addUser()
-  setCredentialSource(async (_db, ids) => new Map(ids.filter((id) => creds.has(id)).map((id) => [id, creds.get(id)!])))
+  previousSource = setCredentialSource(async (_db, ids) => new Map(ids.filter((id) => creds.has(id)).map((id) => [id, creds.get(id)!])))
 }, 30_000)
 
 afterAll(async () => {
-  setCredentialSource(undefined)
+  // Test files may share one module cache (the server project runs without isolation): put back what was there.
+  setCredentialSource(previousSource)
   await sshd?.stop()
 })
 
