@@ -41,7 +41,7 @@ describe(`ACLs and command groups (${dbKind()})`, () => {
       action: ['"notice" is not a valid choice.'],
       priority: ['Ensure this value is less than or equal to 100.'],
     })
-    expect((await s.admin.post(CMD, { name: 'x' })).json()).toMatchObject({ users: ['This field is required.'], assets: ['This field is required.'], accounts: ['This field is required.'] })
+    expect((await s.admin.post(CMD, { name: 'defaults' })).json()).toMatchObject({ users: { username_group: ['*'] }, assets: { name_group: ['*'], address_group: ['*'] }, accounts: { username_group: ['*'] } })
     expect((await s.admin.post(CMD, { name: 'x', users: {}, assets: {}, accounts: {}, action: 'review', reviewers: [] })).json()).toEqual({ reviewers: ['This field is required.'] })
     const la = await s.admin.post(LOGIN, { name: 'office', users: {}, assets: {}, accounts: {}, action: 'notice', rules: { ip_group: ['10.0.0.0/8'], time_period: [{ id: 1, value: '09:00~18:00' }] } })
     expect(la.statusCode).toBe(201)
