@@ -1,7 +1,7 @@
 /** The decision table of decide.ts, one rule per test (docs/acls.md). */
 import { describe, expect, it } from 'vitest'
 import {
-  addressMatches, commandPattern, compileGroup, decideCommand, decideLoginAsset, matchCommand, namesMatch,
+  addressMatches, commandPattern, compileGroup, decideCommand, decideLoginAsset, decideUserLogin, matchCommand, namesMatch,
   type CommandAclLike, type CommandGroupLike, type LoginAssetAclLike, type Subject,
 } from './decide.ts'
 
@@ -124,5 +124,18 @@ describe('login asset decisions', () => {
   it('answers accept with no ACL when none matches, and skips inactive and foreign ones', () => {
     expect(decideLoginAsset([lacl({ is_active: false }), lacl({ org_id: 'x' }), lacl({ accounts: { username_group: ['admin'] } })], at))
       .toEqual({ action: 'accept', acl: null })
+  })
+})
+
+describe('user login decisions', () => {
+  it('orders like the other ACLs (priority, older update, name) and skips inactive rules', () => {
+    const rule = (name: string, priority: number, updated: string, extra = {}) => ({ name, priority, action: 'reject', is_active: true, date_updated: updated, rules: { ip_group: ['*'], time_period: [] }, ...extra })
+    const at = { ip: '10.0.0.1', now: new Date('2024-06-03T04:00:00Z'), tz: 'Asia/Shanghai' }
+    const newer = rule('b', 10, '2024-02-01T00:00:00Z')
+    const older = rule('c', 10, '2024-01-01T00:00:00Z')
+    const off = rule('a', 1, '2024-01-01T00:00:00Z', { is_active: false })
+    const elsewhere = rule('d', 2, '2024-01-01T00:00:00Z', { rules: { ip_group: ['192.168.0.0/16'], time_period: [] } })
+    expect(decideUserLogin([newer, off, older, elsewhere], at)).toBe(older)
+    expect(decideUserLogin([off], at)).toBeNull()
   })
 })

@@ -146,3 +146,12 @@ export function decideLoginAsset<T extends LoginAssetAclLike>(acls: readonly T[]
   }
   return { action: 'accept', acl: null }
 }
+
+export interface LoginAclLike { name: string; priority: number; action: string; is_active: boolean; date_updated: Date | string; rules: { ip_group?: unknown; time_period?: unknown } | null }
+
+/** A user's login (login ACLs are per user: no matchers, no organization): the first rule whose IPs and times hold. */
+export function decideUserLogin<T extends LoginAclLike>(acls: readonly T[], s: { ip: string; now: Date; tz: string }): T | null {
+  const ordered = acls.filter((a) => a.is_active).sort((a, b) =>
+    a.priority - b.priority || time(a.date_updated) - time(b.date_updated) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return ordered.find((a) => ipMatches(s.ip, a.rules?.ip_group ?? ['*']) && timeMatches(a.rules?.time_period, s.now, s.tz)) ?? null
+}
