@@ -66,7 +66,7 @@ test('command groups, command filters, asset login ACLs with the time grid, stan
   expect((await decide('2024-06-03T09:30:00+08:00')).acl).toBeNull()
   expect(await decide('2024-06-03T10:30:00+08:00')).toMatchObject({ action: { value: 'notice' }, acl: { name: hostAcl } })
   await page.getByRole('link', { name: hostAcl }).click()
-  await expect(page.getByText('Monday 00:00~09:00、10:00~00:00')).toBeVisible()
+  await expect(page.getByText('Monday 00:00~09:00、10:00~00:00; Tuesday all day')).toBeVisible()
 
   // The standalone login ACL list: the form asks for the user and saves
   const loginAcl = unique('standalone')

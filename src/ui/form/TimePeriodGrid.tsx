@@ -25,6 +25,7 @@ const useStyles = makeStyles({
   on: { backgroundColor: tokens.colorBrandBackground },
   disabled: { cursor: 'not-allowed', opacity: 0.6 },
   summary: { color: tokens.colorNeutralForeground2 },
+  day: { textAlign: 'start' },
 })
 
 function useDayName(): (id: number) => string {
@@ -39,7 +40,7 @@ function useDayName(): (id: number) => string {
 export function TimePeriodSummary({ value }: { value: unknown }) {
   const { t } = useLingui()
   const dayName = useDayName()
-  const text = periodSummary(value, dayName)
+  const text = periodSummary(value, dayName, t`all day`)
   return <>{text === null ? t`Any time` : text === '' ? t`Never` : text}</>
 }
 
@@ -96,7 +97,7 @@ export function TimePeriodGrid({ value, onChange, disabled = false, ...aria }: T
             const all = grid[id]!.every(Boolean)
             return (
               <tr key={id}>
-                <th scope="row">
+                <th scope="row" className={styles.day}>
                   <Button size="small" appearance="subtle" disabled={disabled} aria-pressed={all} onClick={() => set(setDay(grid, id, !all))}>{dayName(id)}</Button>
                 </th>
                 {HOURS.map((h) => {

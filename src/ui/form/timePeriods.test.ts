@@ -28,7 +28,7 @@ describe('time periods ↔ hour grid', () => {
     g = setDay(g, 6, true)
     expect(fromGrid(g)[2]).toEqual({ id: 2, value: '05:00~06:00' })
     const name = (id: number) => ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][id]!
-    expect(periodSummary(fromGrid(g), name)).toBe('Tue 05:00~06:00; Sat 00:00~00:00')
+    expect(periodSummary(fromGrid(g), name, 'all day')).toBe('Tue 05:00~06:00; Sat all day')
     expect(periodSummary([], name)).toBeNull()
     expect(periodSummary(fromGrid(emptyGrid()), name)).toBe('')
   })

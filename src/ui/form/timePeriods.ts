@@ -71,11 +71,11 @@ export function setDay(grid: HourGrid, day: number, to: boolean): HourGrid {
 }
 
 /** `Monday 09:00~18:00; Tuesday …` (days without hours left out), or null for "any time" (an empty list). */
-export function periodSummary(periods: unknown, dayName: (id: number) => string): string | null {
+export function periodSummary(periods: unknown, dayName: (id: number) => string, allDay = '00:00~00:00'): string | null {
   if (!isPeriodList(periods) || periods.length === 0) return null
   return [1, 2, 3, 4, 5, 6, 0]
     .map((id) => periods.find((p) => p.id === id))
     .filter((p): p is TimePeriod => !!p && p.value.trim() !== '')
-    .map((p) => `${dayName(p.id)} ${p.value}`)
+    .map((p) => `${dayName(p.id)} ${/^00:00~(00:00|24:00)$/.test(p.value.trim()) ? allDay : p.value}`)
     .join('; ')
 }
