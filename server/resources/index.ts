@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ACCOUNT_RESOURCES } from './accounts/index.ts'
 import { registerResource, registerSpmRoute } from '../engine/index.ts'
+import { ACL_RESOURCES } from './acls/asset-acls.ts'
 import { installLoginAcl, loginAcls } from './acls/login-acls.ts'
 import { ASSET_KINDS, assets } from './assets/assets.ts'
 import './assets/connectivity.ts'
@@ -27,6 +28,7 @@ export const RESOURCES = [
   labels, domains, gateways,
   ...TERMINAL_RESOURCES,
   ...ACCOUNT_RESOURCES,
+  ...ACL_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

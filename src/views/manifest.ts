@@ -12,6 +12,7 @@ import Cookies from 'js-cookie'
 import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import type { RelatedRef } from '../ui/common/resource.ts'
 import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
+import { ACL_ENTRIES } from './console/acls/entries.ts'
 import { ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
@@ -354,7 +355,7 @@ export const ASSET_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
-export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES]
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES]
 
 /**
  * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is

@@ -10,7 +10,8 @@ import type { ResourceDef } from '../../engine/types.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { manageableBy } from '../../rbac/manage.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
-import { rulesMatch, validIpGroup, validTimePeriods, type Rules } from './rules.ts'
+import { decideUserLogin, type LoginAclLike } from './decide.ts'
+import { validIpGroup, validTimePeriods, type Rules } from './rules.ts'
 
 addMessages({
   'Login ACL': ['登录访问控制', 'ログイン ACL'],
@@ -95,15 +96,15 @@ export const loginAcls: ResourceDef = {
 
 /**
  * The login ACL decision for a user logging in from `ip` at `now`: the action of the first active rule
- * (lowest priority value, then most recently updated) whose IPs and time periods match; null when none does.
+ * (lowest priority value, then the older update, then the name — decide.ts, docs/acls.md) whose IPs and time
+ * periods match; null when none does.
  */
 export async function checkLoginAcl(db: DB, user: { id: string }, ip: string, now: Date = new Date(), tz = 'Asia/Shanghai'): Promise<'accept' | 'reject' | 'review' | null> {
-  const r = await sql<{ action: string; rules: Rules }>`select action, rules from login_acls
-    where user_id = ${user.id} and is_active order by priority asc, date_updated desc, name asc`.execute(db)
-  for (const acl of r.rows) {
-    if (rulesMatch(acl.rules, ip, now, tz)) return acl.action === 'accept' || acl.action === 'review' ? acl.action : 'reject'
-  }
-  return null
+  const r = await sql<LoginAclLike>`select name, priority, action, is_active, date_updated, rules from login_acls
+    where user_id = ${user.id} and is_active`.execute(db)
+  const acl = decideUserLogin(r.rows, { ip, now, tz })
+  if (!acl) return null
+  return acl.action === 'accept' || acl.action === 'review' ? acl.action : 'reject'
 }
 
 /** Installs the decision into the login flow (server/auth/acl.ts): review cannot be granted here, so it refuses. */

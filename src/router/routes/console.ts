@@ -10,9 +10,6 @@ const gather = perm('accounts', 'gatheraccountsautomation')
 const backup = perm('accounts', 'accountbackupautomation')
 const execution = perm('accounts', 'automationexecution')
 const assetPermission = perm('perms', 'assetpermission')
-const assetAcl = perm('acls', 'loginassetacl')
-const commandAcl = perm('acls', 'commandfilteracl')
-const commandGroup = perm('acls', 'commandgroup')
 
 /** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
 const KIND = { hidden: true, activeMenu: '/console/assets/assets' }
@@ -90,30 +87,9 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
         page(':id', 'AssetPermissionDetail', msg`Asset permission details`, [assetPermission.view]),
       ],
     }),
-    page('host-acls', 'AssetAclList', msg`Asset login ACLs`, [assetAcl.view], {
-      licenseRequired: true,
-      children: [
-        page('create', 'AssetAclCreate', msg`Create asset login ACL`, [assetAcl.add]),
-        page(':id', 'AssetAclDetail', msg`Asset login ACL details`, [assetAcl.view]),
-        page(':id/update', 'AssetAclUpdate', msg`Update asset login ACL`, [assetAcl.change]),
-      ],
-    }),
-    page('cmd-acls', 'CommandFilterAclList', msg`Command filters`, [commandAcl.view], {
-      children: [
-        page('create', 'CommandFilterAclCreate', msg`Create command filter`, [commandAcl.add]),
-        page(':id', 'CommandFilterAclDetail', msg`Command filter details`, [commandAcl.view]),
-        page(':id/update', 'CommandFilterAclUpdate', msg`Update command filter`, [commandAcl.change]),
-      ],
-    }),
-    // Command groups are a tab of the command filter page.
-    page('cmd-groups', 'CommandGroupList', msg`Command groups`, [commandGroup.view], {
-      hidden: true,
-      activeMenu: '/console/perms/cmd-acls',
-      children: [
-        page('create', 'CommandGroupCreate', msg`Create command group`, [commandGroup.add]),
-        page(':id', 'CommandGroupDetail', msg`Command group details`, [commandGroup.view]),
-        page(':id/update', 'CommandGroupUpdate', msg`Update command group`, [commandGroup.change]),
-      ],
-    }),
+    resourceSlot('asset-acls'),
+    resourceSlot('command-acls'),
+    // Command groups: their own menu entry (the reference hid them behind a tab of the command filter page).
+    resourceSlot('command-groups'),
   ]),
 ], { showOrganization: true })

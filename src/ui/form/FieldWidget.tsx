@@ -14,6 +14,7 @@ import { chooseFormatter } from '../table/formatters.ts'
 import { ImageInput } from './ImageInput.tsx'
 import { ListInput } from './ListInput.tsx'
 import { NestedFields, NestedList } from './Nested.tsx'
+import { TimePeriodGrid } from './TimePeriodGrid.tsx'
 import type { FieldOverride, WidgetKind } from './types.ts'
 import type { FormValues } from './validators.ts'
 import { useState } from 'react'
@@ -152,6 +153,8 @@ export function FieldWidget(props: FieldWidgetProps) {
     }
     case 'image':
       return <ImageInput value={str} disabled={disabled} onChange={onChange} labelledBy={aria['aria-labelledby'] as string | undefined} />
+    case 'timePeriod':
+      return <TimePeriodGrid value={value} onChange={onChange} disabled={disabled} aria-labelledby={aria['aria-labelledby'] as string | undefined} />
     case 'nested':
       return <NestedFields field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} />
     case 'nestedList':

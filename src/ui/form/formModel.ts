@@ -64,6 +64,8 @@ export function toFormValue(widget: WidgetKind, field: FieldMeta, raw: unknown, 
     }
     case 'readonly':
       return raw
+    case 'timePeriod':
+      return Array.isArray(raw) ? raw : []
     default:
       return raw === undefined || raw === null ? '' : isObject(raw) ? objectLabel(raw) : String(raw)
   }

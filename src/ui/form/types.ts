@@ -7,7 +7,7 @@ import type { FormValues, Validator } from './validators.ts'
 
 export type WidgetKind =
   | 'text' | 'textarea' | 'password' | 'email' | 'number' | 'switch' | 'radio' | 'select' | 'checkboxGroup'
-  | 'tree' | 'datetime' | 'date' | 'json' | 'related' | 'relatedMulti' | 'list' | 'nested' | 'nestedList' | 'readonly' | 'image'
+  | 'tree' | 'datetime' | 'date' | 'json' | 'related' | 'relatedMulti' | 'list' | 'nested' | 'nestedList' | 'readonly' | 'image' | 'timePeriod'
 
 /** Where a related picker takes its options (a list URL paged 10 at a time with `search`). */
 export interface RelatedSource {

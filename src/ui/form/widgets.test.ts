@@ -16,6 +16,8 @@ describe('chooseWidget', () => {
     expect(chooseWidget(f('x', { type: 'tree', tree: [] }))).toBe('tree')
     expect(chooseWidget(f('x', { type: 'datetime' }))).toBe('datetime')
     expect(chooseWidget(f('x', { type: 'json' }))).toBe('json')
+    expect(chooseWidget(f('time_period', { type: 'list' }))).toBe('timePeriod')
+    expect(chooseWidget(f('time_period', { type: 'string' }))).toBe('textarea')
     expect(chooseWidget(f('x', { type: 'string', max_length: 128 }))).toBe('text')
     expect(chooseWidget(f('x', { type: 'string' }))).toBe('textarea')
     expect(chooseWidget(f('x', { type: 'string', write_only: true, max_length: 128 }))).toBe('password')

@@ -16,6 +16,8 @@ export function chooseWidget(field: FieldMeta, override: FieldOverride = {}): Wi
   if (field.name === 'email') return 'email'
   if (field.name === 'password') return 'password'
   if (field.name === 'comment') return 'textarea'
+  // ACL rules' weekly periods (login ACLs, login asset ACLs): a days × hours grid wherever they appear
+  if (field.name === 'time_period' && (field.type === 'list' || field.type === 'field')) return 'timePeriod'
   const choices = override.options ?? field.choices
   switch (field.type) {
     case 'choice':

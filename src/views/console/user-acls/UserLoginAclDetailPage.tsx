@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { GenericDetailPage, type DetailConfig } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
+import { TimePeriodSummary } from '../../../ui/form/TimePeriodGrid.tsx'
 import { loginAclResource } from './resource.ts'
 
 function Info({ object, fields }: Parameters<DetailConfig['tabs'][number]['render']>[0]) {
@@ -11,7 +12,7 @@ function Info({ object, fields }: Parameters<DetailConfig['tabs'][number]['rende
   const items = [
     ...detailItems(object, fields, ['name', 'user', 'priority', 'action', 'reviewers', 'is_active']),
     { key: 'ip_group', label: t`IP`, value: (rules.ip_group ?? []).join(', ') || '-' },
-    { key: 'time_period', label: t`Time period`, value: rules.time_period?.length ? JSON.stringify(rules.time_period) : t`Any time` },
+    { key: 'time_period', label: t`Time period`, value: <TimePeriodSummary value={rules.time_period} /> },
     ...detailItems(object, fields, ['date_created', 'created_by', 'comment']),
   ]
   return <InfoCard title={t`Basic information`} items={items} />

@@ -1,7 +1,7 @@
 /**
  * UserLoginACLCreate / Update. Opened from a user's page the user is fixed by the page (`?user=`); opened from the
  * standalone list the form asks for the user (issue 17: without it the form could never save). Rules are edited
- * as IP list + time JSON.
+ * as an IP list and the time-period grid (the generic `time_period` widget).
  */
 import { msg } from '@lingui/core/macro'
 import { useSearch } from '@tanstack/react-router'
@@ -22,7 +22,6 @@ export function loginAclFormConfig(fixedUser?: string): FormPageConfig {
     ],
     overrides: {
       name: { rules: [noEmoji] },
-      rules: { fields: { time_period: { widget: 'json', helpText: msg`Weekly periods as JSON, e.g. [{"id": 1, "value": "08:00~18:00"}]; empty means any time` } } },
       reviewers: { hidden: (v) => v.action !== 'review' },
     },
     transform: (payload, values, search) => {
