@@ -48,7 +48,9 @@ describe('console manifest', () => {
         expect(route?.path, ref.name).toBe(ref.path)
         expect(route?.kind, ref.name).toBe('page')
         expect(PAGES[ref.name], ref.name).toBeDefined()
-        expect(manifestRoute(ref.name)).toEqual({ item, kind })
+        // A list shown as a tab of another page (Settings → Terminal) belongs to that page.
+        if (kind === 'list' && item.entry.listTab) expect(manifestRoute(ref.name)).toBeUndefined()
+        else expect(manifestRoute(ref.name)).toEqual({ item, kind })
         expect(route?.view, ref.name).toBe(item.view)
       }
     }
@@ -57,7 +59,8 @@ describe('console manifest', () => {
   it('derives each route\u2019s permission from the entry (view, add, change)', () => {
     for (const item of RESOURCE_MANIFEST) {
       const own = (name: string | undefined) => routeByName(name!)!.permissions.filter((p) => !p.startsWith('settings.'))
-      expect(own(item.routes.list.name)).toEqual([item.perms.view])
+      // A list in a tab of another page: the page's route has the page's permission; the tab needs the view one.
+      if (!item.entry.listTab) expect(own(item.routes.list.name)).toEqual([item.perms.view])
       if (item.routes.create) expect(own(item.routes.create.name)).toEqual([item.perms.add])
       if (item.routes.update) expect(own(item.routes.update.name)).toEqual([item.perms.change])
       if (item.routes.detail) expect(own(item.routes.detail.name)).toEqual([item.perms.view])
@@ -65,6 +68,13 @@ describe('console manifest', () => {
     }
     expect(routeByName('UserLoginACLCreate')!.permissions).toEqual(['acls.add_loginacl'])
     expect(routeByName('OrganizationUpdate')!.permissions).toEqual(['settings.view_setting', 'orgs.change_organization'])
+    // Settings → Terminal keeps the reference's names (CreateReplayStorage, not ReplayStorageCreate).
+    expect(RESOURCE_MANIFEST.find((i) => i.key === 'replay-storages')!.routes).toEqual({
+      list: { name: 'TerminalSetting', path: '/settings/terminal', search: { tab: 'replay-storage' } },
+      create: { name: 'CreateReplayStorage', path: '/settings/terminal/replay-storage/create' },
+      update: { name: 'UpdateReplayStorage', path: '/settings/terminal/replay-storage/:id/update' },
+    })
+    expect(routeByName('CreateReplayStorage')!.permissions).toEqual(['settings.view_setting', 'terminal.add_replaystorage'])
   })
 
   it('places the resources in the menu where their slots are, in order', () => {
@@ -101,7 +111,7 @@ describe('console manifest', () => {
       expect(item.key).toMatch(/^[a-z-]+$/)
       expect(item.url).toMatch(/^\/api\/v1\/.+\/$/)
       // `<routeName>List`, or the reference's own name where it differs (FtpLog, PasswordChangeLog).
-      expect(item.routes.list.name).toBe(item.entry.listRouteName ?? `${item.entry.routeName}List`)
+      expect(item.routes.list.name).toBe(item.entry.listTab?.name ?? item.entry.listRouteName ?? `${item.entry.routeName}List`)
       expect(Object.keys(item.offers).sort()).toEqual(['create', 'delete', 'detail', 'export', 'import', 'update'])
     }
   })

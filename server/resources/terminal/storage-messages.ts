@@ -1,6 +1,9 @@
 import { addMessages } from '../../i18n.ts'
 
 /** Labels and messages of storages, endpoints, endpoint rules and applets (zh, ja). */
+// Storage kinds are product names, the same in every language.
+addMessages(Object.fromEntries(['S3', 'Ceph', 'Swift', 'OSS', 'Azure', 'OBS', 'COS'].map((k) => [k, [k, k] as [string, string]])))
+
 addMessages({
   'Replay storage': ['录像存储', '録画ストレージ'],
   'Command storage': ['命令存储', 'コマンドストレージ'],
