@@ -5,7 +5,8 @@ import type { ResourceDef as ServerResource } from '../../server/engine/types.ts
 import { ROUTES, routeByName } from '../router/catalog.ts'
 import { buildMenu } from '../router/menu.ts'
 import { PAGES } from '../router/pages.ts'
-import { deriveResource, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
+import { deriveResource, placeResources, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
+import { settingsRoutes } from '../router/routes/settings.ts'
 import { RELATED_MODELS, RESOURCE_ENTRIES, RESOURCE_MANIFEST, manifestRoute, relatedSourceOf } from './manifest.ts'
 
 const KINDS = ['list', 'create', 'update', 'detail'] as const
@@ -75,6 +76,14 @@ describe('console manifest', () => {
       update: { name: 'UpdateReplayStorage', path: '/settings/terminal/replay-storage/:id/update' },
     })
     expect(routeByName('CreateReplayStorage')!.permissions).toEqual(['settings.view_setting', 'terminal.add_replaystorage'])
+  })
+
+  it('refuses a list-tab entry whose pages the route files do not declare', () => {
+    const orgs = RESOURCE_MANIFEST.find((i) => i.key === 'organizations')!
+    const endpoints = RESOURCE_ENTRIES.find((e) => e.key === 'endpoints')!
+    expect(placeResources([settingsRoutes], [orgs, deriveResource(endpoints, relatedSourceOf)]).placed.has('endpoints')).toBe(true)
+    const renamed = deriveResource({ ...endpoints, routeNames: { create: 'EndpointCreate' } }, relatedSourceOf)
+    expect(() => placeResources([settingsRoutes], [orgs, renamed])).toThrow(/route EndpointCreate at \/settings\/terminal\/endpoint\/create is not declared/)
   })
 
   it('places the resources in the menu where their slots are, in order', () => {
