@@ -112,7 +112,12 @@ export class Factory {
       case 'string': return len(`c${n}x`)
       case 'email': return `c${n}@example.com`
       case 'url': return 'https://example.com/'
-      case 'integer': case 'float': return info.min_value ?? 1
+      // A bounded integer varies within its bounds, so a unique one (an endpoint rule's priority) does not clash.
+      case 'integer': case 'float': {
+        const min = typeof info.min_value === 'number' ? info.min_value : undefined
+        const max = typeof info.max_value === 'number' ? info.max_value : undefined
+        return min !== undefined && max !== undefined && info.type === 'integer' ? min + (n % (max - min + 1)) : min ?? 1
+      }
       case 'boolean': return true
       case 'datetime': return new Date(Date.now() + 86_400_000).toISOString()
       case 'date': return '2030-01-01'

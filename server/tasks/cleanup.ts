@@ -20,6 +20,13 @@ export interface CleanRule {
   setting: string
   /** Extra condition on the rows to delete (SQL over the table's columns). */
   where?: string
+  /**
+   * Columns of the deleted rows handed to `afterDelete` (`delete … returning`), for what lives outside the
+   * database (a session's replay file). Called after each batch is deleted: a file left over by a failure is
+   * garbage, never a row pointing at a missing file.
+   */
+  returning?: string[]
+  afterDelete?: (rows: Array<Record<string, unknown>>, ctx: TaskContext) => Promise<void>
 }
 
 const rules: CleanRule[] = [
@@ -39,14 +46,16 @@ export function addCleanRule(rule: CleanRule): void {
 const BATCH = 5_000
 const DAY_MS = 86_400_000
 
-async function deleteOlder(db: DB, rule: CleanRule, cutoff: Date, signal: AbortSignal): Promise<number> {
+async function deleteOlder(db: DB, rule: CleanRule, cutoff: Date, ctx: TaskContext): Promise<number> {
   const extra = rule.where ? sql.raw(` and (${rule.where})`) : sql``
+  const returning = rule.returning?.length ? sql` returning ${sql.join(rule.returning.map((c) => sql.ref(c)))}` : sql``
   let total = 0
   for (;;) {
-    signal.throwIfAborted()
-    const r = await sql`delete from ${sql.table(rule.table)} where id in (
-      select id from ${sql.table(rule.table)} where ${sql.ref(rule.column)} < ${cutoff}${extra} limit ${BATCH})`.execute(db)
-    const n = Number(r.numAffectedRows ?? 0n)
+    ctx.signal.throwIfAborted()
+    const r = await sql<Record<string, unknown>>`delete from ${sql.table(rule.table)} where id in (
+      select id from ${sql.table(rule.table)} where ${sql.ref(rule.column)} < ${cutoff}${extra} limit ${BATCH})${returning}`.execute(db)
+    const n = rule.returning?.length ? r.rows.length : Number(r.numAffectedRows ?? 0n)
+    if (rule.afterDelete && r.rows.length) await rule.afterDelete(r.rows, ctx)
     total += n
     if (n < BATCH) return total
   }
@@ -63,7 +72,7 @@ export async function runCleanup(ctx: TaskContext): Promise<Record<string, numbe
     }
     const cutoff = new Date(now.getTime() - days * DAY_MS)
     await ctx.log(`Deleting ${rule.label} older than ${days} days (before ${cutoff.toISOString()}) ...`)
-    const n = await deleteOlder(ctx.db, rule, cutoff, ctx.signal)
+    const n = await deleteOlder(ctx.db, rule, cutoff, ctx)
     result[rule.table] = (result[rule.table] ?? 0) + n
     await ctx.log(`  deleted ${n}`)
   }

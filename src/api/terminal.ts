@@ -39,3 +39,10 @@ export function indexFigures(switches: readonly string[], days?: number): Promis
   if (days) params.set('days', String(days))
   return request<IndexFigures>('get', `/api/v1/index/?${params.toString()}`)
 }
+
+export interface StorageTest { is_valid: boolean; msg: string }
+
+/** `GET …/<replay|command>-storages/<id>/test-connective/`: the server checks the storage for real. */
+export function testStorage(listUrl: string, id: RowId): Promise<StorageTest> {
+  return request<StorageTest>('get', `${listUrl}${encodeURIComponent(String(id))}/test-connective/`)
+}

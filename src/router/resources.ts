@@ -39,6 +39,15 @@ export interface ResourceEntry {
   routeName: string
   /** The list route's name where the reference's does not follow `<routeName>List` (`FtpLog`). */
   listRouteName?: string
+  /** Route names where the reference's do not follow `<routeName><Kind>` (`CreateReplayStorage`). */
+  routeNames?: Partial<Record<Exclude<PageKind, 'list'>, string>>
+  /**
+   * The list is a tab of another page (Settings → Terminal: `{name: 'TerminalSetting', path: '/settings/terminal',
+   * tab: 'replay-storage'}`), as in the reference console; that page renders it. The route file declares the
+   * entry's create/update/detail pages below that page with the derived names and paths (checked at start-up),
+   * so the entry has no slot.
+   */
+  listTab?: { name: string; path: string; tab: string }
   /** The list offers a date range, the last 7 days by default (its loader asks the same). */
   dateRange?: boolean
   /** Singular type label ("User: alice"). */
@@ -103,10 +112,14 @@ function ref(name: string, path: string): RouteRef {
 /** Derives routes, permissions and the `ResourceDef` of one entry. */
 export function deriveResource(entry: ResourceEntry, related: (field: string, model: string) => RelatedRef): ResourceManifestItem {
   const offers = { ...DEFAULT_OFFERS, ...entry.offers }
-  const routes: ResourceRoutes = { list: ref(entry.listRouteName ?? `${entry.routeName}List`, entry.path) }
-  if (offers.create) routes.create = ref(`${entry.routeName}Create`, `${entry.path}/create`)
-  if (offers.update) routes.update = ref(`${entry.routeName}Update`, `${entry.path}/:id/update`)
-  if (offers.detail) routes.detail = ref(`${entry.routeName}Detail`, `${entry.path}/:id`)
+  const tab = entry.listTab
+  const routes: ResourceRoutes = {
+    list: tab ? { name: tab.name, path: tab.path, search: { tab: tab.tab } } : ref(entry.listRouteName ?? `${entry.routeName}List`, entry.path),
+  }
+  const named = (kind: Exclude<PageKind, 'list'>, suffix: string) => entry.routeNames?.[kind] ?? `${entry.routeName}${suffix}`
+  if (offers.create) routes.create = ref(named('create', 'Create'), `${entry.path}/create`)
+  if (offers.update) routes.update = ref(named('update', 'Update'), `${entry.path}/:id/update`)
+  if (offers.detail) routes.detail = ref(named('detail', 'Detail'), `${entry.path}/:id`)
   const perms = resourcePerms(entry.url, entry.perms)
   const view = entry.path.split('/').filter(Boolean)[0] as ViewName
   const resource: ResourceDef = {
@@ -185,5 +198,20 @@ export function placeResources(trees: readonly RouteNode[], items: readonly Reso
     return { ...node, children: node.children.map((c) => walk(c, path)) }
   }
   const out = trees.map((t) => walk(t, ''))
+  // Lists shown as a tab of another page: their pages are declared in the route files; check names and paths.
+  const declared = new Map<string, string>()
+  const collect = (node: RouteNode, base: string) => {
+    const path = join(base, node.path)
+    if (node.kind === 'page' && node.name) declared.set(node.name, path)
+    for (const c of node.children ?? []) collect(c, path)
+  }
+  for (const t of out) collect(t, '')
+  for (const item of items) {
+    if (!item.entry.listTab) continue
+    for (const r of Object.values(item.routes)) {
+      if (declared.get(r.name) !== r.path) throw new Error(`Manifest entry ${item.key}: route ${r.name} at ${r.path} is not declared in the route files`)
+    }
+    placed.add(item.key)
+  }
   return { trees: out, placed }
 }

@@ -5,7 +5,8 @@ import type { ResourceDef as ServerResource } from '../../server/engine/types.ts
 import { ROUTES, routeByName } from '../router/catalog.ts'
 import { buildMenu } from '../router/menu.ts'
 import { PAGES } from '../router/pages.ts'
-import { deriveResource, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
+import { deriveResource, placeResources, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
+import { settingsRoutes } from '../router/routes/settings.ts'
 import { RELATED_MODELS, RESOURCE_ENTRIES, RESOURCE_MANIFEST, manifestRoute, relatedSourceOf } from './manifest.ts'
 
 const KINDS = ['list', 'create', 'update', 'detail'] as const
@@ -48,7 +49,9 @@ describe('console manifest', () => {
         expect(route?.path, ref.name).toBe(ref.path)
         expect(route?.kind, ref.name).toBe('page')
         expect(PAGES[ref.name], ref.name).toBeDefined()
-        expect(manifestRoute(ref.name)).toEqual({ item, kind })
+        // A list shown as a tab of another page (Settings → Terminal) belongs to that page.
+        if (kind === 'list' && item.entry.listTab) expect(manifestRoute(ref.name)).toBeUndefined()
+        else expect(manifestRoute(ref.name)).toEqual({ item, kind })
         expect(route?.view, ref.name).toBe(item.view)
       }
     }
@@ -57,7 +60,8 @@ describe('console manifest', () => {
   it('derives each route\u2019s permission from the entry (view, add, change)', () => {
     for (const item of RESOURCE_MANIFEST) {
       const own = (name: string | undefined) => routeByName(name!)!.permissions.filter((p) => !p.startsWith('settings.'))
-      expect(own(item.routes.list.name)).toEqual([item.perms.view])
+      // A list in a tab of another page: the page's route has the page's permission; the tab needs the view one.
+      if (!item.entry.listTab) expect(own(item.routes.list.name)).toEqual([item.perms.view])
       if (item.routes.create) expect(own(item.routes.create.name)).toEqual([item.perms.add])
       if (item.routes.update) expect(own(item.routes.update.name)).toEqual([item.perms.change])
       if (item.routes.detail) expect(own(item.routes.detail.name)).toEqual([item.perms.view])
@@ -65,6 +69,21 @@ describe('console manifest', () => {
     }
     expect(routeByName('UserLoginACLCreate')!.permissions).toEqual(['acls.add_loginacl'])
     expect(routeByName('OrganizationUpdate')!.permissions).toEqual(['settings.view_setting', 'orgs.change_organization'])
+    // Settings → Terminal keeps the reference's names (CreateReplayStorage, not ReplayStorageCreate).
+    expect(RESOURCE_MANIFEST.find((i) => i.key === 'replay-storages')!.routes).toEqual({
+      list: { name: 'TerminalSetting', path: '/settings/terminal', search: { tab: 'replay-storage' } },
+      create: { name: 'CreateReplayStorage', path: '/settings/terminal/replay-storage/create' },
+      update: { name: 'UpdateReplayStorage', path: '/settings/terminal/replay-storage/:id/update' },
+    })
+    expect(routeByName('CreateReplayStorage')!.permissions).toEqual(['settings.view_setting', 'terminal.add_replaystorage'])
+  })
+
+  it('refuses a list-tab entry whose pages the route files do not declare', () => {
+    const orgs = RESOURCE_MANIFEST.find((i) => i.key === 'organizations')!
+    const endpoints = RESOURCE_ENTRIES.find((e) => e.key === 'endpoints')!
+    expect(placeResources([settingsRoutes], [orgs, deriveResource(endpoints, relatedSourceOf)]).placed.has('endpoints')).toBe(true)
+    const renamed = deriveResource({ ...endpoints, routeNames: { create: 'EndpointCreate' } }, relatedSourceOf)
+    expect(() => placeResources([settingsRoutes], [orgs, renamed])).toThrow(/route EndpointCreate at \/settings\/terminal\/endpoint\/create is not declared/)
   })
 
   it('places the resources in the menu where their slots are, in order', () => {
@@ -101,7 +120,7 @@ describe('console manifest', () => {
       expect(item.key).toMatch(/^[a-z-]+$/)
       expect(item.url).toMatch(/^\/api\/v1\/.+\/$/)
       // `<routeName>List`, or the reference's own name where it differs (FtpLog, PasswordChangeLog).
-      expect(item.routes.list.name).toBe(item.entry.listRouteName ?? `${item.entry.routeName}List`)
+      expect(item.routes.list.name).toBe(item.entry.listTab?.name ?? item.entry.listRouteName ?? `${item.entry.routeName}List`)
       expect(Object.keys(item.offers).sort()).toEqual(['create', 'delete', 'detail', 'export', 'import', 'update'])
     }
   })

@@ -14,6 +14,7 @@ import type { RelatedRef } from '../ui/common/resource.ts'
 import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
 import { ACL_ENTRIES } from './console/acls/entries.ts'
 import { ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
+import { TERMINAL_ENTRIES } from './settings/terminal/entries.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 import { auditPages } from './audit/index.ts'
@@ -355,7 +356,7 @@ export const ASSET_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
-export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES]
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES, ...TERMINAL_ENTRIES]
 
 /**
  * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is
@@ -395,7 +396,11 @@ export function manifestItem(key: string): ResourceManifestItem {
 /** The manifest item and page kind of a route name. */
 export function manifestRoute(name: string): { item: ResourceManifestItem; kind: 'list' | 'create' | 'update' | 'detail' } | undefined {
   for (const item of RESOURCE_MANIFEST) {
-    for (const kind of ['list', 'create', 'update', 'detail'] as const) if (item.routes[kind]?.name === name) return { item, kind }
+    for (const kind of ['list', 'create', 'update', 'detail'] as const) {
+      // A list shown as a tab belongs to its host page (which starts its own reads).
+      if (kind === 'list' && item.entry.listTab) continue
+      if (item.routes[kind]?.name === name) return { item, kind }
+    }
   }
   return undefined
 }
@@ -404,7 +409,7 @@ const resourcePages: Record<string, PageLoader> = {}
 for (const item of RESOURCE_MANIFEST) {
   for (const kind of ['list', 'create', 'update', 'detail'] as const) {
     const route = item.routes[kind]
-    if (!route) continue
+    if (!route || (kind === 'list' && item.entry.listTab)) continue
     resourcePages[route.name] = item.entry.pages?.[kind] ?? (() => import('./generic/ResourcePages.tsx').then((m) => m.genericPage(item, kind)))
   }
 }

@@ -106,7 +106,9 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   const grid = page.getByRole('grid').first()
 
   // List
-  await login(page, withSearch(routes.list.path, search), undefined, { reuse: true })
+  // A list shown as a tab of another page (Settings → Terminal) names its tab in `routes.list.search`.
+  const listSearch = { ...routes.list.search }
+  await login(page, withSearch(routes.list.path, { ...listSearch, ...search }), undefined, { reuse: true })
   await expect(grid).toBeVisible()
   await expect(page.getByText('Loading…')).toHaveCount(0)
   await expectNoAxeViolations(page, `${resource.key} list`)
@@ -156,7 +158,7 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
 
   // Export from the list (the created object is in it).
   if (offers.export) {
-    await page.goto(`/ui${withSearch(routes.list.path, { ...search, search: base })}`)
+    await page.goto(`/ui${withSearch(routes.list.path, { ...listSearch, ...search, search: base })}`)
     await expect(grid.locator('[data-row-id]')).toHaveCount(1)
     await page.locator('[data-command="export"]').click()
     const dialog = page.getByRole('dialog', { name: 'Export' })
@@ -171,8 +173,18 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   // Delete from the detail page (or the list's row) and the object is gone.
   if (offers.delete) {
     if (offers.detail && routes.detail) await page.goto(`/ui${withSearch(pathOf(routes.detail.path, id), search)}`)
-    else await page.goto(`/ui${withSearch(routes.list.path, { ...search, search: base })}`)
-    await page.locator('[data-command="delete"]').first().click()
+    else await page.goto(`/ui${withSearch(routes.list.path, { ...listSearch, ...search, search: base })}`)
+    // The row's delete is a button, or an item of its "More" menu when the row has more commands.
+    if (offers.detail && routes.detail) await page.locator('[data-command="delete"]').first().click()
+    else {
+      const r = page.getByRole('grid').first().locator('[role="row"][data-row-id]').first()
+      await expect(r).toBeVisible()
+      if (await r.locator('[data-command="delete"]').count()) await r.locator('[data-command="delete"]').first().click()
+      else {
+        await r.locator('[data-command="more"]').click()
+        await page.getByRole('menuitem', { name: 'Delete', exact: true }).click()
+      }
+    }
     const confirm = page.getByRole('alertdialog')
     await confirm.locator('button[data-danger]').click()
     await expect(confirm).toBeHidden()

@@ -80,9 +80,12 @@ export async function indexAnswer(req: FastifyRequest): Promise<Record<string, u
   if (total('total_count_commands_danger')) data.total_count_commands_danger = await commandsDanger()
   if (total('total_count_history_sessions')) data.total_count_history_sessions = await count(sql`select count(*)::int n from terminal_sessions t where date_start >= ${since} and is_finished and ${org()}`)
   if (total('total_count_ftp_logs')) data.total_count_ftp_logs = await count(sql`select count(*)::int n from ftp_logs t where date_start >= ${since} and ${org()}`)
-  if (total('total_count_job_logs')) data.total_count_job_logs = 0
-  if (total('total_count_job_logs_running')) data.total_count_job_logs_running = 0
-  if (total('total_count_job_logs_failed')) data.total_count_job_logs_failed = 0
+  // Job logs: the executions of background tasks (automations, imports, clean-ups, …) published in the period —
+  // this server's job records until the job centre's own executions exist; they belong to no organization.
+  const jobs = (extra: RawBuilder<unknown>) => count(sql`select count(*)::int n from task_executions where date_published >= ${since} and ${extra}`)
+  if (total('total_count_job_logs')) data.total_count_job_logs = await jobs(sql`true`)
+  if (total('total_count_job_logs_running')) data.total_count_job_logs_running = await jobs(sql`state = 'RUNNING'`)
+  if (total('total_count_job_logs_failed')) data.total_count_job_logs_failed = await jobs(sql`state = 'FAILURE'`)
   if (total('total_count_type_to_assets_amount')) data.total_count_type_to_assets_amount = []
 
   // Per-day series over the last `days` local days (oldest first), labelled MM-DD.

@@ -9,6 +9,8 @@ import { resourcePerms, type ResourcePerms } from './perms.ts'
 export interface RouteRef {
   name: string
   path: string
+  /** Search parameters the page needs (a list shown as a tab of another page: `{tab: 'replay-storage'}`). */
+  search?: Readonly<Record<string, string>>
 }
 
 export interface ResourceRoutes {

@@ -119,7 +119,7 @@ function DetailBody({ config, id }: { config: DetailConfig; id: string }) {
   // A detail page gives commands the object's helpers only: no selection, bulk update or list tools.
   const helpers: CommandHelpers = {
     resource, url, go, openInNewTab, confirm, reload: object.reload, rowName,
-    afterDelete: () => go(resource.routes.list.path, kept),
+    afterDelete: () => go(resource.routes.list.path, { ...resource.routes.list.search, ...kept }),
   }
 
   const typeLabel = i18n._(resource.typeLabel)

@@ -75,18 +75,18 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
     const links: ReactNode = (
       <div className={styles.links}>
         {detail && saved.id !== '' && <RouteLink to={routePath(detail, { id: saved.id })} search={kept}>{t`View details`}</RouteLink>}
-        <RouteLink to={list.path} search={kept}>{t`Back to the list`}</RouteLink>
+        <RouteLink to={list.path} search={{ ...list.search, ...kept }}>{t`Back to the list`}</RouteLink>
       </div>
     )
     if (form.mode === 'create') {
       notify('success', t`Created “${name}”`, links, 6000)
       if (andContinue) form.reset()
       // The form is done: it leaves the history (and its tab closes, src/ui/layout/tabs.ts replaceTab).
-      else go(list.path, { ...kept, order: '-date_updated' }, { replace: true })
+      else go(list.path, { ...list.search, ...kept, order: '-date_updated' }, { replace: true })
     } else {
       notify('success', t`Saved “${name}”`)
       if (detail) go(routePath(detail, { id: saved.id }), kept, { replace: true })
-      else go(list.path, kept, { replace: true })
+      else go(list.path, { ...list.search, ...kept }, { replace: true })
     }
   }
 

@@ -145,5 +145,4 @@ const authLinks: SettingsLinkTab[] = [{ key: 'ldap', title: msg`LDAP`, to: '/set
 export const AuthSettingsPage = () => <SettingsTabsPage tabs={authTabs} links={authLinks} label={msg`Authentication`} />
 export const SmsSettingsPage = () => <SettingsTabsPage tabs={smsTabs} label={msg`SMS`} />
 export const InterfaceSettingsPage = () => <ObjectFormPage config={interfaceSettingsConfig} />
-export const TerminalSettingsPage = () => <ObjectFormPage config={terminalSettingsConfig} />
 export const OtherSettingsPage = () => <ObjectFormPage config={otherSettingsConfig} />

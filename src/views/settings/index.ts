@@ -13,7 +13,7 @@ export const settingsPages: PageRegistry = {
   Auth: () => import('./MoreSettingsPages.tsx').then((m) => m.AuthSettingsPage),
   SMS: () => import('./MoreSettingsPages.tsx').then((m) => m.SmsSettingsPage),
   InterfaceSettings: () => import('./MoreSettingsPages.tsx').then((m) => m.InterfaceSettingsPage),
-  TerminalSetting: () => import('./MoreSettingsPages.tsx').then((m) => m.TerminalSettingsPage),
+  TerminalSetting: () => import('./terminal/TerminalSettingsPage.tsx').then((m) => m.TerminalSettingsPage),
   Other: () => import('./MoreSettingsPages.tsx').then((m) => m.OtherSettingsPage),
   License: () => import('./LicensePage.tsx').then((m) => m.LicensePage),
   TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),

@@ -1,0 +1,438 @@
+/**
+ * Settings → Terminal (contract §5.8, JumpServer 3.2 apps/terminal): replay and command storages with a real
+ * "test" action, endpoints and endpoint rules with the rule matching a connection's endpoint (`…/endpoints/smart/`).
+ * docs/terminal.md "Storages and endpoints".
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { ipMatches } from '../../auth/ip-match.ts'
+import { sealerFor } from '../../auth/otp-store.ts'
+import { decryptOrPlain } from '../../auth/secret.ts'
+import type { ActionDef, Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import { isUuid, normUuid } from '../../engine/parse.ts'
+import { requireUser } from '../../http/context.ts'
+import { ApiError } from '../../http/errors.ts'
+import { tr } from '../../i18n.ts'
+import { validIpGroup } from '../acls/rules.ts'
+import { commentField, createdBy, dateCreated, dateUpdated, idField, updatedBy } from '../common.ts'
+import { replayDir } from './components.ts'
+import './storage-messages.ts'
+
+// ------------------------------------------------------------------------------------------------ storages
+
+/** One key of a storage kind's `meta`. */
+interface MetaKey {
+  key: string
+  label: string
+  kind: 'string' | 'secret' | 'bool' | 'hosts' | 'choice'
+  required?: boolean
+  /** An URL whose path must be empty (JumpServer: "Endpoint invalid: remove path"). */
+  url?: boolean
+  choices?: string[]
+  default?: unknown
+}
+
+const BUCKET: MetaKey = { key: 'BUCKET', label: 'Bucket', kind: 'string', required: true }
+const ACCESS_KEY: MetaKey = { key: 'ACCESS_KEY', label: 'Access key id', kind: 'string' }
+const SECRET_KEY: MetaKey = { key: 'SECRET_KEY', label: 'Access key secret', kind: 'secret' }
+const endpoint = (required: boolean, url = true): MetaKey => ({ key: 'ENDPOINT', label: 'Endpoint', kind: 'string', required, url })
+
+/** Keys of each kind (JumpServer's ReplayStorageType*Serializer / CommandStorageTypeESSerializer). */
+export const REPLAY_KINDS: Record<string, MetaKey[]> = {
+  null: [],
+  server: [],
+  s3: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
+  ceph: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
+  swift: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true), { key: 'REGION', label: 'Region', kind: 'string', required: true },
+    { key: 'PROTOCOL', label: 'Protocol', kind: 'choice', choices: ['http', 'https'], default: 'http' }],
+  oss: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false)],
+  azure: [{ key: 'CONTAINER_NAME', label: 'Container name', kind: 'string', required: true }, { key: 'ACCOUNT_NAME', label: 'Account name', kind: 'string', required: true },
+    { key: 'ACCOUNT_KEY', label: 'Account key', kind: 'secret', required: true },
+    { key: 'ENDPOINT_SUFFIX', label: 'Endpoint suffix', kind: 'choice', choices: ['core.chinacloudapi.cn', 'core.windows.net'], default: 'core.chinacloudapi.cn' }],
+  obs: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false, false)],
+  cos: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
+}
+
+export const COMMAND_KINDS: Record<string, MetaKey[]> = {
+  null: [],
+  server: [],
+  es: [{ key: 'HOSTS', label: 'Hosts', kind: 'hosts', required: true }, { key: 'INDEX_BY_DATE', label: 'Index by date', kind: 'bool', default: false },
+    { key: 'INDEX', label: 'Index', kind: 'string', default: 'jumpserver' }, { key: 'IGNORE_VERIFY_CERTS', label: 'Ignore Certificate Verification', kind: 'bool', default: false }],
+}
+
+const KIND_LABELS: Record<string, string> = {
+  null: 'Null', server: 'Server', s3: 'S3', ceph: 'Ceph', swift: 'Swift', oss: 'OSS', azure: 'Azure', obs: 'OBS', cos: 'COS', es: 'Elasticsearch',
+}
+
+const MAX_META_VALUE = 1024
+
+/** An ES host: http(s)://host:port (JumpServer's command_storage_es_host_format_validator). */
+function validEsHost(v: string): boolean {
+  try {
+    const u = new URL(v)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && /:\d+$/.test(u.host)
+  } catch {
+    return false
+  }
+}
+
+function validEndpointUrl(v: string): string | undefined {
+  try {
+    const u = new URL(v)
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Enter a valid URL.'
+    if (u.pathname && u.pathname !== '/') return 'Endpoint invalid: remove path `{path}`'
+    return undefined
+  } catch {
+    return 'Enter a valid URL.'
+  }
+}
+
+/**
+ * Validates a kind's meta: unknown keys, required keys (a secret already stored counts), types and bounds.
+ * Answers the cleaned meta (plain secrets) or errors per key.
+ */
+function checkMeta(kinds: Record<string, MetaKey[]>, type: string, raw: unknown, stored: Row, ctx: Ctx): { meta: Row } | { errors: Record<string, string[]> } {
+  const keys = kinds[type] ?? []
+  const errors: Record<string, string[]> = {}
+  const input = raw === undefined || raw === null ? {} : raw
+  if (typeof input !== 'object' || Array.isArray(input)) return { errors: { meta: [tr(ctx.lang, 'Invalid data. Expected a dictionary.')] } }
+  const given = input as Row
+  const meta: Row = {}
+  for (const k of Object.keys(given)) {
+    if (!keys.some((m) => m.key === k)) errors[k] = [tr(ctx.lang, 'Unknown key for this type.')]
+  }
+  for (const m of keys) {
+    let v = given[m.key]
+    if (m.kind === 'secret') {
+      if (typeof v === 'string' && v !== '') {
+        if (v.length > 4096) { errors[m.key] = [tr(ctx.lang, 'Ensure this field has no more than {max} characters.', { max: MAX_META_VALUE })]; continue }
+        v = decryptOrPlain(v, ctx.session?.data.privateKey)
+        if (String(v).length > MAX_META_VALUE) { errors[m.key] = [tr(ctx.lang, 'Ensure this field has no more than {max} characters.', { max: MAX_META_VALUE })]; continue }
+        meta[m.key] = v
+      } else if (v !== undefined && v !== null && v !== '') {
+        errors[m.key] = [tr(ctx.lang, 'Not a valid string.')]
+      } else if (m.required && !stored[m.key]) {
+        errors[m.key] = [tr(ctx.lang, 'This field is required.')]
+      }
+      continue
+    }
+    if (v === undefined || v === null || v === '') v = stored[m.key] ?? m.default
+    if (v === undefined || v === null || v === '') {
+      if (m.required) errors[m.key] = [tr(ctx.lang, 'This field is required.')]
+      continue
+    }
+    switch (m.kind) {
+      case 'bool':
+        if (typeof v !== 'boolean') errors[m.key] = [tr(ctx.lang, 'Must be a valid boolean.')]
+        else meta[m.key] = v
+        break
+      case 'choice':
+        if (typeof v !== 'string' || !m.choices!.includes(v)) errors[m.key] = [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(v) })]
+        else meta[m.key] = v
+        break
+      case 'hosts': {
+        const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v
+        if (!Array.isArray(list) || list.length === 0 || list.length > 20) { errors[m.key] = [tr(ctx.lang, 'This field is required.')]; break }
+        const bad = list.find((h) => typeof h !== 'string' || h.length > MAX_META_VALUE || !validEsHost(h))
+        if (bad !== undefined) errors[m.key] = [tr(ctx.lang, 'The address format is incorrect')]
+        else meta[m.key] = list
+        break
+      }
+      default: {
+        if (typeof v !== 'string') { errors[m.key] = [tr(ctx.lang, 'Not a valid string.')]; break }
+        if (v.length > MAX_META_VALUE) { errors[m.key] = [tr(ctx.lang, 'Ensure this field has no more than {max} characters.', { max: MAX_META_VALUE })]; break }
+        const bad = m.url ? validEndpointUrl(v) : undefined
+        if (bad) { errors[m.key] = [tr(ctx.lang, bad, { path: safePath(v) })]; break }
+        meta[m.key] = v
+      }
+    }
+  }
+  return Object.keys(errors).length ? { errors } : { meta }
+}
+
+const safePath = (v: string) => { try { return new URL(v).pathname } catch { return '' } }
+
+const secretKeys = (kinds: Record<string, MetaKey[]>, type: string) => (kinds[type] ?? []).filter((m) => m.kind === 'secret').map((m) => m.key)
+
+/** The meta as answered: secrets left out, with `<KEY>_SET` telling whether one is stored. */
+function publicMeta(kinds: Record<string, MetaKey[]>, row: Row): Row {
+  const meta = (row.meta ?? {}) as Row
+  const secrets = secretKeys(kinds, String(row.type))
+  const out: Row = {}
+  for (const [k, v] of Object.entries(meta)) if (!secrets.includes(k)) out[k] = v
+  for (const k of secrets) out[`${k}_SET`] = typeof meta[k] === 'string' && meta[k] !== ''
+  return out
+}
+
+const sealContext = (table: string, id: string, key: string) => `terminal.${table}:${id}:${key}`
+
+/** The stored meta with its secrets opened (for the "test" action). */
+function openMeta(req: FastifyRequest, kinds: Record<string, MetaKey[]>, table: string, row: Row): Row {
+  const meta = { ...((row.meta ?? {}) as Row) }
+  const sealer = sealerFor(req.server.services.config)
+  for (const k of secretKeys(kinds, String(row.type))) {
+    if (typeof meta[k] === 'string' && meta[k] !== '') meta[k] = sealer.open(meta[k] as string, sealContext(table, String(row.id), k))
+  }
+  return meta
+}
+
+interface TestResult { is_valid: boolean; msg: string }
+
+/** Any HTTP answer from the URL within 5 s (a bounded, real request from the server). */
+async function reachable(url: string, init: RequestInit = {}): Promise<{ ok: boolean; status?: number; error?: string }> {
+  try {
+    const r = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(5000) })
+    await r.body?.cancel().catch(() => undefined)
+    return { ok: true, status: r.status }
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause
+    return { ok: false, error: cause?.code ?? cause?.message ?? (e as Error).name }
+  }
+}
+
+async function testReplay(req: FastifyRequest, row: Row): Promise<TestResult> {
+  const lang = req.ctx.lang
+  const type = String(row.type)
+  if (type === 'null') return { is_valid: true, msg: tr(lang, 'Replays are not kept.') }
+  if (type === 'server') {
+    // The replay directory takes a file for real: written, then removed.
+    const dir = replayDir(req.server.services.config.dataDir)
+    const probe = join(dir, `.probe-${randomUUID()}`)
+    try {
+      await mkdir(dir, { recursive: true })
+      await writeFile(probe, 'probe', { mode: 0o600 })
+      return { is_valid: true, msg: tr(lang, 'The replay directory is writable.') }
+    } catch (e) {
+      return { is_valid: false, msg: tr(lang, 'The replay directory is not writable: {error}', { error: (e as NodeJS.ErrnoException).code ?? 'error' }) }
+    } finally {
+      await rm(probe, { force: true })
+    }
+  }
+  const meta = openMeta(req, REPLAY_KINDS, 'replay_storages', row)
+  let url: string
+  if (type === 'azure') url = `https://${String(meta.ACCOUNT_NAME)}.blob.${String(meta.ENDPOINT_SUFFIX)}/${String(meta.CONTAINER_NAME)}?restype=container`
+  else if (meta.ENDPOINT) {
+    const base = String(meta.ENDPOINT).includes('://') ? String(meta.ENDPOINT) : `https://${String(meta.ENDPOINT)}`
+    url = `${base.replace(/\/+$/, '')}/${encodeURIComponent(String(meta.BUCKET ?? ''))}`
+  } else return { is_valid: false, msg: tr(lang, 'No endpoint is set.') }
+  const r = await reachable(url, { method: 'HEAD' })
+  if (!r.ok) return { is_valid: false, msg: tr(lang, 'The storage endpoint cannot be reached: {error}', { error: r.error ?? '' }) }
+  if (r.status! >= 500) return { is_valid: false, msg: tr(lang, 'The storage endpoint answered {status}.', { status: r.status! }) }
+  return { is_valid: true, msg: tr(lang, 'The storage endpoint answered {status}.', { status: r.status! }) }
+}
+
+async function testCommand(req: FastifyRequest, row: Row): Promise<TestResult> {
+  const lang = req.ctx.lang
+  const type = String(row.type)
+  if (type === 'null') return { is_valid: true, msg: tr(lang, 'Commands are not kept.') }
+  if (type === 'server') {
+    await sql`select 1 from commands limit 1`.execute(req.ctx.db)
+    return { is_valid: true, msg: tr(lang, 'Commands are stored in the database.') }
+  }
+  // Elasticsearch: every host answers its root (ES ping) with 200.
+  const meta = openMeta(req, COMMAND_KINDS, 'command_storages', row)
+  const hosts = Array.isArray(meta.HOSTS) ? (meta.HOSTS as string[]) : []
+  for (const h of hosts) {
+    const r = await reachable(h.replace(/\/+$/, '') + '/', { method: 'GET', headers: { accept: 'application/json' } })
+    if (!r.ok) return { is_valid: false, msg: tr(lang, 'The storage endpoint cannot be reached: {error}', { error: `${h} ${r.error ?? ''}` }) }
+    if (r.status !== 200) return { is_valid: false, msg: tr(lang, 'The storage endpoint answered {status}.', { status: r.status! }) }
+  }
+  return { is_valid: hosts.length > 0, msg: tr(lang, 'The storage endpoint answered {status}.', { status: 200 }) }
+}
+
+function storage(opts: { name: string; model: string; verboseName: string; path: string; table: string; kinds: Record<string, MetaKey[]>;
+  terminalColumn: string; test: (req: FastifyRequest, row: Row) => Promise<TestResult> }): ResourceDef {
+  const { kinds, table } = opts
+  const testAction: ActionDef = {
+    path: 'test-connective', detail: true, method: 'GET', perm: `terminal.view_${opts.model}`,
+    handler: async (req, _reply, api, id) => opts.test(req, await api.getObject(req, id!)),
+  }
+  const fields: FieldDef[] = [
+    idField(),
+    { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: true },
+    { name: 'type', type: 'labeled_choice', label: 'Type', default: 'server', choices: Object.keys(kinds).map((k) => ({ value: k, label: KIND_LABELS[k] ?? k })) },
+    { name: 'meta', type: 'json', label: 'Meta', required: false, default: {}, help_text: 'Settings of the type; secrets are never shown (their <KEY>_SET tells whether one is stored).',
+      get: (row) => publicMeta(kinds, row) },
+    { name: 'is_default', type: 'boolean', label: 'Default storage', default: false },
+    commentField, createdBy, updatedBy, dateCreated, dateUpdated,
+  ]
+  return {
+    name: `terminal.${opts.model}`,
+    app: 'terminal',
+    model: opts.model,
+    verboseName: opts.verboseName,
+    path: opts.path,
+    table,
+    systemPerms: true,
+    fields,
+    search: ['name', 'type'],
+    filters: ['name', 'type', 'is_default'],
+    ordering: { fields: ['name', 'type', 'is_default', 'date_created'], default: ['name'] },
+    sizes: { mini: ['id', 'name'], small: ['id', 'name', 'type', 'is_default'] },
+    actions: [testAction],
+    hooks: {
+      validate: (values, ctx, info) => {
+        const type = String(values.type ?? info.existing?.type ?? 'server')
+        // A changed type starts from an empty meta; the same type keeps the stored keys not given again.
+        const stored = info.existing && info.existing.type === type ? ((info.existing.meta ?? {}) as Row) : {}
+        if (values.meta === undefined && values.type === undefined && info.op === 'update') return undefined
+        const r = checkMeta(kinds, type, values.meta, stored, ctx)
+        if ('errors' in r) return { meta: r.errors }
+        values.meta = r.meta
+        return undefined
+      },
+      columns: async (values, _ctx, info) => {
+        const out: Row = {}
+        const id = String(info.existing?.id ?? randomUUID())
+        if (info.op === 'create') out.id = id
+        if (values.meta !== undefined) {
+          const type = String(values.type ?? info.existing?.type ?? 'server')
+          const stored = info.existing && info.existing.type === type ? ((info.existing.meta ?? {}) as Row) : {}
+          const sealer = sealerFor(info.req!.server.services.config)
+          const meta: Row = { ...(values.meta as Row) }
+          for (const k of secretKeys(kinds, type)) {
+            if (typeof meta[k] === 'string' && meta[k] !== '') meta[k] = sealer.seal(meta[k] as string, sealContext(table, id, k))
+            else if (stored[k]) meta[k] = stored[k]
+          }
+          out.meta = JSON.stringify(meta)
+        }
+        // One default storage: making this one the default takes it from the other.
+        if (values.is_default === true) await sql`update ${sql.table(table)} set is_default = false where is_default and id <> ${id}::uuid`.execute(info.tx)
+        return out
+      },
+      beforeDelete: async (tx, row, ctx) => {
+        if (row.is_default) throw new ApiError(400, { detail: tr(ctx.lang, 'Deleting the default storage is not allowed'), code: 'storage_default' })
+        const used = await sql`select 1 from terminals where ${sql.ref(opts.terminalColumn)} in (${String(row.name)}, ${String(row.id)}) and not is_deleted limit 1`.execute(tx)
+        if (used.rows.length) throw new ApiError(400, { detail: tr(ctx.lang, 'Cannot delete storage that is being used'), code: 'storage_in_use' })
+      },
+    },
+  }
+}
+
+export const replayStorages = storage({
+  name: 'replay', model: 'replaystorage', verboseName: 'Replay storage', path: '/api/v1/terminal/replay-storages/', table: 'replay_storages',
+  kinds: REPLAY_KINDS, terminalColumn: 'replay_storage', test: testReplay,
+})
+
+export const commandStorages = storage({
+  name: 'command', model: 'commandstorage', verboseName: 'Command storage', path: '/api/v1/terminal/command-storages/', table: 'command_storages',
+  kinds: COMMAND_KINDS, terminalColumn: 'command_storage', test: testCommand,
+})
+
+// ------------------------------------------------------------------------------------------------ endpoints
+
+export const DEFAULT_ENDPOINT = '00000000-0000-0000-0000-000000000001'
+const PORTS: Array<[string, string, number]> = [
+  ['https_port', 'HTTPS port', 443], ['http_port', 'HTTP port', 80], ['ssh_port', 'SSH port', 2222], ['rdp_port', 'RDP port', 3389],
+  ['mysql_port', 'MySQL port', 33061], ['mariadb_port', 'MariaDB port', 33062], ['postgresql_port', 'PostgreSQL port', 54320], ['redis_port', 'Redis port', 63790],
+]
+/** Magnus's Oracle listening ports (JumpServer's MAGNUS_ORACLE_PORTS default). */
+const ORACLE_PORTS = '30000-30030'
+
+export const endpoints: ResourceDef = {
+  name: 'terminal.endpoint',
+  app: 'terminal',
+  model: 'endpoint',
+  verboseName: 'Endpoint',
+  path: '/api/v1/terminal/endpoints/',
+  table: 'endpoints',
+  systemPerms: true,
+  fields: [
+    idField(),
+    { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: true },
+    { name: 'host', type: 'string', label: 'Host', max_length: 256, allow_blank: true, default: '', required: false,
+      help_text: 'The host users connect to; empty: the address the browser used.',
+      validate: (v: string, ctx) => (v && !/^[A-Za-z0-9.:\-[\]]+$/.test(v) ? tr(ctx.lang, 'Enter a valid host name or IP address.') : undefined) },
+    ...PORTS.map(([name, label, def]): FieldDef => ({ name, type: 'integer', label, default: def, min_value: 0, max_value: 65535, required: false,
+      help_text: '0: not offered through this endpoint' })),
+    { name: 'oracle_port_range', type: 'string', label: 'Oracle port range', read_only: true, column: false, get: () => ORACLE_PORTS },
+    commentField, createdBy, updatedBy, dateCreated, dateUpdated,
+  ],
+  search: ['name', 'host'],
+  filters: ['name', 'host'],
+  ordering: { fields: ['name', 'host', 'date_created'], default: ['name'] },
+  sizes: { mini: ['id', 'name'], small: ['id', 'name', 'host'] },
+  hooks: {
+    beforeDelete: async (_tx, row, ctx) => {
+      if (String(row.id) === DEFAULT_ENDPOINT) throw new ApiError(400, { detail: tr(ctx.lang, 'The default endpoint cannot be deleted.'), code: 'endpoint_default' })
+    },
+  },
+}
+
+export const endpointRules: ResourceDef = {
+  name: 'terminal.endpointrule',
+  app: 'terminal',
+  model: 'endpointrule',
+  verboseName: 'Endpoint rule',
+  path: '/api/v1/terminal/endpoint-rules/',
+  table: 'endpoint_rules',
+  systemPerms: true,
+  fields: [
+    idField(),
+    { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: true },
+    { name: 'ip_group', type: 'list', label: 'IP group', default: ['*'], required: false,
+      help_text: 'Target IP addresses of the connection: *, an address, a CIDR subnet or a range (10.0.0.1-10.0.0.9).',
+      child: { name: 'ip_group', type: 'string', max_length: 1024 }, validate: (v: string[], ctx) => (v.length === 0 ? tr(ctx.lang, 'This list may not be empty.') : v.length > 100 ? tr(ctx.lang, 'Ensure this field has no more than {max} elements.', { max: 100 }) : validIpGroup(v, ctx)) },
+    { name: 'priority', type: 'integer', label: 'Priority', required: true, min_value: 1, max_value: 100, unique: true, help_text: '1-100, the lower the value will be match first' },
+    { name: 'endpoint', type: 'fk', label: 'Endpoint', required: false, allow_null: true, relation: { resource: 'terminal.endpoint' } },
+    commentField, createdBy, updatedBy, dateCreated, dateUpdated,
+  ],
+  search: ['name'],
+  filters: ['name', 'priority', { name: 'endpoint', apply: (v) => (isUuid(v) ? sql`t.endpoint_id = ${normUuid(v)}` : sql`false`) }],
+  ordering: { fields: ['priority', 'name', 'date_created'], default: ['priority', 'name'] },
+  sizes: { mini: ['id', 'name'], small: ['id', 'name', 'priority'] },
+  display: (r) => `${String(r.name)}(${String(r.priority)})`,
+}
+
+/**
+ * The endpoint a connection to `target_ip` over `protocol` goes to (JumpServer's EndpointRule.match_endpoint):
+ * the first rule by priority whose IP group holds the target and whose endpoint has a host and a port for the
+ * protocol; else the default endpoint. An empty host is the host the request came to.
+ */
+export async function matchEndpoint(req: FastifyRequest, targetIp: string, protocol: string): Promise<Row> {
+  const db = req.ctx.db
+  const portCol = `${protocol}_port`
+  const hasPort = PORTS.some(([n]) => n === portCol)
+  const rules = await sql<Row>`select r.ip_group, e.* from endpoint_rules r join endpoints e on e.id = r.endpoint_id order by r.priority, r.name`.execute(db)
+  let chosen: Row | undefined
+  for (const r of rules.rows) {
+    if (!targetIp || !ipMatches(targetIp, r.ip_group)) continue
+    const isDefault = String(r.id) === DEFAULT_ENDPOINT
+    if (!isDefault && (!r.host || (hasPort && Number(r[portCol]) === 0))) continue
+    chosen = r
+    break
+  }
+  if (!chosen) chosen = (await sql<Row>`select * from endpoints where id = ${DEFAULT_ENDPOINT}`.execute(db)).rows[0] ?? { id: DEFAULT_ENDPOINT, name: 'Default', host: '' }
+  const out: Row = { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req) }
+  for (const [n] of PORTS) out[n] = Number(chosen[n] ?? 0)
+  out.oracle_port_range = ORACLE_PORTS
+  return out
+}
+
+function hostOf(req: FastifyRequest): string {
+  const h = req.hostname ?? ''
+  return h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0] ?? ''
+}
+
+/** `GET /api/v1/terminal/endpoints/smart/?target_ip=&asset_id=&protocol=`: any signed-in user (or component). */
+export async function registerEndpointRoutes(app: FastifyInstance): Promise<void> {
+  for (const url of ['/api/v1/terminal/endpoints/smart/', '/api/v1/terminal/endpoints/smart']) {
+    app.get(url, async (req) => {
+      requireUser(req)
+      const q = (req.query ?? {}) as Record<string, unknown>
+      const protocol = typeof q.protocol === 'string' ? q.protocol.toLowerCase().slice(0, 32) : ''
+      let target = typeof q.target_ip === 'string' ? q.target_ip.trim().slice(0, 64) : ''
+      if (!target && typeof q.asset_id === 'string' && isUuid(q.asset_id)) {
+        const has = await sql<{ t: string | null }>`select to_regclass('assets')::text as t`.execute(req.ctx.db)
+        if (has.rows[0]?.t) {
+          const a = await sql<{ address: string }>`select address from assets where id = ${normUuid(q.asset_id)}`.execute(req.ctx.db)
+          target = a.rows[0]?.address ?? ''
+        }
+      }
+      return matchEndpoint(req, target, protocol)
+    })
+  }
+}
