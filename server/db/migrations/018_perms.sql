@@ -131,5 +131,6 @@ do $$
 begin
   if exists (select 1 from pg_extension where extname = 'pg_trgm') then
     execute $i$create index if not exists asset_permissions_search_trgm on asset_permissions using gin ((coalesce(name::text, '')) gin_trgm_ops)$i$;
+    execute $i$create index if not exists connection_tokens_search_trgm on connection_tokens using gin ((coalesce(account::text, '') || ' ' || coalesce(protocol::text, '')) gin_trgm_ops)$i$;
   end if;
 end $$;

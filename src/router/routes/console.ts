@@ -9,7 +9,6 @@ const syncTask = perm('xpack', 'syncinstancetask')
 const gather = perm('accounts', 'gatheraccountsautomation')
 const backup = perm('accounts', 'accountbackupautomation')
 const execution = perm('accounts', 'automationexecution')
-const assetPermission = perm('perms', 'assetpermission')
 const assetAcl = perm('acls', 'loginassetacl')
 const commandAcl = perm('acls', 'commandfilteracl')
 const commandGroup = perm('acls', 'commandgroup')
@@ -83,13 +82,7 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
     }),
   ]),
   group('perms', 'Perms', msg`Policies`, 'perms', [
-    page('asset-permissions', 'AssetPermissionList', msg`Asset permissions`, [assetPermission.view], {
-      children: [
-        page('create', 'AssetPermissionCreate', msg`Create asset permission`, [assetPermission.add]),
-        page(':id/update', 'AssetPermissionUpdate', msg`Update asset permission`, [assetPermission.change]),
-        page(':id', 'AssetPermissionDetail', msg`Asset permission details`, [assetPermission.view]),
-      ],
-    }),
+    resourceSlot('asset-permissions'),
     page('host-acls', 'AssetAclList', msg`Asset login ACLs`, [assetAcl.view], {
       licenseRequired: true,
       children: [
