@@ -50,12 +50,13 @@ test('grant a group two nodes in the form; the user sees exactly those assets, c
   await pick('nodes', `${tag}-n2`)
   await expect(page.getByRole('checkbox', { name: 'All accounts' })).toBeChecked()
   const actions = page.getByRole('tree', { name: 'Action' })
-  await actions.getByRole('checkbox').first().click() // "All" off
-  await actions.getByRole('treeitem', { name: 'Connect', exact: true }).getByRole('checkbox').click()
-  await actions.getByRole('treeitem', { name: 'Upload', exact: true }).getByRole('checkbox').click()
+  const item = (name: string) => actions.getByRole('treeitem', { name, exact: true })
+  await item('Connect').getByRole('checkbox').click()
+  await actions.getByText('Transfer', { exact: true }).click()
+  await item('Upload').getByRole('checkbox').click()
   await expectNoAxeViolations(page, 'asset permission form')
-  await page.getByRole('button', { name: 'Submit' }).click()
-  await page.waitForURL(/asset-permissions\/[0-9a-f-]{36}/)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await page.waitForURL(/asset-permissions(\?|$)/)
   const saved = (await a.get(`${PERMS}?name=${tag}-nodes`) as { id: string; actions: { value: string }[]; nodes: unknown[] }[])[0]!
   expect(saved.actions.map((x) => x.value).sort()).toEqual(['connect', 'upload'])
   expect(saved.nodes).toHaveLength(2)
