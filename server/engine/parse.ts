@@ -210,9 +210,11 @@ export function parseValue(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
   return r
 }
 
-/** The default of a field (functions are evaluated). */
+/** The default of a field (functions are evaluated; a bit-field tree's list of values becomes its bits). */
 export function defaultOf(f: FieldDef): unknown {
-  return typeof f.default === 'function' ? (f.default as () => unknown)() : structuredClone(f.default)
+  const v = typeof f.default === 'function' ? (f.default as () => unknown)() : structuredClone(f.default)
+  if (f.type === 'tree' && f.bits && Array.isArray(v)) return v.reduce((acc: number, x) => acc | (f.bits![String(x)] ?? 0), 0)
+  return v
 }
 
 /**

@@ -148,7 +148,7 @@ const ORG_USER_PERMS = [
   'notifications.view_usermsgsubscription', 'notifications.change_usermsgsubscription',
 ]
 const SYSTEM_USER_PERMS = [
-  'authentication.view_connectiontoken', 'authentication.add_connectiontoken', 'authentication.change_connectiontoken',
+  'authentication.view_connectiontoken', 'authentication.add_connectiontoken', 'authentication.change_connectiontoken', 'authentication.delete_connectiontoken',
   'authentication.view_temptoken', 'authentication.add_temptoken', 'authentication.change_temptoken',
   'authentication.view_accesskey', 'authentication.add_accesskey', 'authentication.change_accesskey', 'authentication.delete_accesskey',
   'tickets.view_ticket', 'orgs.view_alljoinedorg',

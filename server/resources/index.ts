@@ -18,6 +18,7 @@ import { orgRoles, roles, systemRoles } from './rbac/roles.ts'
 import { userGroupRelations, userGroups } from './users/groups.ts'
 import { users } from './users/users.ts'
 import { registerTerminal, TERMINAL_RESOURCES } from './terminal/index.ts'
+import { PERMS_RESOURCES, registerPerms } from './perms/index.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -29,6 +30,7 @@ export const RESOURCES = [
   ...TERMINAL_RESOURCES,
   ...ACCOUNT_RESOURCES,
   ...ACL_RESOURCES,
+  ...PERMS_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {
@@ -38,5 +40,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   await registerActivities(app)
   await registerAssetRoutes(app)
   await registerTerminal(app)
+  registerPerms(app)
   installLoginAcl(app)
 }

@@ -15,9 +15,11 @@ import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
 import { ACL_ENTRIES } from './console/acls/entries.ts'
 import { ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
 import { TERMINAL_ENTRIES } from './settings/terminal/entries.ts'
+import { PERMS_ENTRIES } from './console/perms/entries.ts'
 import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 import { auditPages } from './audit/index.ts'
+import { workbenchPages } from './workbench/index.ts'
 
 
 const CORE_ENTRIES: readonly ResourceEntry[] = [
@@ -356,7 +358,7 @@ export const ASSET_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
-export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES, ...TERMINAL_ENTRIES]
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES, ...TERMINAL_ENTRIES, ...PERMS_ENTRIES]
 
 /**
  * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is
@@ -423,4 +425,5 @@ export const PAGES: Readonly<Record<string, PageLoader>> = {
   ...settingsPages,
   ...profilePages,
   ...auditPages,
+  ...workbenchPages,
 }

@@ -9,7 +9,6 @@ const syncTask = perm('xpack', 'syncinstancetask')
 const gather = perm('accounts', 'gatheraccountsautomation')
 const backup = perm('accounts', 'accountbackupautomation')
 const execution = perm('accounts', 'automationexecution')
-const assetPermission = perm('perms', 'assetpermission')
 
 /** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
 const KIND = { hidden: true, activeMenu: '/console/assets/assets' }
@@ -80,13 +79,7 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
     }),
   ]),
   group('perms', 'Perms', msg`Policies`, 'perms', [
-    page('asset-permissions', 'AssetPermissionList', msg`Asset permissions`, [assetPermission.view], {
-      children: [
-        page('create', 'AssetPermissionCreate', msg`Create asset permission`, [assetPermission.add]),
-        page(':id/update', 'AssetPermissionUpdate', msg`Update asset permission`, [assetPermission.change]),
-        page(':id', 'AssetPermissionDetail', msg`Asset permission details`, [assetPermission.view]),
-      ],
-    }),
+    resourceSlot('asset-permissions'),
     resourceSlot('asset-acls'),
     resourceSlot('command-acls'),
     // Command groups: their own menu entry (the reference hid them behind a tab of the command filter page).

@@ -1,0 +1,196 @@
+/**
+ * What a user (or a user group) is granted, computed from the asset permissions (docs/perms.md).
+ *
+ * A permission is valid while it is active and now lies in [date_start, date_expired). It grants its assets and
+ * every asset under its nodes (the whole subtree) to its users and the members of its user groups, with its
+ * actions, accounts and protocols. An asset reached by several permissions gets the union of their actions, per
+ * account the union of the actions of the permissions naming that account.
+ *
+ * A user's granted asset set and node tree are cached per (user, organization) in perm_user_assets /
+ * perm_user_nodes. The cache row records the value of the global `perm_epoch` counter it was built at and the
+ * next instant one of the user's permissions starts or expires; triggers bump the counter on every statement that
+ * can change a grant (migration 018), so a cache is used only when nothing changed and no validity boundary passed.
+ */
+import { sql, type RawBuilder } from 'kysely'
+import type { DB } from '../../db/connection.ts'
+import { ORG_IDS } from '../../rbac/catalog.ts'
+
+export type Subject = { kind: 'user'; id: string } | { kind: 'group'; id: string }
+
+const VALID = sql`p.is_active and p.date_start <= now() and p.date_expired > now()`
+
+function orgCond(orgId: string, alias = 'p'): RawBuilder<unknown> {
+  return orgId === ORG_IDS.ROOT ? sql`true` : sql`${sql.ref(`${alias}.org_id`)} = ${orgId}`
+}
+
+/** Condition on asset_permissions `p`: the permission names the subject (a user directly or through a group). */
+export function subjectCond(s: Subject): RawBuilder<unknown> {
+  if (s.kind === 'group') return sql`p.id in (select g.assetpermission_id from asset_permission_user_groups g where g.usergroup_id = ${s.id})`
+  return sql`p.id in (select u.assetpermission_id from asset_permission_users u where u.user_id = ${s.id}
+    union select g.assetpermission_id from asset_permission_user_groups g join user_group_members m on m.usergroup_id = g.usergroup_id where m.user_id = ${s.id})`
+}
+
+/** `(asset_id, actions)` rows of every asset the subject's valid permissions grant, actions merged. */
+function grantedAssetsQuery(s: Subject, orgId: string): RawBuilder<{ asset_id: string; actions: number }> {
+  return sql<{ asset_id: string; actions: number }>`with perms as (select p.id, p.actions from asset_permissions p where ${VALID} and ${orgCond(orgId)} and ${subjectCond(s)}),
+    reached as (
+      select a.asset_id, p.actions from perms p join asset_permission_assets a on a.assetpermission_id = p.id
+      union all
+      select an.asset_id, p.actions from perms p
+        join asset_permission_nodes pn on pn.assetpermission_id = p.id
+        join nodes top on top.id = pn.node_id
+        join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+        join asset_nodes an on an.node_id = n.id
+    )
+    select asset_id, bit_or(actions)::int as actions from reached group by asset_id`
+}
+
+/** The next instant a permission of the subject starts or expires (when a cached grant stops being true). */
+async function nextBoundary(db: DB, s: Subject, orgId: string): Promise<Date | null> {
+  const r = await sql<{ at: Date | null }>`select min(x) as at from (
+      select case when p.date_start > now() then p.date_start when p.date_expired > now() then p.date_expired end as x
+      from asset_permissions p where p.is_active and ${orgCond(orgId)} and ${subjectCond(s)}) b`.execute(db)
+  return r.rows[0]?.at ? new Date(r.rows[0].at) : null
+}
+
+/** Counters of cache rebuilds (tests read them to prove a path did or did not invalidate). */
+export const cacheStats = { rebuilds: 0 }
+
+/** Makes the user's cached grant in the organization current (rebuilds it when stale). */
+export async function ensureUserGrants(db: DB, userId: string, orgId: string): Promise<void> {
+  const fresh = sql<{ ok: boolean }>`select (c.epoch = e.value and (c.valid_until is null or c.valid_until > now())) as ok
+    from perm_epoch e left join perm_user_cache c on c.user_id = ${userId} and c.org_id = ${orgId} where e.id = 1`
+  if ((await fresh.execute(db)).rows[0]?.ok) return
+  await db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`perm:${userId}:${orgId}`}, 0))`.execute(tx)
+    if ((await fresh.execute(tx)).rows[0]?.ok) return
+    // The counter is read before the grant is computed: a change committed later bumps it past this value.
+    const epoch = (await sql<{ value: string }>`select value from perm_epoch where id = 1`.execute(tx)).rows[0]!.value
+    const s: Subject = { kind: 'user', id: userId }
+    await sql`delete from perm_user_assets where user_id = ${userId} and org_id = ${orgId}`.execute(tx)
+    await sql`delete from perm_user_nodes where user_id = ${userId} and org_id = ${orgId}`.execute(tx)
+    await sql`insert into perm_user_assets (user_id, org_id, asset_id, actions)
+      select ${userId}::uuid, ${orgId}::uuid, g.asset_id, g.actions from (${grantedAssetsQuery(s, orgId)}) g`.execute(tx)
+    await sql`insert into perm_user_nodes (user_id, org_id, node_id, key, parent_key, assets_amount)
+      select ${userId}::uuid, ${orgId}::uuid, t.id, t.key, t.parent_key, t.amount from (${treeQuery(sql`select asset_id from perm_user_assets where user_id = ${userId} and org_id = ${orgId}`)}) t`.execute(tx)
+    const until = await nextBoundary(tx, s, orgId)
+    await sql`insert into perm_user_cache (user_id, org_id, epoch, valid_until) values (${userId}, ${orgId}, ${epoch}, ${until})
+      on conflict (user_id, org_id) do update set epoch = excluded.epoch, valid_until = excluded.valid_until, date_built = now()`.execute(tx)
+    cacheStats.rebuilds++
+  })
+}
+
+/**
+ * Nodes holding a granted asset in their subtree, with the number of such assets: the ancestors (and self) of
+ * every node a granted asset is linked to — found from the node keys' prefixes, not by scanning the tree.
+ */
+function treeQuery(assetIds: RawBuilder<unknown>): RawBuilder<{ id: string; key: string; parent_key: string; amount: number }> {
+  return sql<{ id: string; key: string; parent_key: string; amount: number }>`select n.id, n.key, n.parent_key, count(distinct ga.asset_id)::int as amount
+    from (${assetIds}) ga
+    join asset_nodes an on an.asset_id = ga.asset_id
+    join nodes leaf on leaf.id = an.node_id
+    cross join lateral (select array_to_string((string_to_array(leaf.key, ':'))[1:i], ':') as k
+      from generate_series(1, array_length(string_to_array(leaf.key, ':'), 1)) i) anc
+    join nodes n on n.key = anc.k
+    group by n.id, n.key, n.parent_key`
+}
+
+/** Condition on assets `t`: granted to the subject in the organization (a user's cache is made current first). */
+export async function grantedAssetCond(db: DB, s: Subject, orgId: string): Promise<RawBuilder<unknown>> {
+  if (s.kind === 'user') {
+    await ensureUserGrants(db, s.id, orgId)
+    return sql`t.id in (select g.asset_id from perm_user_assets g where g.user_id = ${s.id} and g.org_id = ${orgId})`
+  }
+  return sql`t.id in (select g.asset_id from (${grantedAssetsQuery(s, orgId)}) g)`
+}
+
+/** Merged actions of the granted assets among `ids`. */
+export async function grantedActions(db: DB, s: Subject, orgId: string, ids: string[]): Promise<Map<string, number>> {
+  if (!ids.length) return new Map()
+  const rows = s.kind === 'user'
+    ? (await sql<{ asset_id: string; actions: number }>`select asset_id, actions from perm_user_assets where user_id = ${s.id} and org_id = ${orgId} and asset_id = any(${ids}::uuid[])`.execute(db)).rows
+    : (await sql<{ asset_id: string; actions: number }>`select asset_id, actions from (${grantedAssetsQuery(s, orgId)}) g where asset_id = any(${ids}::uuid[])`.execute(db)).rows
+  return new Map(rows.map((r) => [r.asset_id, Number(r.actions)]))
+}
+
+export interface GrantedNode { id: string; key: string; parent_key: string; value: string; org_id: string; amount: number }
+
+/** The subject's visible nodes among the children of `parentKey` ('' = the top level). */
+export async function grantedNodes(db: DB, s: Subject, orgId: string, parentKey: string | null): Promise<GrantedNode[]> {
+  const byParent = parentKey === null ? sql`true` : sql`g.parent_key = ${parentKey}`
+  if (s.kind === 'user') {
+    await ensureUserGrants(db, s.id, orgId)
+    return (await sql<GrantedNode>`select g.node_id as id, g.key, g.parent_key, n.value, n.org_id, g.assets_amount as amount
+      from perm_user_nodes g join nodes n on n.id = g.node_id where g.user_id = ${s.id} and g.org_id = ${orgId} and ${byParent}`.execute(db)).rows
+  }
+  return (await sql<GrantedNode>`select g.id, g.key, g.parent_key, n.value, n.org_id, g.amount from (${treeQuery(sql`select asset_id from (${grantedAssetsQuery(s, orgId)}) x`)}) g
+    join nodes n on n.id = g.id where ${byParent}`.execute(db)).rows
+}
+
+/** Does any of the subject's visible nodes have this key as its parent? (keys given) */
+export async function nodesWithChildren(db: DB, s: Subject, orgId: string, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set()
+  if (s.kind === 'user') {
+    const r = await sql<{ parent_key: string }>`select distinct parent_key from perm_user_nodes where user_id = ${s.id} and org_id = ${orgId} and parent_key = any(${keys}::text[])`.execute(db)
+    return new Set(r.rows.map((x) => x.parent_key))
+  }
+  const all = await grantedNodes(db, s, orgId, null)
+  const set = new Set(keys)
+  return new Set(all.filter((n) => set.has(n.parent_key)).map((n) => n.parent_key))
+}
+
+export interface PermedAccount {
+  alias: string; name: string; username: string; id: string | null; secret_type: string; has_secret: boolean
+  actions: number; date_expired: Date
+}
+
+export interface AssetGrant { actions: number; accounts: PermedAccount[]; protocols: Set<string> | 'all' }
+
+/**
+ * What the subject may do on one asset: the valid permissions reaching it (directly or through an ancestor-or-self
+ * of one of its nodes), their accounts resolved against the asset's accounts, actions merged per account.
+ * Undefined when nothing grants the asset.
+ */
+export async function assetGrant(db: DB, s: Subject, orgId: string, assetId: string, username: string): Promise<AssetGrant | undefined> {
+  const perms = (await sql<{ id: string; actions: number; accounts: string[]; protocols: string[]; date_expired: Date }>`
+    select p.id, p.actions, p.accounts, p.protocols, p.date_expired from asset_permissions p
+    where ${VALID} and ${orgCond(orgId)} and ${subjectCond(s)} and (
+      exists (select 1 from asset_permission_assets x where x.assetpermission_id = p.id and x.asset_id = ${assetId})
+      or exists (select 1 from asset_permission_nodes x join nodes pn on pn.id = x.node_id
+        where x.assetpermission_id = p.id and pn.key in (
+          select array_to_string((string_to_array(leaf.key, ':'))[1:i], ':') from asset_nodes an join nodes leaf on leaf.id = an.node_id
+            cross join lateral generate_series(1, array_length(string_to_array(leaf.key, ':'), 1)) i where an.asset_id = ${assetId})))`.execute(db)).rows
+  if (!perms.length) return undefined
+  const accounts = (await sql<{ id: string; name: string; username: string; secret_type: string; has_secret: boolean; source_id: string }>`
+    select id, name, username, secret_type, (secret <> '') as has_secret, source_id from accounts where asset_id = ${assetId} and is_active order by username`.execute(db)).rows
+  const merged = new Map<string, PermedAccount>()
+  const grant = (key: string, base: Omit<PermedAccount, 'actions' | 'date_expired'>, p: { actions: number; date_expired: Date }) => {
+    const cur = merged.get(key)
+    if (cur) {
+      cur.actions |= p.actions
+      if (new Date(p.date_expired) > cur.date_expired) cur.date_expired = new Date(p.date_expired)
+    } else merged.set(key, { ...base, actions: p.actions, date_expired: new Date(p.date_expired) })
+  }
+  const real = (a: (typeof accounts)[number]) => ({ alias: a.name, name: a.name, username: a.username, id: a.id, secret_type: a.secret_type, has_secret: a.has_secret })
+  let actions = 0
+  let protocols: Set<string> | 'all' = new Set()
+  for (const p of perms) {
+    actions |= p.actions
+    if (protocols !== 'all') {
+      if (p.protocols.includes('all')) protocols = 'all'
+      else for (const x of p.protocols) protocols.add(x)
+    }
+    const spec = new Set(p.accounts)
+    for (const a of accounts) {
+      if (spec.has('@ALL') || spec.has(a.username) || spec.has(a.name) || (a.source_id && spec.has(`%${a.source_id}`))) grant(a.id, real(a), p)
+    }
+    if (spec.has('@USER')) {
+      const same = accounts.find((a) => a.username === username)
+      if (same) grant(same.id, real(same), p)
+      else grant('@USER', { alias: '@USER', name: 'Same with user', username, id: null, secret_type: 'password', has_secret: false }, p)
+    }
+    if (spec.has('@INPUT')) grant('@INPUT', { alias: '@INPUT', name: 'Manual input', username: '', id: null, secret_type: 'password', has_secret: false }, p)
+    if (spec.has('@ANON')) grant('@ANON', { alias: '@ANON', name: 'Anonymous account', username: '', id: null, secret_type: 'password', has_secret: false }, p)
+  }
+  return { actions, accounts: [...merged.values()], protocols }
+}

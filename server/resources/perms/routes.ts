@@ -1,0 +1,191 @@
+/**
+ * What a user or a user group is granted (JumpServer's perms/users/… and perms/user-groups/… APIs, the calls of
+ * lina's workbench and of the user / group detail pages):
+ *
+ *   GET /api/v1/perms/users/<self|id>/assets/                 granted assets (the assets list's search, filters,
+ *                                                              order and pages) with `actions` merged
+ *   GET /api/v1/perms/users/<self|id>/assets/<asset>/         the asset with permed_accounts and permed_protocols
+ *   GET /api/v1/perms/users/<self|id>/assets/<asset>/accounts/ the permed accounts alone
+ *   GET /api/v1/perms/users/<self|id>/nodes/                  visible nodes with their granted asset counts
+ *   GET /api/v1/perms/users/<self|id>/nodes/children/tree/    the lazy zTree (`key`/`id`; none: the top, open)
+ *   GET /api/v1/perms/users/<self|id>/nodes/<node|favorite>/assets/  granted assets under a node / favourites
+ *   the same under /api/v1/perms/user-groups/<id>/ (no favourites).
+ *
+ * Self needs perms.view_myassets; another user perms.view_userassets (and the user a member of the org); a group
+ * perms.view_usergroupassets (and the group in the org). Everything is limited to the request's organization.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql, type RawBuilder } from 'kysely'
+import { resourceApi } from '../../engine/index.ts'
+import { isUuid } from '../../engine/parse.ts'
+import type { Row } from '../../engine/types.ts'
+import { requirePerm, requireUser } from '../../http/context.ts'
+import { ApiError } from '../../http/errors.ts'
+import { tr } from '../../i18n.ts'
+import type { Lang } from '../../http/request-context.ts'
+import { ORG_IDS } from '../../rbac/catalog.ts'
+import { assets } from '../assets/assets.ts'
+import { users } from '../users/users.ts'
+import { actionsOf, assetPermissions } from './permissions.ts'
+import { assetGrant, grantedActions, grantedAssetCond, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
+
+/** Fields of a granted asset in lists (no kind-specific or sensitive fields). */
+export const GRANTED_ASSET_FIELDS = ['id', 'name', 'address', 'platform', 'nodes_display', 'protocols', 'category', 'type', 'is_active', 'connectivity', 'comment', 'org_id', 'org_name']
+
+const notFound = (lang: Lang, what: string) => new ApiError(404, { detail: tr(lang, '{model} object does not exist.', { model: tr(lang, what) }), code: 'object_does_not_exist' })
+
+interface Who { subject: Subject; username: string; favoritesOf?: string }
+
+async function resolveUser(req: FastifyRequest, who: string): Promise<Who> {
+  const me = requireUser(req)
+  if (who === 'self') {
+    await requirePerm(req, 'perms.view_myassets')
+    return { subject: { kind: 'user', id: me.id }, username: me.username, favoritesOf: me.id }
+  }
+  await requirePerm(req, 'perms.view_userassets')
+  const ctx = req.ctx
+  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_ids @> array[${ctx.orgId}]::uuid[]`
+  const u = isUuid(who) ? (await sql<{ id: string; username: string }>`select id, username from users where id = ${who} and ${inOrg}`.execute(ctx.db)).rows[0] : undefined
+  if (!u) throw notFound(ctx.lang, 'User')
+  return { subject: { kind: 'user', id: u.id }, username: u.username }
+}
+
+async function resolveGroup(req: FastifyRequest, id: string): Promise<Who> {
+  await requirePerm(req, 'perms.view_usergroupassets')
+  const ctx = req.ctx
+  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_id = ${ctx.orgId}`
+  const g = isUuid(id) ? (await sql<{ id: string }>`select id from user_groups where id = ${id} and ${inOrg}`.execute(ctx.db)).rows[0] : undefined
+  if (!g) throw notFound(ctx.lang, 'User group')
+  return { subject: { kind: 'group', id: g.id }, username: '' }
+}
+
+type Params = { who?: string; id?: string; asset?: string; node?: string }
+
+export function registerGrantRoutes(app: FastifyInstance): void {
+  const assetApi = resourceApi(assets)
+
+  /** A list of granted assets (optionally narrowed), with the merged actions and the favourite flag added. */
+  async function assetList(req: FastifyRequest, who: Who, extra?: RawBuilder<unknown>) {
+    const ctx = req.ctx
+    const granted = await grantedAssetCond(ctx.db, who.subject, ctx.orgId)
+    const cond = extra ? sql`(${granted} and ${extra})` : granted
+    const answer = await assetApi.listResponse(req, { extra: cond, only: GRANTED_ASSET_FIELDS }) as Row[] | { results: Row[] }
+    const rows = Array.isArray(answer) ? answer : answer.results
+    const ids = rows.map((r) => String(r.id))
+    const actions = await grantedActions(ctx.db, who.subject, ctx.orgId, ids)
+    const favs = who.favoritesOf && ids.length
+      ? new Set((await sql<{ asset_id: string }>`select asset_id from favorite_assets where user_id = ${who.favoritesOf} and asset_id = any(${ids}::uuid[])`.execute(ctx.db)).rows.map((r) => r.asset_id))
+      : new Set<string>()
+    for (const r of rows) {
+      r.actions = actionsOf(actions.get(String(r.id)) ?? 0, ctx.lang)
+      r.is_favorite = favs.has(String(r.id))
+    }
+    return answer
+  }
+
+  async function assetDetail(req: FastifyRequest, who: Who, assetId: string, accountsOnly: boolean) {
+    const ctx = req.ctx
+    const grant = isUuid(assetId) ? await assetGrant(ctx.db, who.subject, ctx.orgId, assetId, who.username) : undefined
+    if (!grant) throw notFound(ctx.lang, 'Asset')
+    const accounts = grant.accounts.map((a) => ({
+      alias: a.alias, name: a.name, username: a.username, id: a.id, secret_type: { value: a.secret_type, label: a.secret_type },
+      has_secret: a.has_secret, actions: actionsOf(a.actions, ctx.lang), date_expired: a.date_expired.toISOString(),
+    }))
+    if (accountsOnly) return accounts
+    const [row] = await assetApi.serialize(req, [{ id: assetId }], { only: GRANTED_ASSET_FIELDS })
+    if (!row) throw notFound(ctx.lang, 'Asset')
+    const protocols = (Array.isArray(row.protocols) ? row.protocols : []) as Row[]
+    return {
+      ...row,
+      actions: actionsOf(grant.actions, ctx.lang),
+      permed_accounts: accounts,
+      permed_protocols: protocols.filter((p) => grant.protocols === 'all' || grant.protocols.has(String(p.name))),
+    }
+  }
+
+  async function zTree(req: FastifyRequest, who: Who) {
+    const ctx = req.ctx
+    const q = req.query as Record<string, string | undefined>
+    let parent: string | null = ''
+    if (q.key) parent = q.key
+    else if (q.id && isUuid(q.id)) parent = (await sql<{ key: string }>`select key from nodes where id = ${q.id}`.execute(ctx.db)).rows[0]?.key ?? '\u0000'
+    const top = !q.key && !q.id
+    const rows = await grantedNodes(ctx.db, who.subject, ctx.orgId, top ? '' : parent)
+    const sortByValue = (list: typeof rows) => list.sort((a, b) => a.value.localeCompare(b.value, ctx.lang, { numeric: true }))
+    let shown = sortByValue(rows)
+    if (top) {
+      const children = (await Promise.all(rows.map((r) => grantedNodes(ctx.db, who.subject, ctx.orgId, r.key)))).flat()
+      shown = [...rows, ...sortByValue(children)]
+    }
+    const parents = await nodesWithChildren(ctx.db, who.subject, ctx.orgId, shown.map((n) => n.key))
+    const out: Row[] = shown.map((n) => ({
+      id: n.key, name: `${n.value} (${n.amount})`, title: n.value, pId: n.parent_key, isParent: parents.has(n.key), open: top && !n.parent_key,
+      meta: { type: 'node', data: { id: n.id, name: n.value, value: n.value, key: n.key, assets_amount: n.amount, org_id: n.org_id } },
+    }))
+    if (top && who.favoritesOf) {
+      const favCond = sql`t.id in (select f.asset_id from favorite_assets f where f.user_id = ${who.favoritesOf})`
+      const granted = await grantedAssetCond(ctx.db, who.subject, ctx.orgId)
+      const n = (await sql<{ n: number }>`select count(*)::int as n from assets t where ${granted} and ${favCond}`.execute(ctx.db)).rows[0]!.n
+      const name = tr(ctx.lang, 'Favorite')
+      out.unshift({ id: 'favorite', name: `${name} (${n})`, title: name, pId: '', isParent: false, open: false, meta: { type: 'node', data: { id: 'favorite', name, value: name, key: 'favorite', assets_amount: n, org_id: ctx.orgId } } })
+    }
+    return out
+  }
+
+  async function nodeAssets(req: FastifyRequest, who: Who, node: string) {
+    const ctx = req.ctx
+    if (node === 'favorite') {
+      if (!who.favoritesOf) return assetList(req, who, sql`false`)
+      return assetList(req, who, sql`t.id in (select f.asset_id from favorite_assets f where f.user_id = ${who.favoritesOf})`)
+    }
+    const n = isUuid(node) ? (await sql<{ key: string; org_id: string }>`select key, org_id from nodes where id = ${node}`.execute(ctx.db)).rows[0] : undefined
+    if (!n) throw notFound(ctx.lang, 'Node')
+    return assetList(req, who, sql`t.id in (select an.asset_id from asset_nodes an join nodes x on x.id = an.node_id
+      where x.org_id = ${n.org_id} and (x.key = ${n.key} or (x.key ~>=~ ${`${n.key}:`} and x.key ~<~ ${`${n.key};`})))`)
+  }
+
+  async function nodeList(req: FastifyRequest, who: Who) {
+    const rows = await grantedNodes(req.ctx.db, who.subject, req.ctx.orgId, null)
+    return rows.sort((a, b) => a.key.localeCompare(b.key)).map((n) => ({ id: n.id, key: n.key, value: n.value, name: n.value, assets_amount: n.amount, org_id: n.org_id }))
+  }
+
+  for (const [prefix, resolve] of [['/api/v1/perms/users/:who/', (req: FastifyRequest, p: Params) => resolveUser(req, p.who!)], ['/api/v1/perms/user-groups/:id/', (req: FastifyRequest, p: Params) => resolveGroup(req, p.id!)]] as const) {
+    const get = (path: string, handler: (req: FastifyRequest, who: Who, p: Params) => Promise<unknown>) => {
+      for (const url of [prefix + path, (prefix + path).replace(/\/$/, '')]) {
+        app.get(url, async (req) => {
+          const p = req.params as Params
+          return handler(req, await resolve(req, p), p)
+        })
+      }
+    }
+    get('assets/', (req, who) => assetList(req, who))
+    get('assets/:asset/', (req, who, p) => assetDetail(req, who, p.asset!, false))
+    get('assets/:asset/accounts/', (req, who, p) => assetDetail(req, who, p.asset!, true))
+    get('nodes/', (req, who) => nodeList(req, who))
+    get('nodes/children/tree/', (req, who) => zTree(req, who))
+    get('nodes/:node/assets/', (req, who, p) => nodeAssets(req, who, p.node!))
+  }
+
+  // A permission's own reach: `…/asset-permissions/<id>/assets/all/` and `…/users/all/` (direct and through nodes /
+  // groups), with the assets and users lists' parameters.
+  const permApi = resourceApi(assetPermissions)
+  const usersApi = resourceApi(users)
+  for (const url of ['/api/v1/perms/asset-permissions/:id/assets/all/', '/api/v1/perms/asset-permissions/:id/assets/all']) {
+    app.get(url, async (req) => {
+      await requirePerm(req, 'perms.view_assetpermission')
+      const p = await permApi.getObject(req, (req.params as Params).id!)
+      return assetApi.listResponse(req, { only: GRANTED_ASSET_FIELDS, extra: sql`t.id in (select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${p.id}
+        union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
+          join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+          join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${p.id})` })
+    })
+  }
+  for (const url of ['/api/v1/perms/asset-permissions/:id/users/all/', '/api/v1/perms/asset-permissions/:id/users/all']) {
+    app.get(url, async (req) => {
+      await requirePerm(req, 'perms.view_assetpermission')
+      const p = await permApi.getObject(req, (req.params as Params).id!)
+      return usersApi.listResponse(req, { only: ['id', 'name', 'username', 'email', 'is_active', 'is_valid', 'source', 'org_roles', 'system_roles'], extra: sql`t.id in (select u.user_id from asset_permission_users u where u.assetpermission_id = ${p.id}
+        union select m.user_id from asset_permission_user_groups g join user_group_members m on m.usergroup_id = g.usergroup_id where g.assetpermission_id = ${p.id})` })
+    })
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `%<template id>` in a permission's accounts (contract §5.4): after the permission is saved, every asset it grants
+ * gets an account from that template (through the accounts resource: its validation, sealing, history and operate
+ * log), and the new accounts are pushed to their hosts by the accounts module's push task (docs/accounts.md).
+ */
+import type { FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { userDisplay } from '../../engine/index.ts'
+import { resolveFields } from '../../engine/fields.ts'
+import type { Row } from '../../engine/types.ts'
+import { commitWrites, prepareWrite } from '../../engine/write.ts'
+import { taskRunner } from '../../tasks/service.ts'
+import { accounts } from '../accounts/accounts.ts'
+import { ACCOUNT_TASK } from '../accounts/run.ts'
+
+/** At most this many assets get template accounts per save (the rest on the next save). */
+const MAX_ASSETS = 1000
+
+/** Creates the missing template accounts on the permission's assets and queues their push; answers the new ids. */
+export async function applyTemplateAccounts(req: FastifyRequest, permissionId: string): Promise<string[]> {
+  const ctx = req.ctx
+  const perm = (await sql<{ accounts: string[]; org_id: string }>`select accounts, org_id from asset_permissions where id = ${permissionId}`.execute(ctx.db)).rows[0]
+  const templateIds = (perm?.accounts ?? []).filter((a) => a.startsWith('%')).map((a) => a.slice(1))
+  if (!perm || !templateIds.length) return []
+  const templates = (await sql<{ id: string; username: string; name: string }>`select id, username, name from account_templates where id = any(${templateIds}::uuid[]) and org_id = ${perm.org_id}`.execute(ctx.db)).rows
+  const assets = (await sql<{ id: string }>`select a.asset_id as id from asset_permission_assets a where a.assetpermission_id = ${permissionId}
+    union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
+      join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+      join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${permissionId}
+    limit ${MAX_ASSETS}`.execute(ctx.db)).rows.map((r) => r.id)
+  if (!assets.length) return []
+  const fields = await resolveFields(accounts, ctx, 'create')
+  const created: string[] = []
+  for (const tpl of templates) {
+    const have = new Set((await sql<{ asset_id: string }>`select asset_id from accounts where username = ${tpl.username} and asset_id = any(${assets}::uuid[])`.execute(ctx.db)).rows.map((r) => r.asset_id))
+    for (const asset of assets.filter((a) => !have.has(a))) {
+      const r = await prepareWrite(ctx.db, accounts, fields, { template: tpl.id, username: tpl.username, name: tpl.username, asset }, { ...ctx, orgId: perm.org_id }, { op: 'create', partial: false, req })
+      if (r.errors) continue
+      const [row] = await commitWrites(req, accounts, fields, [{ prepared: r.prepared! }], { op: 'create', partial: false }, fields) as Row[]
+      if (row?.id) created.push(String(row.id))
+    }
+  }
+  const runner = taskRunner(req.server)
+  if (created.length && runner) await runner.enqueue(ACCOUNT_TASK, { kwargs: { action: 'push', accounts: created }, creatorId: ctx.user?.id, creator: userDisplay(ctx.user) })
+  return created
+}

@@ -1,0 +1,123 @@
+/**
+ * Connection tokens `/api/v1/authentication/connection-token/` (contract §5.9): a user's ticket to one granted
+ * account and protocol on one asset, for a terminal component. Own tokens only. Created only when a valid
+ * permission grants the asset, the account and the protocol with the connect action (grants.ts); the token's
+ * actions are that account's merged actions. The value is answered once, by the create; the database keeps its
+ * SHA-256 only, lists show it masked. `PATCH …/<id>/expire/` ends a token now.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { userDisplay } from '../../engine/index.ts'
+import { isUuid } from '../../engine/parse.ts'
+import type { ResourceApi, ResourceDef, Row } from '../../engine/types.ts'
+import { requireUser } from '../../http/context.ts'
+import { validationError } from '../../http/errors.ts'
+import { tr } from '../../i18n.ts'
+import { decryptOrPlain } from '../../auth/secret.ts'
+import { sealSecret } from '../accounts/secrets.ts'
+import { ACTION_BITS, ACTION_TREE } from './permissions.ts'
+import { assetGrant } from './grants.ts'
+import './messages.ts'
+
+/** A token lives at most this long (reusable or not); the default is five minutes, as JumpServer's. */
+const MAX_TTL_MS = 30 * 86400_000
+const DEFAULT_TTL_MS = 5 * 60_000
+
+export const hashToken = (value: string) => createHash('sha256').update(value).digest('hex')
+
+async function createToken(req: FastifyRequest, reply: FastifyReply, api: ResourceApi) {
+  const ctx = req.ctx
+  const user = requireUser(req)
+  const body = (req.body ?? {}) as Row
+  if (typeof body !== 'object' || Array.isArray(body)) throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
+  const errors: Record<string, string[]> = {}
+  const required = tr(ctx.lang, 'This field is required.')
+  const str = (v: unknown) => (v && typeof v === 'object' ? String((v as Row).id ?? (v as Row).value ?? '') : v === undefined || v === null ? '' : String(v))
+  const assetId = str(body.asset)
+  const account = str(body.account).slice(0, 128)
+  const protocol = str(body.protocol).slice(0, 32)
+  const connectMethod = str(body.connect_method || 'web_cli').slice(0, 32)
+  const inputUsername = str(body.input_username).slice(0, 128)
+  const reusable = body.is_reusable === true || body.is_reusable === 'true'
+  if (!assetId) errors.asset = [required]
+  if (!account) errors.account = [required]
+  if (!protocol) errors.protocol = [required]
+  let expires = new Date(Date.now() + DEFAULT_TTL_MS)
+  if (body.date_expired !== undefined && body.date_expired !== null && body.date_expired !== '') {
+    const d = new Date(String(body.date_expired).replace(/^(\d{4})\/(\d\d)\/(\d\d)/, '$1-$2-$3'))
+    if (Number.isNaN(d.getTime()) || d.getTime() <= Date.now() || d.getTime() > Date.now() + MAX_TTL_MS) errors.date_expired = [tr(ctx.lang, 'Connection tokens expire in 1 to 30 days.')]
+    else expires = d
+  }
+  if (Object.keys(errors).length) throw validationError(errors)
+  const notGranted = () => validationError({ asset: [tr(ctx.lang, 'The asset is not granted to you, or the permission is not valid now.')] })
+  const asset = isUuid(assetId) ? (await sql<{ id: string; org_id: string }>`select id, org_id from assets where id = ${assetId}`.execute(ctx.db)).rows[0] : undefined
+  if (!asset) throw notGranted()
+  const grant = await assetGrant(ctx.db, { kind: 'user', id: user.id }, asset.org_id, asset.id, user.username)
+  if (!grant) throw notGranted()
+  const acc = grant.accounts.find((a) => a.alias === account || (a.id !== null && (a.id === account || a.username === account)))
+  if (!acc || (acc.actions & ACTION_BITS.connect!) === 0) throw validationError({ account: [tr(ctx.lang, 'The account is not granted to you on this asset.')] })
+  const hasProtocol = (await sql<{ n: number }>`select count(*)::int as n from asset_protocols where asset_id = ${asset.id} and name = ${protocol}`.execute(ctx.db)).rows[0]!.n > 0
+  if (!hasProtocol || (grant.protocols !== 'all' && !grant.protocols.has(protocol))) throw validationError({ protocol: [tr(ctx.lang, 'The protocol is not granted to you on this asset.')] })
+  if (acc.alias === '@INPUT' && !inputUsername) throw validationError({ input_username: [required] })
+  const id = randomUUID()
+  const value = randomBytes(27).toString('base64url')
+  const rawSecret = str(body.input_secret)
+  const secret = rawSecret ? decryptOrPlain(rawSecret, ctx.session?.data.privateKey) : ''
+  await sql`insert into connection_tokens (id, value, user_id, asset_id, org_id, account, input_username, input_secret, protocol, connect_method,
+      actions, is_reusable, date_expired, created_by, updated_by)
+    values (${id}, ${hashToken(value)}, ${user.id}, ${asset.id}, ${asset.org_id}, ${acc.alias}, ${acc.alias === '@USER' ? user.username : inputUsername},
+      ${secret ? sealSecret(req.server.services.database, 'connection_tokens', id, 'input_secret', secret) : ''}, ${protocol}, ${connectMethod},
+      ${acc.actions}, ${reusable}, ${expires}, ${userDisplay(user)}, ${userDisplay(user)})`.execute(ctx.db)
+  const [row] = await api.serialize(req, [{ id }], { action: 'retrieve' })
+  return reply.status(201).send({ ...row, value })
+}
+
+export const connectionTokens: ResourceDef = {
+  name: 'authentication.connectiontoken',
+  app: 'authentication',
+  model: 'connectiontoken',
+  verboseName: 'Connection token',
+  path: '/api/v1/authentication/connection-token/',
+  table: 'connection_tokens',
+  systemPerms: true,
+  fields: [
+    { name: 'id', type: 'uuid', label: 'ID', read_only: true },
+    { name: 'value', type: 'string', label: 'Value', read_only: true, column: false, get: () => '******' },
+    { name: 'user', type: 'fk', label: 'User', read_only: true, relation: { resource: 'users.user', attrs: ['id', 'name', 'username'], unscoped: true } },
+    { name: 'asset', type: 'fk', label: 'Asset', required: true, relation: { resource: 'assets.asset', attrs: ['id', 'name', 'address'], unscoped: true } },
+    { name: 'account', type: 'string', label: 'Account', required: true, max_length: 128 },
+    { name: 'input_username', type: 'string', label: 'Input username', max_length: 128, default: '' },
+    { name: 'input_secret', type: 'string', label: 'Input secret', write_only: true, encrypted: true, secret: true, max_length: 1024, default: '' },
+    { name: 'protocol', type: 'string', label: 'Protocol', required: true, max_length: 32 },
+    { name: 'connect_method', type: 'string', label: 'Connect method', max_length: 32, default: 'web_cli' },
+    { name: 'actions', type: 'tree', label: 'Action', read_only: true, tree: ACTION_TREE, bits: ACTION_BITS },
+    { name: 'is_reusable', type: 'boolean', label: 'Reusable', default: false },
+    { name: 'is_active', type: 'boolean', label: 'Active', default: true },
+    { name: 'from_ticket', type: 'boolean', label: 'From ticket', read_only: true, column: false, get: () => false },
+    { name: 'date_expired', type: 'datetime', label: 'Date expired' },
+    { name: 'expire_time', type: 'integer', label: 'Expire time', read_only: true, expr: '(greatest(0, extract(epoch from t.date_expired - now()))::int)' },
+    { name: 'is_expired', type: 'boolean', label: 'Is expired', read_only: true, expr: '(t.date_expired <= now())' },
+    { name: 'org_id', type: 'string', label: 'Organization ID', read_only: true },
+    { name: 'org_name', type: 'string', label: 'Organization name', read_only: true, expr: '(select o.name from organizations o where o.id = t.org_id)' },
+    { name: 'created_by', type: 'string', label: 'Created by', read_only: true },
+    { name: 'date_created', type: 'datetime', label: 'Date created', read_only: true },
+  ],
+  // Own tokens only, in every organization.
+  scope: (ctx) => (ctx.user ? sql`t.user_id = ${ctx.user.id}` : sql`false`),
+  search: ['account', 'protocol'],
+  filters: ['id', 'asset', 'account', 'protocol', 'is_active'],
+  ordering: { fields: ['date_created', 'date_expired', 'account'], default: ['-date_created'] },
+  verbs: ['list', 'retrieve', 'create', 'destroy', 'bulk_destroy'],
+  bulkDelete: 'ids',
+  display: (r) => `${String(r.account)}@${String(r.protocol)}`,
+  hooks: { create: createToken },
+  actions: [{
+    path: 'expire', detail: true, method: 'PATCH', perm: 'authentication.change_connectiontoken', systemPerm: true,
+    async handler(req, reply, api, id) {
+      const row = await api.getObject(req, id!)
+      await sql`update connection_tokens set date_expired = now(), date_updated = now() where id = ${row.id}`.execute(req.ctx.db)
+      return reply.status(204).send()
+    },
+  }],
+}
