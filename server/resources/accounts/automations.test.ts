@@ -174,7 +174,17 @@ describe(`account automations on a real sshd (${dbKind()})`, () => {
     expect(names).toContain(priv.username)
     expect(names).toContain(pushed[0])
     expect(gathered.find((x) => x.username === priv.username)).toMatchObject({ sudo: true, present: true })
-    const collected = (await s.admin.get(`${A}accounts/?asset=${asset}&source=collected`)).json() as Array<{ username: string }>
+    const collected = (await s.admin.get(`${A}accounts/?asset=${asset}&source=collected`)).json() as Array<{ id: string; username: string }>
     expect(collected.map((x) => x.username)).toContain('root')
+
+    // "Sync" of one gathered account (lina's action) makes it a managed account again once removed
+    expect((await s.admin.delete(`${A}accounts/${collected.find((x) => x.username === 'root')!.id}/`)).statusCode).toBe(204)
+    const rootGathered = (gathered as unknown as Array<{ id: string; username: string }>).find((x) => x.username === 'root')!
+    expect((await s.admin.post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: [rootGathered.id] })).statusCode).toBe(201)
+    expect((await s.admin.get(`${A}accounts/?asset=${asset}&username=root`)).json()).toEqual([expect.objectContaining({ username: 'root', source: expect.objectContaining({ value: 'collected' }) })])
+    expect((await s.admin.post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: ['nope'] })).statusCode).toBe(400)
+    const viewer = `viewer${randomBytes(3).toString('hex')}`
+    await s.t.createUser({ username: viewer })
+    expect((await (await s.t.as(viewer)).post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: [rootGathered.id] })).statusCode).toBe(403)
   }, 120_000)
 })

@@ -17,7 +17,7 @@ import type { FieldLayout } from '../../../ui/form/types.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
-import { useSecretViewer } from './SecretViewer.tsx'
+import { SecretHistory, useSecretViewer } from './SecretViewer.tsx'
 
 const taskLogPath = (id: string) => `/ops/celery/task/${encodeURIComponent(id)}/log`
 
@@ -91,7 +91,10 @@ function detailPage(kind: SecretKind) {
     const config = useMemo<DetailConfig>(() => ({
       resource: item.resource,
       rowName: nameOf(kind),
-      tabs: [{ id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> }],
+      tabs: [
+        { id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> },
+        ...(kind === 'account' ? [{ id: 'History', label: msg`Secret history`, perms: [KINDS.account.secretPerm], render: ({ object }: DetailContext) => <SecretHistory accountId={String(object.id)} /> }] : []),
+      ],
       commands: { extra: commandsOf(kind, viewer.view) },
     }), [item.resource, viewer.view])
     return (
