@@ -106,8 +106,14 @@ describe(`account backup: an encrypted archive, mailed (${dbKind()})`, () => {
     const stored = (await sql<{ p: string }>`select zip_encrypt_password as p from account_automations where id = ${plan}`.execute(s.t.database.db)).rows[0]!.p
     expect(stored).not.toContain('Zip-Password-9')
     expect(stored.length).toBeGreaterThan(20)
-    // an update without the password keeps it
+    // required on create only: an update without the password keeps it (PATCH and PUT), and the metadata says so
+    const meta = (await s.admin.options(`${A}account-backup-plans/${plan}/`)).json().actions
+    expect(meta.PUT.zip_encrypt_password).toMatchObject({ required: false, write_only: true })
+    expect((await s.admin.options(`${A}account-backup-plans/`)).json().actions.POST.zip_encrypt_password.required).toBe(true)
     expect((await s.admin.patch(`${A}account-backup-plans/${plan}/`, { comment: 'kept' })).statusCode).toBe(200)
+    const put = await s.admin.put(`${A}account-backup-plans/${plan}/`, { name: 'nightly', recipients: [keeperId], comment: 'kept' })
+    expect(put.statusCode, put.body).toBe(200)
+    expect((await sql<{ p: string }>`select zip_encrypt_password as p from account_automations where id = ${plan}`.execute(s.t.database.db)).rows[0]!.p).toBe(stored)
   })
 
   it('without a mail server the archive is kept and the execution says the mail was not sent', async () => {
