@@ -154,6 +154,20 @@ describe('labels and domains', () => {
     expect(((await s.admin.get(`/api/v1/assets/hosts/${a.id}/`)).json() as { labels: unknown[] }).labels).toEqual([])
   })
 
+  it('refuses to delete a domain that still has gateways; its other assets leave it when it goes', async () => {
+    const zone = await create('/api/v1/assets/domains/', { name: 'zone-del' })
+    const gw = await create('/api/v1/assets/gateways/', { name: 'gw-del', address: '10.2.0.1', domain: zone.id })
+    const h = await create('/api/v1/assets/hosts/', { name: 'in-zone-del', address: '10.2.0.2', platform: 1, domain: zone.id })
+    const refused = await s.admin.delete(`/api/v1/assets/domains/${zone.id}/`, { 'accept-language': 'zh' })
+    expect(refused.statusCode).toBe(400)
+    expect((refused.json() as { detail: string }).detail).toContain('网关')
+    expect((await s.admin.get(`/api/v1/assets/domains/${zone.id}/`)).statusCode).toBe(200)
+    expect(((await s.admin.get(`/api/v1/assets/gateways/${gw.id}/`)).json() as { domain: { id: string } }).domain.id).toBe(zone.id)
+    expect((await s.admin.delete(`/api/v1/assets/gateways/${gw.id}/`)).statusCode).toBe(204)
+    expect((await s.admin.delete(`/api/v1/assets/domains/${zone.id}/`)).statusCode).toBe(204)
+    expect(((await s.admin.get(`/api/v1/assets/hosts/${h.id}/`)).json() as { domain: unknown }).domain).toBeNull()
+  })
+
   it("moves assets into a domain from the domain, leaves its gateways alone", async () => {
     const zone = await create('/api/v1/assets/domains/', { name: 'zone-b' })
     const gw = await create('/api/v1/assets/gateways/', { name: 'gw-b', address: '10.1.0.1', domain: zone.id })
