@@ -7,6 +7,8 @@
 alter table asset_nodes add column node_path varchar(72) not null default '';
 update asset_nodes l set node_path = n.key || ':' from nodes n where n.id = l.node_id;
 create index asset_nodes_path_idx on asset_nodes (node_path varchar_pattern_ops, asset_id);
+-- "is this asset in that subtree", probed per asset by a page ordered by name, without visiting the heap
+create index asset_nodes_asset_path_idx on asset_nodes (asset_id, node_path varchar_pattern_ops);
 
 create function asset_nodes_path() returns trigger language plpgsql as $$
 begin
@@ -50,25 +52,16 @@ end $$;
 create trigger asset_nodes_removed after delete on asset_nodes referencing old table as removed_links
   for each statement execute function asset_nodes_removed();
 
--- A moved subtree: its links follow the new keys; the counts above its old and its new place become unknown.
+-- A moved node: its links follow its new key. The top of a moved subtree (its old parent still has its key;
+-- an inner node's old parent key moved away with it) marks the counts above its old and its new place unknown.
+-- Row-level with a WHEN, so the many updates that change no key (counts, child_mark, renames) cost nothing here.
 create function nodes_moved() returns trigger language plpgsql as $$
 begin
-  if not exists (select 1 from old_nodes o join new_nodes n on n.id = o.id where o.key <> n.key) then
-    return null;
+  update asset_nodes set node_path = new.key || ':' where node_id = new.id;
+  if exists (select 1 from nodes p where p.key = old.parent_key) then
+    perform nodes_amounts_stale(array[old.parent_key, new.parent_key]);
   end if;
-  update asset_nodes l set node_path = n.key || ':'
-    from new_nodes n join old_nodes o on o.id = n.id
-    where o.key <> n.key and l.node_id = n.id;
-  perform nodes_amounts_stale(array(
-    select k from (
-      select o.key as k from old_nodes o join new_nodes n on n.id = o.id
-        where o.key <> n.key and not exists (select 1 from old_nodes p where p.key = o.parent_key)
-      union
-      select n.key from new_nodes n join old_nodes o on o.id = n.id
-        where o.key <> n.key and not exists (select 1 from new_nodes p where p.key = n.parent_key)
-    ) moved
-  ));
   return null;
 end $$;
-create trigger nodes_moved after update on nodes referencing old table as old_nodes new table as new_nodes
-  for each statement execute function nodes_moved();
+create trigger nodes_moved after update of key on nodes
+  for each row when (old.key is distinct from new.key) execute function nodes_moved();
