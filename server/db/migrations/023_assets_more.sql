@@ -52,13 +52,15 @@ end $$;
 create trigger asset_nodes_removed after delete on asset_nodes referencing old table as removed_links
   for each statement execute function asset_nodes_removed();
 
--- A moved node: its links follow its new key. The top of a moved subtree (its old parent still has its key;
--- an inner node's old parent key moved away with it) marks the counts above its old and its new place unknown.
--- Row-level with a WHEN, so the many updates that change no key (counts, child_mark, renames) cost nothing here.
+-- A moved subtree. Its top (the moved node whose old parent still has its key; an inner node's old parent key
+-- moved away with it) rewrites the paths of every link of the subtree in one range update, and marks the counts
+-- above its old and its new place unknown. Row-level with a WHEN, so the many updates that change no key
+-- (counts, child_mark, renames) cost nothing here.
 create function nodes_moved() returns trigger language plpgsql as $$
 begin
-  update asset_nodes set node_path = new.key || ':' where node_id = new.id;
   if exists (select 1 from nodes p where p.key = old.parent_key) then
+    update asset_nodes set node_path = new.key || substr(node_path, length(old.key) + 1)
+      where node_path ~>=~ (old.key || ':') and node_path ~<~ (old.key || ';');
     perform nodes_amounts_stale(array[old.parent_key, new.parent_key]);
   end if;
   return null;
