@@ -18,7 +18,7 @@ export interface ProbeOptions {
   portOverride?: number
 }
 
-interface AssetRow {
+export interface AssetRow {
   id: string
   name: string
   address: string
@@ -31,7 +31,7 @@ const SSH_PROTOCOLS = new Set(['ssh', 'sftp'])
 /** Assets tested at once. */
 const PARALLEL = 8
 
-async function loadAssets(db: DB, ids: string[]): Promise<AssetRow[]> {
+export async function loadAssets(db: DB, ids: string[]): Promise<AssetRow[]> {
   if (!ids.length) return []
   const r = await sql<AssetRow>`select a.id, a.name, a.address, a.domain_id,
       a.platform_id in (select p.id from platforms p where p.name = 'Gateway') as is_gateway,
@@ -41,7 +41,7 @@ async function loadAssets(db: DB, ids: string[]): Promise<AssetRow[]> {
 }
 
 /** An active gateway of each domain (the one tested ok most recently first), with its SSH port. */
-async function gatewaysOf(db: DB, domainIds: string[]): Promise<Map<string, AssetRow>> {
+export async function gatewaysOf(db: DB, domainIds: string[]): Promise<Map<string, AssetRow>> {
   if (!domainIds.length) return new Map()
   const r = await sql<{ id: string; domain_id: string }>`select distinct on (a.domain_id) a.id, a.domain_id from assets a
     where a.domain_id = any(${domainIds}::uuid[]) and a.is_active
@@ -52,12 +52,12 @@ async function gatewaysOf(db: DB, domainIds: string[]): Promise<Map<string, Asse
   return new Map(r.rows.map((x) => [x.domain_id, byId.get(x.id)!]))
 }
 
-const sshPort = (a: AssetRow) => a.protocols.find((p) => p.name === 'ssh')?.port ?? 22
-const target = (host: string, port: number, c: AssetCredential): SshTarget => ({
+export const sshPort = (a: AssetRow) => a.protocols.find((p) => p.name === 'ssh')?.port ?? 22
+export const target = (host: string, port: number, c: AssetCredential): SshTarget => ({
   host, port, username: c.username, password: c.password, privateKey: c.privateKey, passphrase: c.passphrase,
 })
 
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   if (err instanceof SshError) return `${err.kind}: ${err.message}`
   return err instanceof Error ? err.message : String(err)
 }

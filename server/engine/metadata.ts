@@ -15,17 +15,24 @@ const ACTION_OF: Record<MetaMethod, { list: Action; detail: Action }> = {
   PATCH: { list: 'partial_bulk_update', detail: 'partial_update' },
 }
 
-function describe(def: ResourceDef, fields: FieldDef[], ctx: Ctx, withFlags: boolean): Record<string, unknown> {
+/** A required write-only secret is required on create only: an update that leaves it out keeps the stored one. */
+export const keepsStoredSecret = (f: FieldDef) => !!f.secret && !!f.write_only
+
+function describe(def: ResourceDef, fields: FieldDef[], ctx: Ctx, withFlags: boolean, update = false): Record<string, unknown> {
   const filters = withFlags ? filterNames(def) : new Set<string>()
   const orders = withFlags ? orderNames(def) : new Set<string>()
-  return Object.fromEntries(fields.map((f) => [f.name, fieldInfo(f, ctx, { filter: filters.has(f.name), order: orders.has(f.name) })]))
+  return Object.fromEntries(fields.map((f) => {
+    const info = fieldInfo(f, ctx, { filter: filters.has(f.name), order: orders.has(f.name) })
+    if (update && keepsStoredSecret(f)) info.required = false
+    return [f.name, info]
+  }))
 }
 
 export async function metadata(def: ResourceDef, ctx: Ctx, methods: MetaMethod[], detail: boolean): Promise<Record<string, unknown>> {
   const actions: Record<string, unknown> = {}
   for (const m of methods) {
     const fields = await resolveFields(def, ctx, ACTION_OF[m][detail ? 'detail' : 'list'])
-    actions[m] = describe(def, fields, ctx, m === 'GET')
+    actions[m] = describe(def, fields, ctx, m === 'GET', m === 'PUT' || m === 'PATCH')
   }
   return {
     name: def.title ? tr(ctx.lang, def.title) : tr(ctx.lang, '{name} List', { name: tr(ctx.lang, def.verboseName) }),

@@ -229,7 +229,8 @@ export function parseObject(fields: FieldDef[], body: Record<string, unknown>, c
     const present = Object.prototype.hasOwnProperty.call(body, f.name) && body[f.name] !== undefined
     if (!present) {
       if (opts.partial) continue
-      if (f.required) errors[f.name] = [tr(ctx.lang, 'This field is required.')]
+      // an update (no defaults filled) that leaves a write-only secret out keeps the stored one
+      if (f.required && !(opts.fillDefaults === false && f.secret && f.write_only)) errors[f.name] = [tr(ctx.lang, 'This field is required.')]
       else if (f.default !== undefined && opts.fillDefaults !== false) values[f.name] = defaultOf(f)
       continue
     }

@@ -19,8 +19,16 @@ export interface TreeNode { id: string; key: string; value: string; full_value: 
 
 export interface KeyTreeOptions {
   table: string
-  /** Member links: (node, member) rows. */
-  links: { table: string; node: string; member: string }
+  /**
+   * Member links: (node, member) rows; `path` names the link column holding its node's key followed by ':',
+   * kept by the database (a trigger), so a subtree's members are one index range.
+   */
+  links: { table: string; node: string; member: string; path: string }
+  /**
+   * Cached subtree counts on the tree table: `amount` (NULL = unknown) and `version` (grows with every change),
+   * both kept stale-marked by the database's triggers; a read computes the unknown ones and stores them.
+   */
+  cache: { amount: string; version: string }
 }
 
 export interface ZNode {
@@ -42,6 +50,7 @@ export class KeyTree {
   private get l() { return sql.table(this.o.links.table) }
   private get ln() { return sql.ref(this.o.links.node) }
   private get lm() { return sql.ref(this.o.links.member) }
+  private get lp() { return sql.ref(this.o.links.path) }
 
   async root(db: DB, orgId: string): Promise<TreeNode> {
     const r = await sql<TreeNode>`select * from ${this.t} where org_id = ${orgId} and parent_key = '' order by key limit 1`.execute(db)
@@ -53,14 +62,27 @@ export class KeyTree {
     return (await sql<TreeNode>`select * from ${this.t} where id = ${id}`.execute(db)).rows[0]
   }
 
-  /** Members in the subtree of each node (distinct), in one query. */
-  async amounts(db: DB, nodes: Array<Pick<TreeNode, 'id' | 'key' | 'org_id'>>): Promise<Map<unknown, unknown>> {
+  /**
+   * Members in the subtree of each node (distinct). Cached counts are read as they are; unknown ones are counted
+   * over the links' path range and stored unless a change came in between (the version moved) or a writer holds
+   * the node (it will mark it unknown again).
+   */
+  async amounts(db: DB, nodes: Array<Pick<TreeNode, 'id'>>): Promise<Map<unknown, unknown>> {
     const out = new Map<unknown, unknown>(nodes.map((n) => [n.id, 0]))
     if (!nodes.length) return out
-    const r = await sql<{ id: string; n: number }>`select x.id, (select count(distinct l.${this.lm}) from ${this.l} l join ${this.t} n on n.id = l.${this.ln}
-        where n.org_id = x.org_id and (n.key = x.key or (n.key ~>=~ (x.key || ':') and n.key ~<~ (x.key || ';'))))::int as n
-      from unnest(${nodes.map((n) => n.id)}::uuid[], ${nodes.map((n) => n.key)}::text[], ${nodes.map((n) => n.org_id)}::uuid[]) as x(id, key, org_id)`.execute(db)
+    const amount = sql.ref(this.o.cache.amount)
+    const version = sql.ref(this.o.cache.version)
+    const r = await sql<{ id: string; n: number; v: string; stale: boolean }>`select x.id, x.${version} as v, x.${amount} is null as stale,
+        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l
+          where l.${this.lp} ~>=~ (x.key || ':') and l.${this.lp} ~<~ (x.key || ';')))::int as n
+      from ${this.t} x where x.id = any(${nodes.map((n) => n.id)}::uuid[])`.execute(db)
     for (const row of r.rows) out.set(row.id, Number(row.n))
+    const stale = r.rows.filter((row) => row.stale)
+    if (stale.length) {
+      await sql`update ${this.t} t set ${amount} = v.n from unnest(${stale.map((x) => x.id)}::uuid[], ${stale.map((x) => x.n)}::int[], ${stale.map((x) => x.v)}::bigint[]) as v(id, n, ver)
+        where t.id = v.id and t.${version} = v.ver
+          and t.id in (select s.id from ${this.t} s where s.id = any(${stale.map((x) => x.id)}::uuid[]) for update skip locked)`.execute(db)
+    }
     return out
   }
 
@@ -183,8 +205,7 @@ export class KeyTree {
   /** Condition on a member table (alias `t`): members of the node, with or without its descendants. */
   memberCond(node: TreeNode, withDescendants: boolean) {
     if (!withDescendants) return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} = ${node.id})`
-    return sql`t.id in (select l.${this.lm} from ${this.l} l join ${this.t} n on n.id = l.${this.ln}
-      where n.org_id = ${node.org_id} and (n.key = ${node.key} or n.key like ${like(node.key)}))`
+    return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.lp} ~>=~ ${`${node.key}:`} and l.${this.lp} ~<~ ${`${node.key};`})`
   }
 
   private async zNodes(db: DB, rows: TreeNode[], open: (n: TreeNode) => boolean): Promise<ZNode[]> {

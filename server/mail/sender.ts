@@ -15,6 +15,8 @@ export interface Mail {
   subject: string
   text: string
   html?: string
+  /** files attached to the mail (e.g. an account backup archive) */
+  attachments?: Array<{ filename: string; content: Buffer; contentType?: string }>
 }
 
 /** Connection and greeting limits (ms): a dead mail server fails the send instead of hanging the request. */
@@ -64,6 +66,7 @@ export async function sendMail(db: DB, config: ServerConfig, mail: Mail, opts: {
       subject: prefix && !/\s$/.test(prefix) ? `${prefix} ${mail.subject}` : `${prefix}${mail.subject}`,
       text: mail.text,
       html: mail.html,
+      attachments: mail.attachments,
     })
   } catch (e) {
     throw new MailError(e instanceof Error ? e.message : String(e))

@@ -3,6 +3,7 @@
  * automation (the answer names the background task whose log the console opens), and verify/push tasks.
  */
 import { getJson, sendAction } from './resources.ts'
+import { downloadFile, type DownloadedFile } from './transfer.ts'
 
 export type SecretKind = 'account' | 'template'
 
@@ -36,4 +37,33 @@ export async function executeAutomation(executionsUrl: string, automationId: str
 export async function accountTask(action: 'verify' | 'push', ids: readonly string[]): Promise<string> {
   const r = (await sendAction('post', '/api/v1/accounts/accounts/tasks/', { action, accounts: ids })) as { task?: unknown }
   return String(r.task ?? '')
+}
+
+export interface SecretVersion { id: string; version: number; secretType: string; secret: string; createdBy: string; dateCreated: string }
+
+/** The history URL of an account's secret (protected like the secret itself). */
+export function secretHistoryUrl(id: string): string {
+  return `${secretUrl('account', id)}histories/`
+}
+
+/** Every stored version of an account's secret, newest first (after the confirmation; the server logs the read). */
+export async function readSecretHistory(id: string): Promise<SecretVersion[]> {
+  const rows = await getJson<Array<Record<string, unknown>>>(secretHistoryUrl(id))
+  return rows.map((r) => {
+    const type = r.secret_type as { value?: string } | string | undefined
+    return {
+      id: String(r.id ?? ''), version: Number(r.version ?? 0), secret: String(r.secret ?? ''), createdBy: String(r.created_by ?? ''),
+      dateCreated: String(r.date_created ?? ''), secretType: typeof type === 'object' ? String(type?.value ?? '') : String(type ?? ''),
+    }
+  })
+}
+
+/** Adds gathered accounts as managed accounts of their assets (source "collected"). */
+export async function syncGatheredAccounts(ids: readonly string[]): Promise<void> {
+  await sendAction('post', '/api/v1/accounts/gathered-accounts/sync-accounts/', { gathered_account_ids: ids })
+}
+
+/** The encrypted archive of a backup execution, as a file to save. */
+export function downloadBackup(executionId: string): Promise<DownloadedFile> {
+  return downloadFile(`/api/v1/accounts/account-backup-plan-executions/${encodeURIComponent(executionId)}/download/`, 'zip')
 }

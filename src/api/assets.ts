@@ -1,5 +1,5 @@
 /** The asset node tree's calls (contract §5.2): children, rename, delete, assets moved to a node. */
-import { actionUrl, createResource, deleteResource, listResources, patchResource, sendAction } from './resources.ts'
+import { actionUrl, createResource, deleteResource, getJson, listResources, patchResource, sendAction, withQuery } from './resources.ts'
 
 export const NODES_URL = '/api/v1/assets/nodes/'
 export const NODE_TREE_URL = '/api/v1/assets/nodes/children/tree/'
@@ -31,4 +31,18 @@ export async function firstPlatform(category: string, type: string): Promise<num
   const page = await listResources('/api/v1/assets/platforms/', { category, type, limit: 1 })
   const id = page.results[0]?.id
   return typeof id === 'number' ? id : undefined
+}
+
+export const FAVORITES_URL = '/api/v1/assets/favorite-assets/'
+
+/** The signed-in user's favourite asset ids. */
+export async function favoriteAssets(): Promise<Set<string>> {
+  const rows = await getJson<unknown>(FAVORITES_URL)
+  return new Set((Array.isArray(rows) ? rows : []).map((r) => String((r as { asset?: unknown }).asset ?? '')).filter(Boolean))
+}
+
+/** Marks (or unmarks) an asset as a favourite of the signed-in user. */
+export async function setFavoriteAsset(assetId: string, on: boolean): Promise<void> {
+  if (on) await sendAction('post', FAVORITES_URL, { asset: assetId })
+  else await sendAction('delete', withQuery(FAVORITES_URL, { asset: assetId }))
 }

@@ -85,7 +85,7 @@ export function filenameFromDisposition(header: string | null, fallback: string)
   return name || fallback
 }
 
-function fallbackName(url: string, format: FileFormat): string {
+function fallbackName(url: string, format: FileFormat | 'zip'): string {
   const segments = splitUrl(url)[0].split('/').filter(Boolean)
   return `${segments[segments.length - 1] ?? 'export'}.${format}`
 }
@@ -96,7 +96,7 @@ function fallbackName(url: string, format: FileFormat): string {
  */
 export function downloadFile(
   url: string,
-  format: FileFormat,
+  format: FileFormat | 'zip',
   opts: { onProgress?: (progress: DownloadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<DownloadedFile> {
   return call(async () => {

@@ -109,6 +109,40 @@ describe(`account automations on a real sshd (${dbKind()})`, () => {
     expect(await storedSecret(deadAccount)).toBe('Dead-Pass-1')
   }, 180_000)
 
+  it('works on a host of a domain through its gateway (an SSH forward over the real sshd); a gateway that does not answer fails only its hosts', async () => {
+    const c = s.admin
+    const made = async (url: string, body: Record<string, unknown>) => {
+      const r = await c.post(url, body)
+      expect(r.statusCode, r.body).toBe(201)
+      return r.json().id as string
+    }
+    const admin = { username: priv.username, secret: priv.password, privileged: true }
+    const zone = await made('/api/v1/assets/domains/', { name: 'acc-zone' })
+    const gw = await made('/api/v1/assets/gateways/', { name: 'acc-gw', address: '127.0.0.1', domain: zone, protocols: [{ name: 'ssh', port: sshd.port }] })
+    await made(`${A}accounts/`, { ...admin, asset: gw })
+    // the target's address as the gateway sees it
+    const behind = await made('/api/v1/assets/hosts/', { name: 'behind-gw', address: 'localhost', platform: 1, domain: zone, protocols: [{ name: 'ssh', port: sshd.port }] })
+    await made(`${A}accounts/`, { ...admin, asset: behind })
+    const deadZone = await made('/api/v1/assets/domains/', { name: 'acc-dead-zone' })
+    const deadGw = await made('/api/v1/assets/gateways/', { name: 'acc-dead-gw', address: '127.0.0.1', domain: deadZone, protocols: [{ name: 'ssh', port: await freePort() }] })
+    await made(`${A}accounts/`, { ...admin, asset: deadGw })
+    const cut = await made('/api/v1/assets/hosts/', { name: 'behind-dead-gw', address: '127.0.0.1', platform: 1, domain: deadZone, protocols: [{ name: 'ssh', port: sshd.port }] })
+    await made(`${A}accounts/`, { ...admin, asset: cut })
+
+    const username = `jmg${randomBytes(3).toString('hex')}`
+    pushed.push(username)
+    for (const a of [behind, cut]) await made(`${A}accounts/`, { username, asset: a })
+    const push = await made(`${A}push-account-automations/`, { name: 'push via gw', assets: [behind, cut], accounts: [username], secret_strategy: 'specific', secret: 'Gw-Pass-123' })
+    const p = await execute('push-account', push)
+    expect(p.execution.status.value).toBe('failed')
+    expect(p.records.find((r) => r.asset_name === 'behind-gw')).toMatchObject({ is_success: true, error: '' })
+    // the host itself answers directly: only the dead gateway made it fail
+    expect(p.records.find((r) => r.asset_name === 'behind-dead-gw')).toMatchObject({ is_success: false, error: expect.stringMatching(/^unreachable \(gateway\)/) })
+    const log = (await c.get(`/api/v1/ops/celery/task/x/task-execution/${p.task}/log/`)).json().data as string
+    expect(log).toContain(`behind-gw (through gateway acc-gw) ${username}: pushed, the new secret logs in`)
+    expect(await logsIn(username, 'Gw-Pass-123')).toBe(true)
+  }, 180_000)
+
   it('verifies stored secrets (connectivity ok / err) and refuses bad task requests', async () => {
     const c = s.admin
     const good = (await c.get(`${A}accounts/?asset=${asset}&username=${priv.username}`)).json()[0].id
@@ -140,7 +174,17 @@ describe(`account automations on a real sshd (${dbKind()})`, () => {
     expect(names).toContain(priv.username)
     expect(names).toContain(pushed[0])
     expect(gathered.find((x) => x.username === priv.username)).toMatchObject({ sudo: true, present: true })
-    const collected = (await s.admin.get(`${A}accounts/?asset=${asset}&source=collected`)).json() as Array<{ username: string }>
+    const collected = (await s.admin.get(`${A}accounts/?asset=${asset}&source=collected`)).json() as Array<{ id: string; username: string }>
     expect(collected.map((x) => x.username)).toContain('root')
+
+    // "Sync" of one gathered account (lina's action) makes it a managed account again once removed
+    expect((await s.admin.delete(`${A}accounts/${collected.find((x) => x.username === 'root')!.id}/`)).statusCode).toBe(204)
+    const rootGathered = (gathered as unknown as Array<{ id: string; username: string }>).find((x) => x.username === 'root')!
+    expect((await s.admin.post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: [rootGathered.id] })).statusCode).toBe(201)
+    expect((await s.admin.get(`${A}accounts/?asset=${asset}&username=root`)).json()).toEqual([expect.objectContaining({ username: 'root', source: expect.objectContaining({ value: 'collected' }) })])
+    expect((await s.admin.post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: ['nope'] })).statusCode).toBe(400)
+    const viewer = `viewer${randomBytes(3).toString('hex')}`
+    await s.t.createUser({ username: viewer })
+    expect((await (await s.t.as(viewer)).post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: [rootGathered.id] })).statusCode).toBe(403)
   }, 120_000)
 })

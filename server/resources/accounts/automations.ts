@@ -53,6 +53,12 @@ addMessages({
   'Give either a crontab or an interval.': ['crontab 和周期只能填写一个。', 'crontab と間隔のどちらか一方を指定してください。'],
   'A periodic run needs a crontab or an interval.': ['定时执行需要 crontab 或周期。', '定期実行には crontab または間隔が必要です。'],
   'Required with a specific secret.': ['指定密文时必填。', 'シークレットを指定する場合は必須です。'],
+  'Zip encrypt password': ['文件加密密码', 'ファイル暗号化パスワード'],
+  'The backup file (a zip archive, AES-256) is encrypted with this password; recipients need it to open the file.': [
+    '备份文件（zip 压缩包，AES-256）用此密码加密，收件人需要它才能打开文件。',
+    'バックアップファイル (zip アーカイブ、AES-256) はこのパスワードで暗号化されます。受信者はファイルを開くのに必要です。'],
+  'Required: the backup file is encrypted with it.': ['必填：备份文件用它加密。', '必須です: バックアップファイルはこれで暗号化されます。'],
+  'At least {n} characters.': ['至少 {n} 个字符。', '{n} 文字以上にしてください。'],
 })
 
 export type AutomationType = 'push_account' | 'change_secret' | 'gather_accounts' | 'backup_account'
@@ -62,6 +68,7 @@ export const AUTOMATION_TYPES = [
 ]
 export const AUTOMATION_TASK = 'accounts.tasks.execute_automation'
 export const DEFAULT_SYMBOLS = '!@#$%^&*_+-='
+export const ZIP_PASSWORD_MIN = 8
 
 const periodicDisplay = (row: Row, ctx: Ctx) => {
   if (!row.is_periodic) return tr(ctx.lang, 'Not periodic')
@@ -142,6 +149,12 @@ async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, i
     if (values.passphrase && secretType !== 'ssh_key') errors.passphrase = [tr(ctx.lang, 'A passphrase only goes with an SSH key.')]
     if (values.password_rules) values.password_rules = { length: 30, symbol_set: DEFAULT_SYMBOLS, ...(values.password_rules as Row) }
   }
+  if (type === 'backup_account') {
+    const given = values.zip_encrypt_password
+    const stored = info.existing ? String(info.existing.zip_encrypt_password ?? '') : ''
+    if ((given === undefined && !stored) || (given !== undefined && !given && !stored)) errors.zip_encrypt_password = [tr(ctx.lang, 'Required: the backup file is encrypted with it.')]
+    else if (given && String(given).length < ZIP_PASSWORD_MIN) errors.zip_encrypt_password = [tr(ctx.lang, 'At least {n} characters.', { n: String(ZIP_PASSWORD_MIN) })]
+  }
   return Object.keys(errors).length ? errors : undefined
 }
 
@@ -176,7 +189,10 @@ function automationDef(o: { type: AutomationType; name: string; model: string; v
     sizes: { mini: ['id', 'name'] },
     hooks: {
       validate: (values, ctx, info) => validateAutomation(o.type, values, ctx, info),
-      columns: (values, _ctx, info) => ({ ...sealedColumns('account_automations', values, info), ...(info.existing ? {} : { type: o.type }) }),
+      columns: (values, _ctx, info) => ({
+        ...sealedColumns('account_automations', values, info, o.type === 'backup_account' ? ['zip_encrypt_password'] : ['secret', 'passphrase']),
+        ...(info.existing ? {} : { type: o.type }),
+      }),
       afterSave: async (tx, id, _values, _ctx, info) => syncSchedule(tx, String(id), info.req!.server.services.config.timeZone),
       destroy: async (tx, row) => {
         await sql`delete from account_automations where id = ${row.id}`.execute(tx)
@@ -204,7 +220,15 @@ export const gatherAutomations = automationDef({
 export const backupPlans = automationDef({
   type: 'backup_account', name: 'accounts.accountbackupautomation', model: 'accountbackupautomation', verboseName: 'Account backup plan',
   path: '/api/v1/accounts/account-backup-plans/',
-  extra: [recipientsField, { name: 'types', type: 'list', label: 'Asset types', default: [], child: { name: 'types', type: 'string', max_length: 32 } }],
+  extra: [
+    recipientsField, { name: 'types', type: 'list', label: 'Asset types', default: [], child: { name: 'types', type: 'string', max_length: 32 } },
+    // the empty answer of an update keeps the stored password (a write-only secret, never returned)
+    {
+      name: 'zip_encrypt_password', type: 'string', label: 'Zip encrypt password', write_only: true, encrypted: true, secret: true, column: false,
+      required: true, allow_blank: true, max_length: 128,
+      help_text: 'The backup file (a zip archive, AES-256) is encrypted with this password; recipients need it to open the file.',
+    },
+  ],
 })
 
 export const AUTOMATION_DEFS: Record<AutomationType, ResourceDef> = {

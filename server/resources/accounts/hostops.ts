@@ -9,12 +9,23 @@ import { generateKeyPairSync, randomInt } from 'node:crypto'
 import { sql } from 'kysely'
 import ssh2 from 'ssh2'
 import { SshError, withSsh, type SshSession, type SshTarget } from '../../automation/ssh.ts'
+import { credentialsFor } from '../../automation/credentials.ts'
 import type { DB } from '../../db/connection.ts'
 import type { Row } from '../../engine/types.ts'
 import { DEFAULT_SYMBOLS } from './automations.ts'
 
 export interface Credential { username: string; secretType: string; secret: string; passphrase?: string }
-export interface HostAsset { id: string; name: string; address: string; port: number; platformAutomation: Row }
+export interface HostAsset {
+  id: string
+  name: string
+  address: string
+  port: number
+  platformAutomation: Row
+  /** The gateway of the asset's domain that every login to the asset goes through (an SSH forward). */
+  gateway?: SshTarget & { name: string }
+  /** Why the asset cannot be reached: its domain's gateway has no account to log in with. */
+  gatewayError?: string
+}
 
 export const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 const USERNAME = /^[a-z_][a-z0-9_.-]{0,31}\$?$/i
@@ -26,14 +37,35 @@ export class HostOpError extends Error {
   }
 }
 
-/** The asset with its SSH port (`asset_protocols`, default 22) and its platform's automation settings. */
+const SSH_PORT = sql<number>`(select ap.port from asset_protocols ap where ap.asset_id = a.id and ap.name = 'ssh' limit 1)`
+
+/**
+ * The asset with its SSH port (`asset_protocols`, default 22), its platform's automation settings and, when it is
+ * in a domain, the domain's gateway (an active gateway, the one tested ok most recently first — as the
+ * connectivity tests choose it) with the gateway's privileged account. A domain without an active gateway is
+ * reached directly; a gateway without a privileged account to log in with sets `gatewayError` (every login fails).
+ */
 export async function loadHostAsset(db: DB, assetId: string): Promise<HostAsset | undefined> {
-  const r = await sql<Row>`select a.id, a.name, a.address, p.automation,
-      (select ap.port from asset_protocols ap where ap.asset_id = a.id and ap.name = 'ssh' limit 1) as port
+  const r = await sql<Row>`select a.id, a.name, a.address, a.domain_id, p.automation, p.name = 'Gateway' as is_gateway, ${SSH_PORT} as port
     from assets a join platforms p on p.id = a.platform_id where a.id = ${assetId}`.execute(db)
   const a = r.rows[0]
   if (!a) return undefined
-  return { id: String(a.id), name: String(a.name), address: String(a.address), port: Number(a.port ?? 22), platformAutomation: (a.automation ?? {}) as Row }
+  const asset: HostAsset = { id: String(a.id), name: String(a.name), address: String(a.address), port: Number(a.port ?? 22), platformAutomation: (a.automation ?? {}) as Row }
+  if (!a.domain_id || a.is_gateway) return asset
+  const g = (await sql<Row>`select a.id, a.name, a.address, ${SSH_PORT} as port from assets a
+    where a.domain_id = ${a.domain_id} and a.is_active and a.platform_id in (select p.id from platforms p where p.name = 'Gateway')
+    order by (a.connectivity = 'ok') desc, a.name, a.id limit 1`.execute(db)).rows[0]
+  if (!g) return asset
+  const cred = (await credentialsFor(db, [String(g.id)])).get(String(g.id))
+  if (!cred) {
+    asset.gatewayError = `gateway ${String(g.name)} (${String(g.address)}) has no privileged account to log in with`
+    return asset
+  }
+  asset.gateway = {
+    name: String(g.name), host: String(g.address), port: Number(g.port ?? 22), username: cred.username,
+    password: cred.password, privateKey: cred.privateKey, passphrase: cred.passphrase,
+  }
+  return asset
 }
 
 export function sshTarget(asset: HostAsset, cred: Credential): SshTarget {
@@ -47,8 +79,9 @@ export function sshTarget(asset: HostAsset, cred: Credential): SshTarget {
 
 /** Logs in with the credential and logs out: true, or the SshError kind / message. */
 export async function verifyLogin(asset: HostAsset, cred: Credential, timeoutMs = 10_000, signal?: AbortSignal): Promise<{ ok: true } | { ok: false; error: string; kind: string }> {
+  if (asset.gatewayError) return { ok: false, error: asset.gatewayError, kind: 'unreachable' }
   try {
-    await withSsh(sshTarget(asset, cred), { timeoutMs, signal }, async () => undefined)
+    await withSsh(sshTarget(asset, cred), { timeoutMs, signal, gateway: asset.gateway }, async () => undefined)
     return { ok: true }
   } catch (e) {
     return { ok: false, error: (e as Error).message, kind: e instanceof SshError ? e.kind : 'protocol' }

@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify'
 import { accounts } from './accounts.ts'
 import { backupPlans, changeSecretAutomations, gatherAutomations, pushAutomations } from './automations.ts'
+import { registerBackup } from './backup.ts'
 import { registerBulkAccounts } from './bulk.ts'
+import { registerGatheredSync } from './gathered.ts'
 import { automationRecords, backupExecutions, changeSecretExecutions, gatherExecutions, gatheredAccounts, pushExecutions } from './executions.ts'
 import { registerAccountTasks } from './tasks.ts'
 import './run.ts'
@@ -22,6 +24,8 @@ export const ACCOUNT_RESOURCES = [
 export async function registerAccounts(app: FastifyInstance): Promise<void> {
   installAccountSealer(app)
   registerBulkAccounts(app)
+  registerBackup(app)
+  registerGatheredSync(app)
   registerAccountTasks(app)
   registerSecretView(app, { path: '/api/v1/accounts/account-template-secrets/', def: accountTemplates, perm: 'accounts.view_accounttemplatesecret' })
   registerSecretView(app, { path: '/api/v1/accounts/account-secrets/', def: accounts, perm: 'accounts.view_accountsecret', histories: true })

@@ -13,6 +13,7 @@ import type { Row } from '../../engine/types.ts'
 import { addMessages } from '../../i18n.ts'
 import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
 import { addHistory } from './accounts.ts'
+import { BackupDeliveryError, runBackup } from './backup.ts'
 import { AUTOMATION_TASK } from './automations.ts'
 import { startExecution } from './executions.ts'
 import {
@@ -66,8 +67,9 @@ setCredentialSource(async (db, assetIds) => {
 async function asPrivileged<T>(db: DB, asset: HostAsset, signal: AbortSignal, work: (p: Privileged) => Promise<T>): Promise<T> {
   const priv = await privilegedOf(db, asset.id)
   if (!priv) throw new Error(`no active privileged account with a secret on ${asset.name}`)
+  if (asset.gatewayError) throw new Error(asset.gatewayError)
   const cred = credOf(db, priv)
-  return withSsh(sshTarget(asset, cred), { timeoutMs: 15_000, signal }, (session) => work(new Privileged(session, cred)))
+  return withSsh(sshTarget(asset, cred), { timeoutMs: 15_000, signal, gateway: asset.gateway }, (session) => work(new Privileged(session, cred)))
 }
 
 const describe = (e: unknown) => (e instanceof SshError ? `${e.kind} (${e.hop}): ${e.message}` : (e as Error).message ?? String(e))
@@ -125,6 +127,7 @@ async function runPushOrChange(ctx: TaskContext, execution: Row, automation: Row
   const change = automation.type === 'change_secret'
   const assets = await automationAssets(db, automation)
   await ctx.log(`${assets.length} asset(s), at most ${CONCURRENCY} at a time`)
+  const via = (a: HostAsset) => (a.gateway ? ` (through gateway ${a.gateway.name})` : '')
   await pool(assets, CONCURRENCY, async (assetId) => {
     const asset = await loadHostAsset(db, assetId)
     if (!asset) return
@@ -151,7 +154,7 @@ async function runPushOrChange(ctx: TaskContext, execution: Row, automation: Row
             await storeSecret(db, account, s, `${automation.name}`)
             await record(db, String(execution.id), asset, account, t0, '')
             tally.ok++
-            await ctx.log(`${asset.name} ${String(account.username)}: ${change ? 'secret changed' : 'pushed'}, the new secret logs in`)
+            await ctx.log(`${asset.name}${via(asset)} ${String(account.username)}: ${change ? 'secret changed' : 'pushed'}, the new secret logs in`)
           } catch (e) {
             tally.failed++
             await record(db, String(execution.id), asset, account, t0, describe(e))
@@ -221,11 +224,11 @@ export async function runExecution(ctx: TaskContext, executionId: string): Promi
   let reason = ''
   try {
     if (automation.type === 'gather_accounts') await runGather(ctx, execution, automation, tally)
-    else if (automation.type === 'backup_account') throw new Error('account backups are not implemented yet (docs/accounts.md)')
+    else if (automation.type === 'backup_account') await runBackup(ctx, execution, automation, tally)
     else await runPushOrChange(ctx, execution, automation, tally)
     if (tally.failed) status = 'failed'
   } catch (e) {
-    status = ctx.signal.aborted ? 'canceled' : 'error'
+    status = ctx.signal.aborted ? 'canceled' : e instanceof BackupDeliveryError ? 'failed' : 'error'
     reason = describe(e)
     await ctx.log(`error: ${reason}`)
   }

@@ -131,12 +131,12 @@ export function openSecret(database: Database | DB, table: string, id: string, f
  * `hooks.columns` of a resource with secretFields(): the row id (fixed on create, so the seal can be bound to it)
  * and the sealed secret and passphrase that the write sets.
  */
-export function sealedColumns(table: string, values: Row, info: WriteInfo): Row {
+export function sealedColumns(table: string, values: Row, info: WriteInfo, fields: readonly string[] = ['secret', 'passphrase']): Row {
   const database = info.req!.server.services.database
   const out: Row = {}
   const id = info.existing ? String(info.existing.id) : randomUUID()
   if (!info.existing) out.id = id
-  for (const f of ['secret', 'passphrase']) {
+  for (const f of fields) {
     if (values[f] !== undefined) out[f] = sealSecret(database, table, id, f, values[f] ? String(values[f]) : '')
   }
   return out

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { dbKind } from '../../testing.ts'
 import { useTestServer } from '../../use-test-server.ts'
@@ -80,6 +81,38 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     // lazily expanded children with asset leaves
     const kids = (await s.admin.get(`${NODES}children/tree/?key=${b.key}&assets=1`)).json()
     expect(kids.map((n: { title: string }) => n.title)).toEqual(['A'])
+  })
+
+  it('keeps cached subtree counts and link paths true through adds, moves, removals and deletes', async () => {
+    const db = s.t.database.db
+    const p = (await s.admin.post(NODES, { full_value: '/DEFAULT/CntP/Q/R' })).json()
+    const q = (await s.admin.get(`${NODES}?value=Q`)).json()[0]
+    const cntP = (await s.admin.get(`${NODES}?value=CntP`)).json()[0]
+    const other = (await s.admin.post(NODES, { full_value: '/DEFAULT/CntS' })).json()
+    const amount = async (id: string) => (await s.admin.get(`${NODES}${id}/`)).json().assets_amount as number
+    const cached = async (id: string) => (await sql<{ n: number | null }>`select members_amount as n from nodes where id = ${id}`.execute(db)).rows[0]!.n
+    expect([await amount(cntP.id), await amount(other.id)]).toEqual([0, 0])
+    expect(await cached(cntP.id)).toBe(0)
+    // one host in R and in Q (same subtree: counted once), one in S
+    const h1 = (await s.admin.post(HOSTS, { name: 'cnt-1', address: '10.9.0.1', platform: 1, nodes: [p.id, q.id] })).json()
+    const h2 = (await s.admin.post(HOSTS, { name: 'cnt-2', address: '10.9.0.2', platform: 1, nodes: [other.id] })).json()
+    expect(await cached(cntP.id)).toBeNull()
+    expect([await amount(cntP.id), await amount(q.id), await amount(p.id), await amount(other.id)]).toEqual([1, 1, 1, 1])
+    expect(await cached(cntP.id)).toBe(1)
+    // Q (with R) moves under S: counts above both places follow, and so do the links' paths
+    expect((await s.admin.put(`${NODES}${other.id}/children/add/`, { nodes: [q.id] })).statusCode).toBe(200)
+    expect([await amount(cntP.id), await amount(other.id), await amount(q.id)]).toEqual([0, 2, 1])
+    expect((await s.admin.get(`${ASSETS}?node_id=${other.id}`)).json().map((a: { name: string }) => a.name)).toEqual(['cnt-1', 'cnt-2'])
+    expect((await s.admin.get(`${ASSETS}?node_id=${cntP.id}`)).json()).toEqual([])
+    // removal from one node, then deleting the asset
+    await s.admin.put(`${NODES}${q.id}/assets/remove/`, { assets: [h1.id] })
+    expect([await amount(q.id), await amount(p.id), await amount(other.id)]).toEqual([1, 1, 2])
+    expect((await s.admin.delete(`${HOSTS}${h1.id}/`)).statusCode).toBe(204)
+    expect([await amount(q.id), await amount(other.id)]).toEqual([0, 1])
+    expect((await s.admin.delete(`${HOSTS}${h2.id}/`)).statusCode).toBe(204)
+    expect(await amount(other.id)).toBe(0)
+    const paths = await sql<{ bad: number }>`select count(*)::int as bad from asset_nodes l join nodes n on n.id = l.node_id where l.node_path <> n.key || ':'`.execute(db)
+    expect(paths.rows[0]!.bad).toBe(0)
   })
 
   it('serves categories with constraints, platforms and a new org root node', async () => {

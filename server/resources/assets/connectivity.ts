@@ -6,11 +6,14 @@
  *   POST /api/v1/assets/nodes/<id>/tasks/    {action: "test"}            → {task} (the node's assets, descendants included)
  *   POST /api/v1/assets/gateways/<id>/test-connective/ {port?}           → {task}
  * All need `assets.test_assetconnectivity` (JumpServer 3.2's codename, gateways included). The work is in
- * server/automation/connectivity.ts.
+ * server/automation/connectivity.ts. The same `tasks/` calls with `{action: "refresh"}` (permission
+ * `assets.refresh_assethardwareinfo`) refresh the hardware info of the assets (server/automation/facts.ts).
  */
 import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { testConnectivity } from '../../automation/connectivity.ts'
+import { gatherFacts } from '../../automation/facts.ts'
+import { requirePerm } from '../../http/context.ts'
 import { userDisplay } from '../../engine/audit.ts'
 import type { ActionDef, ResourceDef, Row } from '../../engine/types.ts'
 import { detailError, validationError } from '../../http/errors.ts'
@@ -24,6 +27,9 @@ import { nodes, nodeTree } from './nodes.ts'
 import './net-messages.ts'
 
 const PERM = 'assets.test_assetconnectivity'
+const REFRESH_PERM = 'assets.refresh_assethardwareinfo'
+/** The tasks endpoints take either action; each is then checked against its own permission. */
+const TASKS_PERM = `${PERM}|${REFRESH_PERM}`
 const isUuid = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
 
 export const testAssetsConnectivity = defineTask({
@@ -40,6 +46,24 @@ export const testAssetsConnectivity = defineTask({
       ids = r.rows.map((x) => x.id)
     }
     const { ok, failed } = await testConnectivity(ctx.db, ids, { log: ctx.log, now: ctx.now, signal: ctx.signal })
+    return { ok: ok.length, failed: failed.length }
+  },
+})
+
+/** "refresh": the hosts' hardware info over SSH (server/automation/facts.ts). */
+export const refreshHardwareInfo = defineTask({
+  name: 'assets.tasks.gather_facts.update_assets_hardware_info_manual',
+  displayName: 'Update assets hardware info',
+  async run(ctx) {
+    const kw = ctx.kwargs as { asset_ids?: string[]; node_id?: string }
+    let ids = (kw.asset_ids ?? []).filter(isUuid)
+    if (kw.node_id) {
+      const node = await nodeTree.byId(ctx.db, kw.node_id)
+      if (!node) throw new Error('The node no longer exists')
+      await ctx.log(`>>> Node ${node.full_value}`)
+      ids = (await sql<{ id: string }>`select t.id from assets t where ${nodeTree.memberCond(node, true)}`.execute(ctx.db)).rows.map((x) => x.id)
+    }
+    const { ok, failed } = await gatherFacts(ctx.db, ids, { log: ctx.log, now: ctx.now, signal: ctx.signal })
     return { ok: ok.length, failed: failed.length }
   },
 })
@@ -63,27 +87,30 @@ async function start(req: FastifyRequest, name: string, kwargs: Row): Promise<{ 
   return { task }
 }
 
-function action(req: FastifyRequest): string {
+/** The body's action (test or refresh), after checking the permission of that action: its task's name. */
+async function action(req: FastifyRequest): Promise<string> {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Row
   const a = body.action
-  if (a === 'test') return a
-  if (a === 'refresh') throw validationError({ action: [tr(req.ctx.lang, 'Refreshing hardware info is not supported yet.')] })
+  if (a === 'test' || a === 'refresh') {
+    await requirePerm(req, a === 'test' ? PERM : REFRESH_PERM)
+    return a === 'test' ? testAssetsConnectivity.name : refreshHardwareInfo.name
+  }
   throw validationError({ action: [tr(req.ctx.lang, '"{input}" is not a valid choice.', { input: String(a ?? '') })] })
 }
 
 const assetActions: ActionDef[] = [
   {
-    path: 'tasks', detail: true, method: 'POST', perm: PERM,
+    path: 'tasks', detail: true, method: 'POST', perm: TASKS_PERM,
     async handler(req, reply, api, id) {
-      action(req)
+      const task = await action(req)
       const row = await api.getObject(req, id!)
-      return reply.status(201).send(await start(req, testAssetsConnectivity.name, { asset_ids: [row.id] }))
+      return reply.status(201).send(await start(req, task, { asset_ids: [row.id] }))
     },
   },
   {
-    path: 'tasks', detail: false, method: 'POST', perm: PERM,
+    path: 'tasks', detail: false, method: 'POST', perm: TASKS_PERM,
     async handler(req, reply) {
-      action(req)
+      const task = await action(req)
       const given = ((req.body as Row).assets ?? []) as unknown[]
       if (!Array.isArray(given) || !given.length) throw validationError({ assets: [tr(req.ctx.lang, 'This list may not be empty.')] })
       const wanted = given.map((x) => (x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)).filter(isUuid)
@@ -92,17 +119,17 @@ const assetActions: ActionDef[] = [
         ${req.ctx.orgId === ORG_IDS.ROOT ? sql`` : sql`and t.org_id = ${req.ctx.orgId}`}`.execute(req.ctx.db)).rows.map((r) => r.id))
       const missing = given.find((x, i) => !isUuid(wanted[i]) || !visible.has(wanted[i]!))
       if (missing !== undefined) throw validationError({ assets: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(typeof missing === 'object' ? JSON.stringify(missing) : missing) })] })
-      return reply.status(201).send(await start(req, testAssetsConnectivity.name, { asset_ids: [...visible] }))
+      return reply.status(201).send(await start(req, task, { asset_ids: [...visible] }))
     },
   },
 ]
 
 const nodeActions: ActionDef[] = [{
-  path: 'tasks', detail: true, method: 'POST', perm: PERM,
+  path: 'tasks', detail: true, method: 'POST', perm: TASKS_PERM,
   async handler(req, reply, api, id) {
-    action(req)
+    const task = await action(req)
     const node = await api.getObject(req, id!)
-    return reply.status(201).send(await start(req, testAssetsConnectivity.name, { node_id: node.id }))
+    return reply.status(201).send(await start(req, task, { node_id: node.id }))
   },
 }]
 

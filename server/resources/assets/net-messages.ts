@@ -15,7 +15,7 @@ addMessages({
 addMessages({
   'Test assets connectivity': ['测试资产可连接性', '資産の接続性をテスト'],
   'Test gateways connectivity': ['测试网关可连接性', 'ゲートウェイの接続性をテスト'],
-  'Refreshing hardware info is not supported yet.': ['暂不支持更新硬件信息。', 'ハードウェア情報の更新はまだサポートされていません。'],
+  'Update assets hardware info': ['更新资产硬件信息', '資産のハードウェア情報を更新'],
   'Ensure the port is a number between 1 and 65535.': ['请确保端口是 1 到 65535 之间的数字。', 'ポートは 1 から 65535 までの数値にしてください。'],
   'Background tasks are not running': ['后台任务未运行', 'バックグラウンドタスクが実行されていません'],
 })

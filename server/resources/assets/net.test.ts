@@ -114,6 +114,25 @@ describe('test connectivity over real SSH', () => {
     expect((await connectivity(gateway.id)).connectivity).toBe('err')
   }, 60_000)
 
+  it('refreshes the hardware info of a host over SSH (refresh), skipping a host without an account', async () => {
+    const host = await create('/api/v1/assets/hosts/', { name: 'facts', address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })
+    const bare = await create('/api/v1/assets/hosts/', { name: 'facts-bare', address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })
+    creds.set(host.id, { username: user.username, password: user.password })
+    const r = await s.admin.post('/api/v1/assets/assets/tasks/', { action: 'refresh', assets: [host.id, bare.id] })
+    expect(r.statusCode, r.body).toBe(201)
+    const done = await finished((r.json() as { task: string }).task)
+    expect(done.state).toBe('SUCCESS')
+    expect(done.log).toContain('facts (127.0.0.1): ok')
+    expect(done.log).toContain('facts-bare (127.0.0.1): skipped, no privileged account to log in with')
+    const info = ((await s.admin.get(`/api/v1/assets/hosts/${host.id}/`)).json() as { gathered_info: Record<string, unknown> }).gathered_info
+    const { arch, machine } = await import('node:os').then((os) => ({ arch: os.machine(), machine: os.cpus().length }))
+    expect(info).toMatchObject({ arch, cpu_vcpus: expect.any(Number), memory: expect.stringMatching(/^\d+\.\d\d G$/) })
+    expect(Number(info.cpu_vcpus)).toBeGreaterThan(0)
+    expect(Number(info.cpu_vcpus)).toBeLessThanOrEqual(machine)
+    expect(String(info.distribution)).not.toBe('')
+    expect(((await s.admin.get(`/api/v1/assets/hosts/${bare.id}/`)).json() as { gathered_info: unknown }).gathered_info).toEqual({})
+  }, 60_000)
+
   it('refuses bad input with field errors', async () => {
     const host = await create('/api/v1/assets/hosts/', { name: 'h-bad', address: '127.0.0.1', platform: 1 })
     expect((await s.admin.post(`/api/v1/assets/assets/${host.id}/tasks/`, { action: 'nope' })).json()).toHaveProperty('action')
@@ -154,6 +173,20 @@ describe('labels and domains', () => {
     const patched = await s.admin.patch(`/api/v1/assets/labels/${prod.id}/`, { assets: [] })
     expect(patched.statusCode).toBe(200)
     expect(((await s.admin.get(`/api/v1/assets/hosts/${a.id}/`)).json() as { labels: unknown[] }).labels).toEqual([])
+  })
+
+  it('refuses to delete a domain that still has gateways; its other assets leave it when it goes', async () => {
+    const zone = await create('/api/v1/assets/domains/', { name: 'zone-del' })
+    const gw = await create('/api/v1/assets/gateways/', { name: 'gw-del', address: '10.2.0.1', domain: zone.id })
+    const h = await create('/api/v1/assets/hosts/', { name: 'in-zone-del', address: '10.2.0.2', platform: 1, domain: zone.id })
+    const refused = await s.admin.delete(`/api/v1/assets/domains/${zone.id}/`, { 'accept-language': 'zh' })
+    expect(refused.statusCode).toBe(400)
+    expect((refused.json() as { detail: string }).detail).toContain('网关')
+    expect((await s.admin.get(`/api/v1/assets/domains/${zone.id}/`)).statusCode).toBe(200)
+    expect(((await s.admin.get(`/api/v1/assets/gateways/${gw.id}/`)).json() as { domain: { id: string } }).domain.id).toBe(zone.id)
+    expect((await s.admin.delete(`/api/v1/assets/gateways/${gw.id}/`)).statusCode).toBe(204)
+    expect((await s.admin.delete(`/api/v1/assets/domains/${zone.id}/`)).statusCode).toBe(204)
+    expect(((await s.admin.get(`/api/v1/assets/hosts/${h.id}/`)).json() as { domain: unknown }).domain).toBeNull()
   })
 
   it("moves assets into a domain from the domain, leaves its gateways alone", async () => {

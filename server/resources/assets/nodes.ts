@@ -16,7 +16,9 @@ import { createdBy, dateCreated, dateUpdated, idField } from '../common.ts'
 import './messages.ts'
 
 /** The asset node tree: nodes table, member links in asset_nodes. */
-export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nodes', node: 'node_id', member: 'asset_id' } })
+export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nodes', node: 'node_id', member: 'asset_id', path: 'node_path' },
+  cache: { amount: 'members_amount', version: 'members_version' },
+})
 
 const VALUE_ERROR = 'Node value cannot contain "/"'
 
@@ -40,7 +42,7 @@ export const nodes: ResourceDef = {
     { name: 'value', type: 'string', label: 'Value', max_length: 128, validate: (v: string, ctx) => (v.includes('/') ? tr(ctx.lang, VALUE_ERROR) : undefined) },
     { name: 'name', type: 'string', label: 'Name', read_only: true, expr: 't.value' },
     { name: 'full_value', type: 'string', label: 'Full value', max_length: 4096 },
-    { name: 'assets_amount', type: 'integer', label: 'Assets amount', read_only: true, column: false, load: (ids, { db, rows }) => nodeTree.amounts(db, rows.filter((r) => ids.includes(r.id)).map((r) => ({ id: r.id, key: r.key, org_id: r.org_id }))) },
+    { name: 'assets_amount', type: 'integer', label: 'Assets amount', read_only: true, column: false, load: (ids, { db, rows }) => nodeTree.amounts(db, rows.filter((r) => ids.includes(r.id)).map((r) => ({ id: String(r.id) }))) },
     createdBy,
     dateCreated,
     dateUpdated,

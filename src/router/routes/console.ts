@@ -6,9 +6,6 @@ import { group, page, perm, view } from './helpers.ts'
 const asset = perm('assets', 'asset')
 const cloudAccount = perm('xpack', 'account')
 const syncTask = perm('xpack', 'syncinstancetask')
-const gather = perm('accounts', 'gatheraccountsautomation')
-const backup = perm('accounts', 'accountbackupautomation')
-const execution = perm('accounts', 'automationexecution')
 
 /** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
 const KIND = { hidden: true, activeMenu: '/console/assets/assets' }
@@ -56,27 +53,9 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
     resourceSlot('accounts'),
     resourceSlot('account-templates'),
     resourceSlot('account-push'),
-    page('account-gather', 'AccountGatherList', msg`Account gathering`, ['accounts.view_gatheredaccount'], {
-      licenseRequired: true,
-      children: [
-        page('create', 'AccountGatherTaskCreate', msg`Create account gathering task`, [gather.add]),
-        page(':id', 'AccountGatherTaskDetail', msg`Account gathering task details`, [gather.view]),
-        page(':id/update', 'AccountGatherTaskUpdate', msg`Update account gathering task`, [gather.change]),
-        page('executions', 'AccountGatherTaskExecutionList', msg`Account gathering executions`, [execution.view]),
-        page('executions/:id', 'AccountGatherExecutionDetail', msg`Account gathering execution details`, [execution.view]),
-      ],
-    }),
+    resourceSlot('account-gather'),
     resourceSlot('account-change-secret'),
-    page('account-backup', 'AccountBackupList', msg`Account backup`, [backup.view], {
-      licenseRequired: true,
-      children: [
-        page('create', 'AccountBackupPlanCreate', msg`Create account backup plan`, [backup.add]),
-        page(':id/update', 'AccountBackupPlanUpdate', msg`Update account backup plan`, [backup.change]),
-        page(':id', 'AccountBackupPlanDetail', msg`Account backup plan details`, [backup.view]),
-        page('executions', 'AccountBackupPlanExecutionList', msg`Account backup executions`, [backup.view]),
-        page('executions/:id', 'AccountBackupPlanExecutionDetail', msg`Account backup execution details`, [backup.view]),
-      ],
-    }),
+    resourceSlot('account-backup'),
   ]),
   group('perms', 'Perms', msg`Policies`, 'perms', [
     resourceSlot('asset-permissions'),

@@ -13,7 +13,7 @@ export type FormatterKind =
  * Fields whose values are secrets, everywhere in the console: hidden with stars in tables and encrypted
  * before they are sent (form submit). One list, documented in docs/generic-pages.md.
  */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'secret', 'private_key', 'token'])
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'secret', 'passphrase', 'private_key', 'token', 'zip_encrypt_password'])
 
 export function chooseFormatter(field: Pick<FieldMeta, 'name' | 'type' | 'child'>): FormatterKind {
   const { name, type } = field

@@ -17,7 +17,7 @@ import type { FieldLayout } from '../../../ui/form/types.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
-import { useSecretViewer } from './SecretViewer.tsx'
+import { SecretHistory, useSecretViewer } from './SecretViewer.tsx'
 
 const taskLogPath = (id: string) => `/ops/celery/task/${encodeURIComponent(id)}/log`
 
@@ -27,11 +27,14 @@ const KINDS = {
 } as const
 
 const rowName = (row: Record<string, unknown>) => `${String(row.name ?? '')}${row.username && row.username !== row.name ? ` (${String(row.username)})` : ''}`
+/** A template's name is unique in its organization: it alone names it (the detail heading "…: <name>", as lina). */
+const templateName = (row: Record<string, unknown>) => String(row.name ?? '')
+const nameOf = (kind: SecretKind) => (kind === 'account' ? rowName : templateName)
 
 function viewSecretCommand(kind: SecretKind, view: (id: string, name: string) => Promise<void>): ListCommand {
   return {
     id: 'viewSecret', scope: 'row', label: msg`View secret`, icon: EyeRegular, order: 4, perms: [KINDS[kind].secretPerm],
-    run: async ({ row }) => { if (row) await view(String(row.id), rowName(row)) },
+    run: async ({ row }) => { if (row) await view(String(row.id), nameOf(kind)(row)) },
   }
 }
 
@@ -61,7 +64,7 @@ function listPage(kind: SecretKind) {
     const config = useMemo<ListConfig>(() => ({
       resource: item.resource,
       label: KINDS[kind].title,
-      rowName,
+      rowName: nameOf(kind),
       columns: kind === 'account'
         ? { min: ['name', 'actions'], defaults: ['name', 'username', 'asset', 'secret_type', 'privileged', 'source', 'connectivity', 'date_verified', 'actions'] }
         : { min: ['name', 'actions'], defaults: ['name', 'username', 'secret_type', 'privileged', 'is_active', 'date_created', 'actions'] },
@@ -87,8 +90,11 @@ function detailPage(kind: SecretKind) {
     const viewer = useSecretViewer(kind)
     const config = useMemo<DetailConfig>(() => ({
       resource: item.resource,
-      rowName,
-      tabs: [{ id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> }],
+      rowName: nameOf(kind),
+      tabs: [
+        { id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> },
+        ...(kind === 'account' ? [{ id: 'History', label: msg`Secret history`, perms: [KINDS.account.secretPerm], render: ({ object }: DetailContext) => <SecretHistory accountId={String(object.id)} /> }] : []),
+      ],
       commands: { extra: commandsOf(kind, viewer.view) },
     }), [item.resource, viewer.view])
     return (

@@ -1,5 +1,5 @@
 /** AssetDetail: basic information, protocols, accounts (src/views/console/accounts), labels, activity. */
-import { MessageBar, MessageBarBody, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components'
+import { makeStyles, MessageBar, MessageBarBody, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
@@ -8,8 +8,11 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
 import { AssetAccountsTab } from '../accounts/AccountPages.tsx'
+import { FavoriteStar } from './FavoriteStar.tsx'
 import { assetKindKey } from './resource.ts'
 import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
+
+const useStyles = makeStyles({ cards: { display: 'grid', gap: tokens.spacingVerticalL } })
 
 const categoryOf = (row: Row) => {
   const c = row.category as { value?: string } | string | undefined
@@ -18,8 +21,27 @@ const categoryOf = (row: Row) => {
 
 function Basic({ object, fields }: DetailContext) {
   const { t } = useLingui()
+  const styles = useStyles()
   const names = ['name', 'address', 'platform', 'category', 'type', 'nodes_display', 'is_active', 'connectivity', 'date_verified', 'created_by', 'date_created', 'comment']
-  return <InfoCard title={t`Basic information`} items={detailItems(object, fields, names)} />
+  return (
+    <div className={styles.cards}>
+      <InfoCard title={t`Basic information`} items={detailItems(object, fields, names)} headerAction={<FavoriteStar assetId={String(object.id)} name={String(object.name)} />} />
+      {categoryOf(object) === 'host' ? <Hardware object={object} /> : null}
+    </div>
+  )
+}
+
+/** A host's gathered hardware info ("Refresh hardware info" fills it over SSH). */
+function Hardware({ object }: { object: Row }) {
+  const { t } = useLingui()
+  const info = (object.gathered_info && typeof object.gathered_info === 'object' ? object.gathered_info : {}) as Record<string, unknown>
+  const labels: Record<string, string> = {
+    vendor: t`Vendor`, model: t`Model`, sn: t`Serial number`, cpu_model: t`CPU model`, cpu_count: t`CPU count`, cpu_cores: t`CPU cores`,
+    cpu_vcpus: t`vCPUs`, memory: t`Memory`, disk_total: t`Disk total`, distribution: t`OS`, distribution_version: t`OS version`, arch: t`Architecture`,
+  }
+  const known = Object.keys(labels).filter((k) => info[k] !== undefined && info[k] !== '')
+  if (!known.length) return <MessageBar><MessageBarBody>{t`No hardware info yet: use "Refresh hardware info".`}</MessageBarBody></MessageBar>
+  return <InfoCard title={t`Hardware`} items={known.map((k) => ({ key: k, label: labels[k]!, value: String(info[k]) }))} />
 }
 
 function Protocols({ object }: DetailContext) {

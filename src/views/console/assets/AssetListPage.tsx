@@ -6,7 +6,7 @@
 import {
   Button, makeStyles, Menu, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Tab, TabList, tokens,
 } from '@fluentui/react-components'
-import { AddRegular, ChevronDownRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, PlugConnectedRegular } from '@fluentui/react-icons'
+import { AddRegular, ChevronDownRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, ArrowSyncRegular, PlugConnectedRegular } from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
@@ -32,7 +32,7 @@ import { manifestItem } from '../../manifest.ts'
 import { assetKindKey, assetListConfig, KIND_KEYS } from './resource.ts'
 import { useOpenInNewTab } from '../../../ui/common/navigation.tsx'
 import { startAndOpenLog } from '../../../ui/tasks/taskCommand.ts'
-import { nodeConnectivityRequest, TEST_CONNECTIVITY_PERM } from '../assets-net/connectivity.ts'
+import { nodeConnectivityRequest, REFRESH_HARDWARE_PERM, TEST_CONNECTIVITY_PERM } from '../assets-net/connectivity.ts'
 
 const categoriesQuery = (orgId: string | undefined) => jsonQuery(CATEGORIES_URL, orgId, parseCategories)
 
@@ -117,6 +117,13 @@ function AssetList({ kind }: { kind: string }) {
         id: 'test', label: t`Test connectivity`, icon: <PlugConnectedRegular />, disabled: !can(TEST_CONNECTIVITY_PERM),
         run: () => {
           const call = nodeConnectivityRequest(String(item.data.id))
+          void startAndOpenLog(call.url, call.body, (path) => openInNewTab(path))
+        },
+      },
+      {
+        id: 'refresh', label: t`Refresh hardware info`, icon: <ArrowSyncRegular />, disabled: !can(REFRESH_HARDWARE_PERM),
+        run: () => {
+          const call = nodeConnectivityRequest(String(item.data.id), 'refresh')
           void startAndOpenLog(call.url, call.body, (path) => openInNewTab(path))
         },
       },

@@ -1,10 +1,12 @@
 /** The asset pages' shared configuration: kinds ↔ manifest keys, the list columns, the row commands per kind. */
 import { msg } from '@lingui/core/macro'
+import { createElement } from 'react'
 import type { Row } from '../../../api/resources.ts'
 import type { ResourceManifestItem } from '../../../router/resources.ts'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
 import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
+import { FavoriteStar } from './FavoriteStar.tsx'
 
 /** Category value → manifest key of its kind. */
 export const KIND_OF: Readonly<Record<string, string>> = {
@@ -33,8 +35,9 @@ export function assetListConfig(item: ResourceManifestItem, opts: { extra?: List
     resource: { ...item.resource, routes: { ...item.resource.routes, detail } },
     label: item.entry.titles.list,
     columns: {
-      min: ['name', 'actions'],
-      defaults: ['name', 'address', 'platform', 'category', 'type', 'connectivity', 'is_active', 'actions'],
+      min: ['favorite', 'name', 'actions'],
+      extra: [{ id: 'favorite', label: msg`Favourite`, width: 56, render: (row) => createElement(FavoriteStar, { assetId: String(row.id), name: String(row.name) }) }],
+      defaults: ['favorite', 'name', 'address', 'platform', 'category', 'type', 'connectivity', 'is_active', 'actions'],
       exclude: ['nodes_display', 'auto_config', 'gathered_info', 'custom_info', 'script', 'ca_cert', 'client_cert', 'client_key'],
     },
     hiddenFilters: ['node_id'],
