@@ -69,8 +69,8 @@ export class KeyTree {
     const amount = sql.ref(this.o.cache.amount)
     const version = sql.ref(this.o.cache.version)
     const r = await sql<{ id: string; n: number; v: string; stale: boolean }>`select x.id, x.${version} as v, x.${amount} is null as stale,
-        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l where l.${this.ln} = any(array(
-          select n.id from ${this.t} n where n.key = x.key or (n.key ~>=~ (x.key || ':') and n.key ~<~ (x.key || ';'))))))::int as n
+        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l where l.${this.ln} in (
+          select n.id from ${this.t} n where n.key = x.key or (n.key ~>=~ (x.key || ':') and n.key ~<~ (x.key || ';')))))::int as n
       from ${this.t} x where x.id = any(${nodes.map((n) => n.id)}::uuid[])`.execute(db)
     for (const row of r.rows) out.set(row.id, Number(row.n))
     const stale = r.rows.filter((row) => row.stale)
@@ -201,9 +201,9 @@ export class KeyTree {
   /** Condition on a member table (alias `t`): members of the node, with or without its descendants. */
   memberCond(node: TreeNode, withDescendants: boolean) {
     if (!withDescendants) return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} = ${node.id})`
-    // the subtree's node ids first (a range of the key index), then their links by node id (an index per id)
-    return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} = any(array(select n.id from ${this.t} n
-      where n.key = ${node.key} or (n.key ~>=~ ${`${node.key}:`} and n.key ~<~ ${`${node.key};`}))))`
+    // the subtree's nodes from a range of the key index; the planner joins their links by node id or by hash
+    return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} in (select n.id from ${this.t} n
+      where n.key = ${node.key} or (n.key ~>=~ ${`${node.key}:`} and n.key ~<~ ${`${node.key};`})))`
   }
 
   private async zNodes(db: DB, rows: TreeNode[], open: (n: TreeNode) => boolean): Promise<ZNode[]> {
