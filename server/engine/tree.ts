@@ -19,11 +19,8 @@ export interface TreeNode { id: string; key: string; value: string; full_value: 
 
 export interface KeyTreeOptions {
   table: string
-  /**
-   * Member links: (node, member) rows; `path` names the link column holding its node's key followed by ':',
-   * kept by the database (a trigger), so a subtree's members are one index range.
-   */
-  links: { table: string; node: string; member: string; path: string }
+  /** Member links: (node, member) rows. */
+  links: { table: string; node: string; member: string }
   /**
    * Cached subtree counts on the tree table: `amount` (NULL = unknown) and `version` (grows with every change),
    * both kept stale-marked by the database's triggers; a read computes the unknown ones and stores them.
@@ -50,7 +47,6 @@ export class KeyTree {
   private get l() { return sql.table(this.o.links.table) }
   private get ln() { return sql.ref(this.o.links.node) }
   private get lm() { return sql.ref(this.o.links.member) }
-  private get lp() { return sql.ref(this.o.links.path) }
 
   async root(db: DB, orgId: string): Promise<TreeNode> {
     const r = await sql<TreeNode>`select * from ${this.t} where org_id = ${orgId} and parent_key = '' order by key limit 1`.execute(db)
@@ -73,8 +69,8 @@ export class KeyTree {
     const amount = sql.ref(this.o.cache.amount)
     const version = sql.ref(this.o.cache.version)
     const r = await sql<{ id: string; n: number; v: string; stale: boolean }>`select x.id, x.${version} as v, x.${amount} is null as stale,
-        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l
-          where l.${this.lp} ~>=~ (x.key || ':') and l.${this.lp} ~<~ (x.key || ';')))::int as n
+        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l where l.${this.ln} in (
+          select n.id from ${this.t} n where n.key = x.key or (n.key ~>=~ (x.key || ':') and n.key ~<~ (x.key || ';')))))::int as n
       from ${this.t} x where x.id = any(${nodes.map((n) => n.id)}::uuid[])`.execute(db)
     for (const row of r.rows) out.set(row.id, Number(row.n))
     const stale = r.rows.filter((row) => row.stale)
@@ -205,7 +201,9 @@ export class KeyTree {
   /** Condition on a member table (alias `t`): members of the node, with or without its descendants. */
   memberCond(node: TreeNode, withDescendants: boolean) {
     if (!withDescendants) return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} = ${node.id})`
-    return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.lp} ~>=~ ${`${node.key}:`} and l.${this.lp} ~<~ ${`${node.key};`})`
+    // the subtree's nodes from a range of the key index; the planner joins their links by node id or by hash
+    return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} in (select n.id from ${this.t} n
+      where n.key = ${node.key} or (n.key ~>=~ ${`${node.key}:`} and n.key ~<~ ${`${node.key};`})))`
   }
 
   private async zNodes(db: DB, rows: TreeNode[], open: (n: TreeNode) => boolean): Promise<ZNode[]> {

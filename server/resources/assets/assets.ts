@@ -13,6 +13,7 @@ import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
+import { cleanCustomInfo, platformCustomFields } from './custom-fields.ts'
 import { domainField, domainFilter, labelsField, labelsFilter } from './links.ts'
 import { nodeTree } from './nodes.ts'
 import { platformById, platformProtocols, protocolChildren } from './platforms.ts'
@@ -109,6 +110,11 @@ async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: C
   } else if (Array.isArray(values.protocols)) {
     const problem = await checkProtocols(db, platform.id, values.protocols as ProtoIn[], ctx)
     if (problem) errors.protocols = problem
+  }
+  if (platform.category === 'custom' && (values.custom_info !== undefined || info.op === 'create' || values.platform !== undefined)) {
+    const checked = cleanCustomInfo(platformCustomFields(platform), values.custom_info ?? existing?.custom_info, ctx.lang)
+    if (checked.errors) errors.custom_info = checked.errors
+    else values.custom_info = checked.value
   }
   if (platform.category === 'database' && ['mongodb', 'postgresql'].includes(platform.type)) {
     const dbName = values.db_name ?? existing?.db_name

@@ -10,6 +10,7 @@ import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, updatedBy } from '../common.ts'
 import { automationDefaults, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
+import { cleanCustomFields } from './custom-fields.ts'
 import './messages.ts'
 
 export const protocolChildren: FieldDef[] = [
@@ -139,7 +140,11 @@ export const platforms: ResourceDef = {
       if (values.su_method !== undefined && values.su_method !== null && tp.su_methods.length && !tp.su_methods.includes(String(values.su_method))) {
         errors.su_method = [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(values.su_method) })]
       }
-      if (!Array.isArray(values.custom_fields) && values.custom_fields !== undefined) errors.custom_fields = [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: 'dict' })]
+      if (values.custom_fields !== undefined) {
+        const cf = cleanCustomFields(values.custom_fields, ctx.lang)
+        if (cf.errors) errors.custom_fields = cf.errors
+        else values.custom_fields = cf.fields
+      }
       return Object.keys(errors).length ? errors : undefined
     },
     async beforeDelete(tx, row, ctx) {
