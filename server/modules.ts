@@ -10,6 +10,7 @@ import { registerComponentPages } from './http/component-pages.ts'
 import { registerMail } from './mail/routes.ts'
 import { registerLdap } from './ldap/routes.ts'
 import { registerAccounts } from './resources/accounts/index.ts'
+import { registerNotifications } from './notifications/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -24,6 +25,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerSettingsApi(app)
   registerMail(app)
   registerLdap(app)
+  registerNotifications(app)
   await registerRealtime(app)
   await registerTasks(app)
   registerComponentPages(app)
