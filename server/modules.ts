@@ -11,6 +11,7 @@ import { registerMail } from './mail/routes.ts'
 import { registerLdap } from './ldap/routes.ts'
 import { registerAccounts } from './resources/accounts/index.ts'
 import { registerNotifications } from './notifications/routes.ts'
+import { registerTools } from './tools/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -26,6 +27,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerMail(app)
   registerLdap(app)
   registerNotifications(app)
+  registerTools(app)
   await registerRealtime(app)
   await registerTasks(app)
   registerComponentPages(app)
