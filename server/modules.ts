@@ -12,6 +12,7 @@ import { registerLdap } from './ldap/routes.ts'
 import { registerAccounts } from './resources/accounts/index.ts'
 import { registerNotifications } from './notifications/routes.ts'
 import { registerTools } from './tools/routes.ts'
+import { registerSms } from './sms/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -28,6 +29,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerLdap(app)
   registerNotifications(app)
   registerTools(app)
+  registerSms(app)
   await registerRealtime(app)
   await registerTasks(app)
   registerComponentPages(app)
