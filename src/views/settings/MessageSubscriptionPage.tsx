@@ -1,5 +1,5 @@
 /**
- * Settings → Message subscription: every system message by category with its channels (the site message is
+ * Settings → Message subscription (receivers picked across every organization: the root organization's lists): every system message by category with its channels (the site message is
  * always on; the others are checkboxes saved at once) and its receivers (users and user groups, edited in a
  * dialog). The server decides delivery from what is saved here (server/notifications).
  */
@@ -12,6 +12,7 @@ import { Fragment, useCallback, useEffect, useState } from 'react'
 import {
   fetchMsgBackends, fetchSubscriptions, updateSubscription, type MsgBackend, type Subscription, type SubscriptionCategory,
 } from '../../api/notifications.ts'
+import { ROOT_ORG_ID } from '../../api/client.ts'
 import { useAccess } from '../../ui/common/access.tsx'
 import { describeError } from '../../ui/common/errors.ts'
 import { notify } from '../../ui/common/notify.tsx'
@@ -140,11 +141,11 @@ function ReceiversDialog({ sub, onClose, onSaved }: { sub: Subscription; onClose
           <DialogTitle>{t`Edit receivers`}: {sub.message_type_label}</DialogTitle>
           <DialogContent className={styles.dialog}>
             <Field label={t`Users`}>
-              <RelatedPicker multiple source={{ url: '/api/v1/users/users/', label: (r) => `${String(r.name)}(${String(r.username)})` }}
+              <RelatedPicker multiple source={{ url: `/api/v1/users/users/?oid=${ROOT_ORG_ID}`, label: (r) => `${String(r.name)}(${String(r.username)})` }}
                 value={users} knownLabels={known} onChange={(v) => setUsers(Array.isArray(v) ? v.map(String) : [])} />
             </Field>
             <Field label={t`User groups`}>
-              <RelatedPicker multiple source={{ url: '/api/v1/users/groups/' }} value={groups}
+              <RelatedPicker multiple source={{ url: `/api/v1/users/groups/?oid=${ROOT_ORG_ID}` }} value={groups}
                 onChange={(v) => setGroups(Array.isArray(v) ? v.map(String) : [])} />
             </Field>
             {error && <MessageBar intent="error" role="alert"><MessageBarBody>{error}</MessageBarBody></MessageBar>}
