@@ -42,6 +42,11 @@ export interface ServerConfig {
   bootstrapToken?: string
   /** REPLAY_MAX_BYTES: largest session replay a component may upload (docs/terminal.md). */
   replayMaxBytes: number
+  /**
+   * The SMS providers' API addresses (SMS_ALIBABA_ENDPOINT, SMS_TENCENT_ENDPOINT; Huawei's is a setting): the
+   * public clouds by default, a private endpoint or a test server otherwise (server/sms).
+   */
+  smsEndpoints: { alibaba: string; tencent: string }
 }
 
 const IPV4_RE = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
@@ -99,6 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     timeZone: env.TIME_ZONE || 'Asia/Shanghai',
     bootstrapToken: env.BOOTSTRAP_TOKEN || undefined,
     replayMaxBytes: Number(env.REPLAY_MAX_BYTES ?? 200 * 1024 * 1024),
+    smsEndpoints: {
+      alibaba: env.SMS_ALIBABA_ENDPOINT || 'https://dysmsapi.aliyuncs.com/',
+      tencent: env.SMS_TENCENT_ENDPOINT || 'https://sms.tencentcloudapi.com/',
+    },
     ...overrides,
   }
 }

@@ -10,6 +10,9 @@ import { registerComponentPages } from './http/component-pages.ts'
 import { registerMail } from './mail/routes.ts'
 import { registerLdap } from './ldap/routes.ts'
 import { registerAccounts } from './resources/accounts/index.ts'
+import { registerNotifications } from './notifications/routes.ts'
+import { registerTools } from './tools/routes.ts'
+import { registerSms } from './sms/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -24,6 +27,9 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerSettingsApi(app)
   registerMail(app)
   registerLdap(app)
+  registerNotifications(app)
+  registerTools(app)
+  registerSms(app)
   await registerRealtime(app)
   await registerTasks(app)
   registerComponentPages(app)

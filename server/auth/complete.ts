@@ -11,6 +11,8 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 import { orgListsFor } from '../rbac/perms.ts'
 import { getSetting } from '../settings/store.ts'
 import { requestLicense } from '../startup/license.ts'
+import { checkNewIpLogin } from '../notifications/events.ts'
+import { normalizeIp } from './ip-match.ts'
 import { clearFailures } from './limits.ts'
 import { type MfaFlag, writeLoginLog } from './login-log.ts'
 
@@ -27,6 +29,7 @@ export async function homeOrg(req: FastifyRequest, userId: string): Promise<stri
 export async function recordSuccess(req: FastifyRequest, user: { id: string; username: string }, type: 'W' | 'T', mfa: MfaFlag, backend?: string): Promise<void> {
   await clearFailures(req.ctx.db, user.username)
   await sql`update users set last_login = now() where id = ${user.id}`.execute(req.ctx.db)
+  await checkNewIpLogin(req.server.services.database, req.ctx.db, user, normalizeIp(req.ip), backend ?? 'password', (t) => req.log.warn(t))
   await writeLoginLog(req, { username: user.username, type, mfa, status: true, backend })
 }
 

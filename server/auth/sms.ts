@@ -1,12 +1,14 @@
 /**
- * SMS verification codes (MFA "sms" method and confirmation). Delivery goes through `app.smsBackend`.
- * The default backend only writes "SMS code for <user>: <code>" to the server log — a development aid:
- * a deployment that turns SMS_ENABLED on must install a real backend (see docs/api-auth.md).
+ * SMS verification codes (MFA "sms" method and confirmation). Delivery goes through `app.smsBackend`: by default the
+ * provider of the SMS settings (server/sms), or, while that provider has no key, the server log.
  */
 import { randomInt, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { consumeSessionValue } from '../http/session.ts'
+import { ApiError } from '../http/errors.ts'
+import { addMessages, tr } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
+import { sendCode, SmsError } from '../sms/providers.ts'
 
 export interface SmsRecipient {
   userId: string
@@ -32,8 +34,29 @@ export const logSmsBackend: SmsBackend = {
   },
 }
 
+/**
+ * The default backend: the provider chosen in the SMS settings (server/sms/providers.ts) when its key is set, else
+ * the log backend (a development aid). A provider's refusal is a 400 with its reason; no code is kept then.
+ */
+export const providerSmsBackend: SmsBackend = {
+  name: 'provider',
+  async send(req, to, code) {
+    let sent: boolean
+    try {
+      sent = await sendCode(req.ctx.db, req.server.services.config, to.phone, code)
+    } catch (e) {
+      if (e instanceof SmsError) throw new ApiError(400, { error: tr(req.ctx.lang, SMS_SEND_FAILED, { reason: e.message }) })
+      throw e
+    }
+    if (!sent) await logSmsBackend.send(req, to, code)
+  },
+}
+
+export const SMS_SEND_FAILED = 'The SMS could not be sent: {reason}'
+addMessages({ [SMS_SEND_FAILED]: ['短信发送失败：{reason}', 'SMS を送信できませんでした: {reason}'] })
+
 export function installSmsBackend(app: FastifyInstance): void {
-  if (!app.hasDecorator('smsBackend')) app.decorate('smsBackend', logSmsBackend)
+  if (!app.hasDecorator('smsBackend')) app.decorate('smsBackend', providerSmsBackend)
 }
 
 /** Seconds a user must wait between two codes. */

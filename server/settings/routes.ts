@@ -6,6 +6,7 @@
  * transaction together with their operate log, seal secrets at rest and never return them: a read shows
  * `SECRETS_SET: {KEY: true|false}` instead, and an empty secret in a write keeps the stored one.
  */
+import { registerXpackInterface } from './xpack-interface.ts'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { decryptOrPlain } from '../auth/secret.ts'
 import { SECRET_MASK } from '../engine/audit.ts'
@@ -86,8 +87,14 @@ function describe(req: FastifyRequest, cat: SettingsCategory): Record<string, un
 }
 
 async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
-  const cat = await authorized(req, 'change')
-  const body = req.body
+  return writeCategory(req, await authorized(req, 'change'), req.body, partial)
+}
+
+/**
+ * Validates and saves the keys of `body` in one category (the caller checked the permission): field errors → 400
+ * and nothing saved; one transaction with the images and the operate log; answers the category as read.
+ */
+export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, body: unknown, partial: boolean): Promise<Row> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw validationError({ non_field_errors: [tr(req.ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: pyType(body) })] })
   }
@@ -151,4 +158,5 @@ export function registerSettingsApi(app: FastifyInstance): void {
   app.patch(SETTINGS_API, async (req) => write(req, true))
   app.options(SETTINGS_API, async (req) => describe(req, await authorized(req, 'view')))
   registerSettingImages(app)
+  registerXpackInterface(app)
 }

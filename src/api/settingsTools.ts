@@ -42,3 +42,18 @@ export async function fetchLdapUsers(signal?: AbortSignal): Promise<LdapUser[]> 
 export async function importLdapUsers(usernames: string[], orgId: string): Promise<string> {
   return text(await request('post', `${LDAP_URL}users/import/`, silent({ json: { username_list: usernames, org_id: orgId } })))
 }
+
+export const TOOLS_URL = '/api/v1/settings/tools/'
+export type NetTool = 'ping' | 'telnet' | 'nmap'
+export interface ToolResult { ok: boolean; lines: string[] }
+
+/** Runs a network check from the server (Settings → Tools); a 400 carries field errors. */
+export async function runNetTool(tool: NetTool, values: Record<string, unknown>): Promise<ToolResult> {
+  const r = await request<ToolResult>('post', `${TOOLS_URL}${tool}/`, silent({ json: values }))
+  return { ok: r?.ok === true, lines: Array.isArray(r?.lines) ? r.lines.map(String) : [] }
+}
+
+/** Sends a test SMS through a provider with the tab's values (an empty secret: the saved one). */
+export async function sendTestSms(backend: string, values: Record<string, unknown>): Promise<string> {
+  return text(await request('post', `/api/v1/settings/sms/${encodeURIComponent(backend)}/testing/`, silent({ json: values })))
+}

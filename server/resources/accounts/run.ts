@@ -11,6 +11,8 @@ import { SshError, withSsh } from '../../automation/ssh.ts'
 import type { DB } from '../../db/connection.ts'
 import type { Row } from '../../engine/types.ts'
 import { addMessages } from '../../i18n.ts'
+import { NT } from '../../notifications/catalog.ts'
+import { notify } from '../../notifications/notify.ts'
 import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
 import { addHistory } from './accounts.ts'
 import { BackupDeliveryError, runBackup } from './backup.ts'
@@ -211,6 +213,16 @@ async function runGather(ctx: TaskContext, execution: Row, automation: Row, tall
   })
 }
 
+/** The end of an automation or an account task, as a system message (AccountAutomationResultMsg). */
+async function tellSubscribers(ctx: TaskContext, kind: string, name: string, tally: Tally, details: string): Promise<void> {
+  try {
+    await notify(ctx.database, 'AccountAutomationResultMsg', { subject: NT.accountSubject, message: NT.accountBody,
+      vars: { kind, name, ok: tally.ok, failed: tally.failed, details: details || `${tally.total} account(s)` } }, (t) => void ctx.log(t))
+  } catch (e) {
+    await ctx.log(`the result message was not sent: ${(e as Error).message}`)
+  }
+}
+
 /** Runs one execution to its end state. */
 export async function runExecution(ctx: TaskContext, executionId: string): Promise<Row> {
   const db = ctx.db
@@ -235,6 +247,7 @@ export async function runExecution(ctx: TaskContext, executionId: string): Promi
   await sql`update account_automation_executions set status = ${status}, reason = ${reason.slice(0, 4000)}, date_finished = now(),
     summary = ${JSON.stringify(tally)}::jsonb where id = ${executionId}`.execute(db)
   await ctx.log(`${status}: ${tally.ok} of ${tally.total} done, ${tally.failed} failed`)
+  await tellSubscribers(ctx, String(automation.type), String(automation.name), tally, reason)
   return { execution: executionId, status, ...tally }
 }
 
@@ -287,6 +300,7 @@ defineTask({
         await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}`)
       }
     })
+    await tellSubscribers(ctx, action, `${rows.length} account(s)`, tally, '')
     return tally
   },
 })

@@ -3,14 +3,18 @@
  * per provider), Interface, Terminal and Other: each tab one settings category rendered from its OPTIONS by the
  * generic object form (src/ui/form/ObjectFormPage.tsx), secrets shown as set / not set, images uploaded.
  */
-import { Tab, TabList } from '@fluentui/react-components'
+import { Button, Spinner, Tab, TabList } from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { settingsCategoryUrl } from '../../api/settings.ts'
+import { sendTestSms } from '../../api/settingsTools.ts'
+import { describeError } from '../../ui/common/errors.ts'
+import { notify } from '../../ui/common/notify.tsx'
 import { ObjectFormPage, type ObjectFormPageConfig } from '../../ui/form/ObjectFormPage.tsx'
+import { encryptForServer, type ResourceForm } from '../../ui/form/useResourceForm.ts'
 import type { FormValues } from '../../ui/form/validators.ts'
 
 const AUTH = 'settings.change_auth'
@@ -76,12 +80,33 @@ export const authTabs: SettingsTab[] = [
   tab('sso', msg`SSO token`, AUTH),
 ]
 
+const SECRET_KEYS = ['ALIBABA_ACCESS_KEY_SECRET', 'TENCENT_SECRET_KEY', 'HUAWEI_APP_SECRET', 'CMPP2_SP_SECRET']
+
+/** "Test SMS": sends 666666 to the test phone through the provider with the tab's values as typed. */
+function TestSmsButton({ backend, form }: { backend: string; form: ResourceForm }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+  const go = async () => {
+    setBusy(true)
+    try {
+      const values = Object.fromEntries(Object.entries(form.values).map(([k, v]) =>
+        [k, SECRET_KEYS.includes(k) && typeof v === 'string' && v ? encryptForServer(v) : v]))
+      notify('success', await sendTestSms(backend, values))
+    } catch (e) {
+      notify('error', describeError(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return <Button disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} onClick={() => void go()}>{t`Test SMS`}</Button>
+}
+
 export const smsTabs: SettingsTab[] = [
   tab('sms', msg`SMS`, SMS, { help: msg`Verification codes go out through the provider chosen here once SMS is on.` }),
-  tab('alibaba', msg`Alibaba cloud`, SMS),
-  tab('tencent', msg`Tencent cloud`, SMS),
-  tab('huawei', msg`Huawei Cloud`, SMS),
-  tab('cmpp2', msg`CMPP v2.0`, SMS),
+  tab('alibaba', msg`Alibaba cloud`, SMS, { actions: (form) => <TestSmsButton backend="alibaba" form={form} /> }),
+  tab('tencent', msg`Tencent cloud`, SMS, { actions: (form) => <TestSmsButton backend="tencent" form={form} /> }),
+  tab('huawei', msg`Huawei Cloud`, SMS, { actions: (form) => <TestSmsButton backend="huawei" form={form} /> }),
+  tab('cmpp2', msg`CMPP v2.0`, SMS, { actions: (form) => <TestSmsButton backend="cmpp2" form={form} /> }),
 ]
 
 export const interfaceSettingsConfig: ObjectFormPageConfig = {

@@ -15,6 +15,8 @@ export const settingsPages: PageRegistry = {
   InterfaceSettings: () => import('./MoreSettingsPages.tsx').then((m) => m.InterfaceSettingsPage),
   TerminalSetting: () => import('./terminal/TerminalSettingsPage.tsx').then((m) => m.TerminalSettingsPage),
   Other: () => import('./MoreSettingsPages.tsx').then((m) => m.OtherSettingsPage),
+  Message: () => import('./MessageSubscriptionPage.tsx').then((m) => m.MessageSubscriptionPage),
+  Tools: () => import('./ToolsPage.tsx').then((m) => m.ToolsPage),
   License: () => import('./LicensePage.tsx').then((m) => m.LicensePage),
   TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
   TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
