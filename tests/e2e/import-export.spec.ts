@@ -228,7 +228,7 @@ test.describe('import', () => {
     await expect(dialog).toBeVisible()
     expect(await countsOf(dialog)).toEqual(stopped)
     await action(dialog).click()
-    await expect(action(dialog)).toHaveText('Finished', { timeout: 60_000 })
+    await expect(action(dialog)).toHaveText('Finished', { timeout: 120_000 })
     expect(await usersMatching(server, prefix)).toHaveLength(30)
     // Everything sent: Close closes at once.
     await dialog.getByRole('button', { name: 'Close', exact: true }).click()
