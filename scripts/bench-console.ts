@@ -52,7 +52,7 @@ async function startServer(): Promise<{ base: string; stop: () => void }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-'))
   const port = String(19000 + Math.floor(Math.random() * 500))
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, SECRET_KEY: 'bench-console' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, SECRET_KEY: 'bench-console-secret-key' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const base = `http://127.0.0.1:${port}`

@@ -44,6 +44,9 @@ const provided = appMachine.provide({
       actors: {
         initApp: fromPromise(async () => {
           // The open settings set the favicon, the title and the theme colour before the rest (console-behaviour §2.11).
+          // Signed in (the session mark), the public settings already on their way (early.ts) carry the same
+          // interface settings: no second call on the first screen (issue 17).
+          if (Cookies.get(SESSION_MARK_COOKIE)) return
           const open = await fetchOpenSettings().catch(() => ({}))
           applyInterface(open)
         }),

@@ -1,6 +1,7 @@
 import { createDarkTheme } from '@fluentui/react-components'
 import { describe, expect, it } from 'vitest'
-import { BRAND_GREEN, brandFor, brandRampFrom, contrast, darkTheme, lightTheme } from './theme.ts'
+import { darkTheme } from './darkTheme.ts'
+import { BRAND_GREEN, brandFor, brandRampFrom, contrast, lightTheme } from './theme.ts'
 
 const STOPS = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160] as const
 

@@ -1,4 +1,4 @@
-import { createDarkTheme, createLightTheme, type BrandVariants, type Theme } from '@fluentui/react-components'
+import { createLightTheme, type BrandVariants, type Theme } from '@fluentui/react-components'
 
 /**
  * The console's green brand ramp (10 darkest … 160 lightest). Fluent's light theme puts primary buttons on
@@ -28,18 +28,6 @@ export type ThemeMode = 'light' | 'dark' | 'system'
 
 export function lightTheme(brand: BrandVariants = BRAND_GREEN): Theme {
   return createLightTheme(brand)
-}
-
-export function darkTheme(brand: BrandVariants = BRAND_GREEN): Theme {
-  const theme = createDarkTheme(brand)
-  // Brand text on dark surfaces reads better one or two stops lighter (as Fluent's theme designer does); for
-  // a dark server colour, go lighter still until it reaches AA on the dark surface.
-  const surface = theme.colorNeutralBackground1
-  const stops = [110, 120, 130, 140, 150, 160] as const
-  const at = Math.max(0, stops.findIndex((stop) => contrast(brand[stop], surface) >= 4.5))
-  const fg1 = brand[stops[at]!]
-  const fg2 = brand[stops[Math.min(at + 1, stops.length - 1)]!]
-  return { ...theme, colorBrandForeground1: fg1, colorBrandForeground2: fg2, colorBrandForegroundLink: fg2, colorBrandForegroundLinkHover: fg1 }
 }
 
 // ---------------------------------------------------------------------------------------------- server colours
@@ -128,6 +116,18 @@ export function brandFor(primary: string | undefined): BrandVariants {
   }
 }
 
-export function themeFor(mode: 'light' | 'dark', brand: BrandVariants = BRAND_GREEN): Theme {
-  return mode === 'dark' ? darkTheme(brand) : lightTheme(brand)
+/**
+ * The theme of a scheme. The dark theme's code (Fluent's dark palette and aliases) is not in the first screen's
+ * chunk: `dark` is darkTheme.ts once loaded (loadDarkTheme); until then the light theme stands in.
+ */
+export function themeFor(mode: 'light' | 'dark', brand: BrandVariants = BRAND_GREEN, dark?: (brand: BrandVariants) => Theme): Theme {
+  return mode === 'dark' && dark ? dark(brand) : lightTheme(brand)
+}
+
+export type DarkTheme = (brand?: BrandVariants) => Theme
+let darkModule: Promise<DarkTheme> | undefined
+/** Loads the dark theme (once). */
+export function loadDarkTheme(): Promise<DarkTheme> {
+  darkModule ??= import('./darkTheme.ts').then((m) => m.darkTheme)
+  return darkModule
 }

@@ -27,6 +27,12 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
+/** The scheme the chosen mode resolves to now (outside React). */
+export function currentScheme(): 'light' | 'dark' {
+  const mode = readThemeMode()
+  return mode === 'system' ? (window.matchMedia?.(DARK_QUERY).matches ? 'dark' : 'light') : mode
+}
+
 /** The chosen mode, and the scheme it resolves to now. */
 export function useThemeMode(): { mode: ThemeMode; scheme: 'light' | 'dark' } {
   const mode = useSyncExternalStore(subscribe, readThemeMode, () => 'system' as ThemeMode)

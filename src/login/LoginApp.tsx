@@ -1,6 +1,7 @@
 import { useMemo } from 'react'
 import { FluentProvider } from '@fluentui/react-components'
-import { darkTheme, lightTheme } from '../app/theme.ts'
+import { darkTheme } from '../app/darkTheme.ts'
+import { lightTheme } from '../app/theme.ts'
 import { LoginPage, type LoginPageProps } from './LoginPage.tsx'
 import { ResetPasswordPage } from './ResetPasswordPage.tsx'
 import { usePrefersDark } from './useColorScheme.ts'

@@ -6,7 +6,7 @@ import {
   Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner,
 } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import type { ConfirmOptions } from './ConfirmDialog.tsx'
 import { describeError } from './errors.ts'
 
@@ -14,6 +14,19 @@ export function ConfirmDialogView({ options, onClose }: { options: ConfirmOption
   const { t } = useLingui()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
+  const open = options !== undefined
+  // Asked for by code, not by a DialogTrigger, so Fluent has no element to give focus back to when it closes:
+  // focus returns to where it was when the dialog opened (the keyboard goes on where it was, e.g. Escape in the
+  // dialog under this one).
+  const returnTo = useRef<HTMLElement | null>(null)
+  useLayoutEffect(() => {
+    if (open) returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+  }, [open])
+  const giveFocusBack = () => requestAnimationFrame(() => {
+    const target = returnTo.current
+    const active = document.activeElement
+    if (target?.isConnected && (!active || active === document.body)) target.focus()
+  })
   const close = () => {
     if (busy) return
     setError(undefined)
@@ -33,7 +46,12 @@ export function ConfirmDialogView({ options, onClose }: { options: ConfirmOption
     }
   }
   return (
-    <Dialog open={options !== undefined} onOpenChange={(_, d) => !d.open && close()} modalType="alert">
+    <Dialog
+      open={open}
+      onOpenChange={(_, d) => !d.open && close()}
+      modalType="alert"
+      surfaceMotion={{ onMotionFinish: (_, { direction }) => direction === 'exit' && giveFocusBack() }}
+    >
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{options?.title}</DialogTitle>
