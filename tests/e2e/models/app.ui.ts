@@ -18,7 +18,8 @@ import type { Browser, BrowserContext } from '@playwright/test'
 import { createMachine, type AnyStateMachine } from 'xstate'
 import { appMachine } from '../../../machines/app/app.machine.ts'
 import type { Org, UserProfile } from '../../../machines/view-org/view-org.types.ts'
-import { expect } from '../fixtures.ts'
+import { ADMIN, expect } from '../fixtures.ts'
+import { login } from '../shell-helpers.ts'
 import { LIST, type Session } from './support.ts'
 import type { UiModel, UiStep } from './ui-model.ts'
 
@@ -54,10 +55,15 @@ async function open(step: UiStep<AppCtx>): Promise<void> {
   const { ctx } = step
   await ctx.session?.context.close()
   const outcome = startupOutcome(step)
-  const context = await ctx.browser.newContext({ baseURL: ctx.baseURL, ...(outcome?.status === 'loginRequired' ? {} : { storageState: ctx.storageState }) })
-  if (outcome?.status === 'failed') await context.clearCookies({ name: 'jms_session_expire' })
+  // a session without its mark is logged out by the start-up: it gets a login of its own, not the shared one
+  const shared = outcome?.status === 'ready'
+  const context = await ctx.browser.newContext({ baseURL: ctx.baseURL, ...(shared ? { storageState: ctx.storageState } : {}) })
   const page = await context.newPage()
   ctx.session = { context, page, downloads: 0 }
+  if (outcome?.status === 'failed') {
+    await login(page, ADMIN.username, ADMIN.password, LIST)
+    await context.clearCookies({ name: 'jms_session_expire' })
+  }
   await page.goto(LIST)
 }
 
