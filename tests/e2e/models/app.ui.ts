@@ -73,10 +73,9 @@ async function readyCheck({ ctx, snapshot }: UiStep<AppCtx>): Promise<void> {
   const page = header(ctx)
   await expect(page.getByRole('button', { name: /^Switch view, current: Console/ })).toBeVisible()
   await expect(page.getByRole('navigation').first()).toBeVisible()
-  // the profile read in the organization now current: its name in the switcher, the list of that organization
-  const org = (snapshot.children.viewOrg?.getSnapshot() as { context?: { currentOrg?: Org | null } } | undefined)?.context?.currentOrg
-  const target = (snapshot.context as { targetOrgId: string | null; currentOrg: Org | null }).currentOrg
-  const name = org?.name ?? target?.name
+  // the profile was read in the organization the app holds it for (`profileOrgId`): its name in the switcher
+  const { profileOrgId, profile } = snapshot.context as { profileOrgId: string | null; profile: UserProfile | null }
+  const name = profile?.console_orgs.find((org) => org.id === profileOrgId)?.name
   if (name) await expect(page.getByRole('button', { name: `Switch organization, current: ${name}` })).toBeVisible()
   await expect(page.getByRole('grid').first()).toBeVisible()
 }
