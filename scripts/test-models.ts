@@ -15,7 +15,8 @@ import { machineGraph } from '../machines/graph.ts'
 import * as catalogue from '../machines/index.ts'
 import type { CoverageRecord } from '../machines/testing/coverage.ts'
 
-const DIR = resolve('test-results/model-coverage')
+// not under test-results/: Playwright empties that folder when it starts (the unit walks' records would go)
+const DIR = resolve('.tmp/model-coverage')
 
 function run(cmd: string, args: string[]): boolean {
   console.log(`\n━━ ${cmd} ${args.join(' ')}`)

@@ -114,7 +114,8 @@ function ActorDetail({ store, actor }: { store: InspectorStore; actor: Inspected
           Machine <b>{actor.machineId}</b>, {statusText(snapshot.status)}; current state: <b data-current-state="">{current}</b>
         </Trans>
       </p>
-      <div style={{ overflow: 'auto', margin: `${tokens.spacingVerticalS} 0` }}>
+      {/* scrolls when the chart is wider than the panel: reachable by keyboard */}
+      <div style={{ overflow: 'auto', margin: `${tokens.spacingVerticalS} 0` }} tabIndex={0}>
         <Statechart graph={actor.graph} active={activeStateIds(snapshot, actor.graph)} current={current} />
       </div>
       <div className={styles.columns}>

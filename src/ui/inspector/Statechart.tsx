@@ -57,13 +57,11 @@ export function Statechart({ graph, active, current }: { graph: MachineGraph; ac
       {chart.arrows.map((arrow) => {
         const d = arrow.loop
           ? `M ${arrow.x1} ${arrow.y1} C ${arrow.x1 + 28} ${arrow.y1 - 10}, ${arrow.x2 + 28} ${arrow.y2 + 10}, ${arrow.x2} ${arrow.y2}`
-          : `M ${arrow.x1} ${arrow.y1} L ${arrow.x2} ${arrow.y2}`
-        const lx = arrow.loop ? arrow.x1 + 30 : (arrow.x1 + arrow.x2) / 2
-        const ly = arrow.loop ? (arrow.y1 + arrow.y2) / 2 + 3 : (arrow.y1 + arrow.y2) / 2 - 3
+          : arrow.points.map(([x, y], index) => `${index === 0 ? 'M' : 'L'} ${x} ${y}`).join(' ')
         return (
           <g key={`${arrow.sourceId}→${arrow.targetId}`}>
             <path d={d} fill="none" stroke={tokens.colorNeutralForeground3} markerEnd={`url(#${markerId})`} />
-            <text x={lx} y={ly} textAnchor={arrow.loop ? 'start' : 'middle'} fill={tokens.colorNeutralForeground2} paintOrder="stroke" stroke={tokens.colorNeutralBackground1} strokeWidth={3}>
+            <text x={arrow.lx} y={arrow.ly} textAnchor={arrow.anchor} fill={tokens.colorNeutralForeground2} paintOrder="stroke" stroke={tokens.colorNeutralBackground1} strokeWidth={3}>
               {arrow.label}
             </text>
           </g>

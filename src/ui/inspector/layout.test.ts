@@ -1,8 +1,9 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
 import { machineGraph } from '../../../machines/graph.ts'
+import * as machines from '../../../machines/index.ts'
 import { appMachine, confirmMachine, exportFlowMachine } from '../../../machines/index.ts'
-import { border, layoutChart } from './layout.ts'
+import { border, labelBox, layoutChart } from './layout.ts'
 import { activeStateIds, describeValue } from './store.ts'
 
 describe('inspector layout', () => {
@@ -33,6 +34,24 @@ describe('inspector layout', () => {
       if (a === b) continue
       const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y
       expect(apart, `${a.id} / ${b.id}`).toBe(true)
+    }
+  })
+
+  const overlap = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }) =>
+    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+  // every machine of machines/ (exported as `<name>Machine`)
+  const readable = Object.keys(machines).filter((name) => name.endsWith('Machine')) as Array<keyof typeof machines>
+
+  it.each(readable)('no transition label of %s covers another label or a state', (name) => {
+    const chart = layoutChart(machineGraph(machines[name] as Parameters<typeof machineGraph>[0]))
+    const labels = chart.arrows.map((arrow) => ({ arrow: `${arrow.sourceId}→${arrow.targetId}`, box: labelBox(arrow) }))
+    const leaves = chart.boxes.filter((box) => box.type === 'atomic' || box.type === 'final')
+    for (const [index, a] of labels.entries()) {
+      for (const b of labels.slice(index + 1)) expect(overlap(a.box, b.box), `${a.arrow} / ${b.arrow}`).toBe(false)
+      for (const leaf of leaves) expect(overlap(a.box, leaf), `${a.arrow} on ${leaf.id}`).toBe(false)
+      // inside the drawing
+      expect(a.box.x).toBeGreaterThanOrEqual(0)
+      expect(a.box.x + a.box.w).toBeLessThanOrEqual(chart.width)
     }
   })
 

@@ -17,7 +17,7 @@ import type { AnyMachineSnapshot, AnyStateMachine, EventObject as XEvent } from 
 
 /** An event of the model, payload included (actor results carry `output` / `error`). */
 export type EventObject = XEvent & Readonly<Record<string, unknown>>
-import { getNextSnapshot } from 'xstate'
+import { getInitialSnapshot, getNextSnapshot } from 'xstate'
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph'
 import { recordCoverage } from '../../../machines/testing/coverage.ts'
 
@@ -98,7 +98,24 @@ export function uiPaths<C>(model: UiModel<C>): Path[] {
     for (let end = 1; end <= path.steps.length; end++) covered.add(key(path, end))
   }
   // a path that stops where only the server or a timer can move the machine is carried on to the next rest
-  return kept.reverse().map((path) => carryOn(model, traversal.events, path))
+  return kept.reverse().flatMap((path) => replay(model, path) ?? []).map((path) => carryOn(model, traversal.events, path))
+}
+
+/**
+ * The path's snapshots, recomputed from the initial state. The traversal keys states by value only, so a vertex
+ * keeps one of the snapshots that share its value and the path's steps may carry another path's context (the
+ * view/org machine's view and organization live in its context); replaying the events gives the real ones. A
+ * path whose events the real context refuses is dropped.
+ */
+function replay<C>(model: UiModel<C>, path: Path): Path | null {
+  let state = getInitialSnapshot(model.machine, model.input) as AnyMachineSnapshot
+  const steps: Path['steps'] = [{ event: path.steps[0]!.event, state }]
+  for (const step of path.steps.slice(1)) {
+    if (!state.can(step.event)) return null
+    state = getNextSnapshot(model.machine, state as never, step.event as never) as AnyMachineSnapshot
+    steps.push({ event: step.event, state })
+  }
+  return { ...path, state, steps }
 }
 
 function carryOn<C>(model: UiModel<C>, eventsOf: (snapshot: AnyMachineSnapshot) => XEvent[], path: Path): Path {
