@@ -7,8 +7,15 @@ import type { Lang } from './http/request-context.ts'
  */
 const catalog: Record<'zh' | 'ja', Map<string, string>> = { zh: new Map(), ja: new Map() }
 
+/** Entries two modules translate differently (the later one silently won): a test keeps this empty. */
+export const conflictingMessages: string[] = []
+
 export function addMessages(entries: Record<string, [zh: string, ja: string]>): void {
   for (const [en, [zh, ja]] of Object.entries(entries)) {
+    for (const [lang, text] of [['zh', zh], ['ja', ja]] as const) {
+      const before = catalog[lang].get(en)
+      if (before !== undefined && before !== text) conflictingMessages.push(`${lang} "${en}": "${before}" then "${text}"`)
+    }
     catalog.zh.set(en, zh)
     catalog.ja.set(en, ja)
   }

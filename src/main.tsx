@@ -25,31 +25,6 @@ function preloadOpenedPage(router: ReturnType<typeof createAppRouter>): void {
   }
 }
 
-/** The longest the first render waits for the opened page; after it, the route's pending screen shows instead. */
-const FIRST_RENDER_WAIT_MS = 1500
-
-/**
- * Loads the opened page — guard, data and code — before the first render (the HTML's boot placeholder shows
- * meanwhile), so the first commit shows the page itself. Rendered earlier, the router's pending matches commit a
- * Suspense fallback, and React holds back each later reveal until 300 ms after the last fallback (its Suspense
- * throttling), and a navigation's commit until the images in it have loaded: on a first visit those waits, not
- * work, were most of the time between the list's answer and its first row (issue 17, docs/architecture.md).
- * A redirect during this load is followed (the router's own history subscription starts only with its provider).
- */
-async function loadOpenedPage(router: ReturnType<typeof createAppRouter>): Promise<void> {
-  const unsubscribe = router.history.subscribe(router.load)
-  let timer: ReturnType<typeof setTimeout> | undefined
-  try {
-    await Promise.race([
-      router.load().catch(() => {}), // errors stay in the router's matches and render as its error pages
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, FIRST_RENDER_WAIT_MS) }),
-    ])
-  } finally {
-    clearTimeout(timer)
-    unsubscribe()
-  }
-}
-
 async function main() {
   // Import and export join every list's header tools.
   registerTransferTools()
@@ -75,7 +50,7 @@ async function main() {
   void builtIn?.mountInspector(app)
   const router = createAppRouter(app, Shell)
   preloadOpenedPage(router)
-  await Promise.all([locale, loadOpenedPage(router), prepareTheme(currentScheme())])
+  await Promise.all([locale, prepareTheme(currentScheme())])
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App app={app} router={router} />

@@ -86,6 +86,30 @@ const next = () => ++counter
  * valid values, required related fields a fresh related object (created through the target's own list URL,
  * the picker source of the hint) or, when the target cannot be created, an existing one.
  */
+/**
+ * What OPTIONS cannot say about a valid body: the world that must exist first. A connection token is created only
+ * for an asset, account and protocol a valid permission grants its creator (the administrator of these suites).
+ */
+const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number) => Promise<Body>>> = {
+  'authentication.connectiontoken': async (f, requestOrg, n) => {
+    // Created from ROOT, the token's world lives in the default organization (as `body` puts org_id there).
+    const org = requestOrg === ORG_IDS.ROOT ? ORG_IDS.DEFAULT : requestOrg
+    const headers = { 'x-jms-org': org }
+    const host = await f.create(byName('assets.host')!, org)
+    const account = await f.admin.post('/api/v1/accounts/accounts/', { asset: host.id, name: `c${n}`, username: `c${n}`, secret_type: 'password' }, headers)
+    if (account.statusCode !== 201) throw new Error(`account for a connection token: ${account.statusCode} ${account.body}`)
+    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Row
+    // A permission names members of its organization: the administrator joins another one as an OrgUser.
+    if (org !== ORG_IDS.DEFAULT && org !== ORG_IDS.ROOT) await f.admin.post('/api/v1/rbac/org-role-bindings/', { user: me.id, role: ROLE_IDS.OrgUser }, headers)
+    const perm = await f.admin.post('/api/v1/perms/asset-permissions/', {
+      name: `c${n}-grant`, users: [me.id], assets: [host.id], accounts: ['@ALL'], protocols: ['all'], actions: ['all'],
+    }, headers)
+    if (perm.statusCode !== 201) throw new Error(`permission for a connection token: ${perm.statusCode} ${perm.body}`)
+    const protocol = (host.protocols as Array<{ name: string }> | undefined)?.[0]?.name ?? 'ssh'
+    return { asset: host.id, account: `c${n}`, protocol }
+  },
+}
+
 export class Factory {
   private readonly meta = new Map<string, Promise<Record<string, Info>>>()
   constructor(readonly admin: TestClient) {}
@@ -107,7 +131,10 @@ export class Factory {
 
   /** A valid value of one field (undefined: leave it out). */
   async value(info: Info, org: string, n: number): Promise<unknown> {
-    const len = (s: string) => (info.max_length ? s.slice(0, info.max_length) : s)
+    const len = (s: string) => {
+      const padded = typeof info.min_length === 'number' ? s.padEnd(info.min_length, 'x') : s
+      return info.max_length ? padded.slice(0, info.max_length) : padded
+    }
     switch (info.type) {
       case 'string': return len(`c${n}x`)
       case 'email': return `c${n}@example.com`
@@ -157,6 +184,8 @@ export class Factory {
   async body(def: ResourceDef, org: string, overrides: Body = {}): Promise<Body> {
     const fields = await this.postFields(def, org)
     const n = next()
+    const prepared = PREREQUISITES[def.name]
+    if (prepared) overrides = { ...(await prepared(this, org, n)), ...overrides }
     const body: Body = {}
     for (const [name, info] of Object.entries(fields)) {
       if (info.read_only || !info.required || name in overrides) continue

@@ -105,9 +105,10 @@ describe(`files, operate logs and search of every resource (${dbKind()})`, () =>
       expected.push('delete')
     }
     const logs = (await sql<{ action: string; resource_type: string }>`select action, resource_type from operate_logs
-      where resource_id = ${String(obj.id)} order by datetime`.execute(s.t.database.db)).rows
+      where resource_id = ${String(obj.id)} and resource_type = ${def.verboseName} order by datetime`.execute(s.t.database.db)).rows
+    // Serial ids repeat across tables: the resource type tells this object's entries from another's (and a log
+    // written under another type leaves this list short).
     expect(logs.map((l) => l.action)).toEqual(expected)
-    expect(new Set(logs.map((l) => l.resource_type))).toEqual(new Set([def.verboseName]))
   })
 
   const searched = RESOURCES.filter((d) => d.search?.length)

@@ -106,7 +106,9 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
           if (r.statusCode >= 500 || r.statusCode === 401) problems.push(tag)
           else if (!expected && !permissionDenied(r)) problems.push(`${tag} (the catalogue denies it)`)
           else if (expected && permissionDenied(r)) problems.push(`${tag} (the catalogue allows it)`)
-          else if (expected && method === 'GET' && r.statusCode !== (obj.missing && what === 'retrieve' ? 404 : 200)) problems.push(`${tag} (allowed read)`)
+          // Objects only their owner reads (connection tokens): another user's answers 404, permission or not.
+          else if (def.ownObjects && what === 'retrieve' && !obj.missing && r.statusCode !== 404 && (expected || !permissionDenied(r))) problems.push(`${tag} (another user's object)`)
+          else if (expected && method === 'GET' && !(def.ownObjects && what === 'retrieve') && r.statusCode !== (obj.missing && what === 'retrieve' ? 404 : 200)) problems.push(`${tag} (allowed read)`)
         }
       }
     }

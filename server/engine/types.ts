@@ -244,6 +244,11 @@ export interface ResourceDef {
   orgScoped?: boolean
   /** Base restriction of every query (alias `t`), e.g. users limited to the current org's members. */
   scope?: (ctx: Ctx) => Cond | undefined
+  /**
+   * Every user lists and reads only the objects they own (connection tokens): another user's object answers 404
+   * whatever their permissions (the permission conformance suite holds the resource to that).
+   */
+  ownObjects?: boolean
   /** Text columns searched by `search` (each term must match one of them). */
   search?: string[]
   filters?: Array<string | FilterDef>

@@ -101,7 +101,7 @@ test.describe('console conformance', () => {
 /** Clicks a command of the page's bar or row: a button, or an item of the "More" menu when the bar folds it there. */
 async function runCommand(page: Page, id: string): Promise<void> {
   const direct = page.locator(`[data-command="${id}"]:visible`).first()
-  await expect(direct.or(page.locator('[data-command="more"]:visible').first())).toBeVisible()
+  await expect(direct.or(page.locator('[data-command="more"]:visible')).first()).toBeVisible()
   if (!(await direct.isVisible())) {
     await page.locator('[data-command="more"]:visible').first().click()
     await expect(page.getByRole('menu')).toBeVisible()

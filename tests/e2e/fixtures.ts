@@ -12,7 +12,17 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 /** Runs axe-core in the page and fails on any violation (WCAG 2 A/AA rules). */
 export async function expectNoAxeViolations(page: Page, context?: string): Promise<void> {
   // Let running transitions (a tooltip fading in, a drawer sliding) finish: half-faded text fails contrast.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))))
+  // Transitions start a frame after the change that causes them (a toast entering): settle until a couple of
+  // frames pass with none running (bounded).
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+    for (let i = 0; i < 20; i++) {
+      await frame()
+      const running = document.getAnimations().filter((a) => a.playState === 'running')
+      if (!running.length) return
+      await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 1000))])
+    }
+  })
   // Evaluated through the devtools protocol, not as an inline <script>: the pages' Content-Security-Policy
   // (script-src 'self') rightly refuses inline scripts.
   // Injected once per document (a page checked twice without navigating keeps it).

@@ -225,7 +225,7 @@ export const backupPlans = automationDef({
     // the empty answer of an update keeps the stored password (a write-only secret, never returned)
     {
       name: 'zip_encrypt_password', type: 'string', label: 'Zip encrypt password', write_only: true, encrypted: true, secret: true, column: false,
-      required: true, allow_blank: true, max_length: 128,
+      required: true, allow_blank: true, min_length: ZIP_PASSWORD_MIN, max_length: 128,
       help_text: 'The backup file (a zip archive, AES-256) is encrypted with this password; recipients need it to open the file.',
     },
   ],

@@ -95,7 +95,7 @@ describe(`account backup: an encrypted archive, mailed (${dbKind()})`, () => {
     expect(none.statusCode).toBe(400)
     expect(Object.keys(none.json())).toEqual(['zip_encrypt_password'])
     const short = await s.admin.post(`${A}account-backup-plans/`, { name: 'nightly', recipients: [keeperId], zip_encrypt_password: 'short' })
-    expect(short.json()).toEqual({ zip_encrypt_password: ['At least 8 characters.'] })
+    expect(short.json()).toEqual({ zip_encrypt_password: ['Ensure this field has at least 8 characters.'] })
     const ok = await s.admin.post(`${A}account-backup-plans/`, { name: 'nightly', recipients: [keeperId], zip_encrypt_password: 'Zip-Password-9' })
     expect(ok.statusCode, ok.body).toBe(201)
     plan = ok.json().id

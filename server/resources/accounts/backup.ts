@@ -38,7 +38,6 @@ addMessages({
   'Address': ['地址', 'アドレス'],
   'Platform': ['系统平台', 'プラットフォーム'],
   'Source': ['来源', 'ソース'],
-  'Active': ['激活', '有効'],
 })
 
 /** The server configuration of each database (its SECRET_KEY opens the mail server's password). */

@@ -14,7 +14,7 @@ import type { ResourceApi, ResourceDef, Row } from '../../engine/types.ts'
 import { requireUser } from '../../http/context.ts'
 import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
-import { decryptOrPlain } from '../../auth/secret.ts'
+import { prepareWrite } from '../../engine/write.ts'
 import { sealSecret } from '../accounts/secrets.ts'
 import { ACTION_BITS, ACTION_TREE } from './permissions.ts'
 import { assetGrant } from './grants.ts'
@@ -29,23 +29,22 @@ export const hashToken = (value: string) => createHash('sha256').update(value).d
 async function createToken(req: FastifyRequest, reply: FastifyReply, api: ResourceApi) {
   const ctx = req.ctx
   const user = requireUser(req)
-  const body = (req.body ?? {}) as Row
-  if (typeof body !== 'object' || Array.isArray(body)) throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
+  // The engine's parsing first (types, lengths, NUL bytes, the asset's existence): 400 field errors, as any create.
+  const { prepared, errors: parseErrors } = await prepareWrite(ctx.db, connectionTokens, connectionTokens.fields, req.body ?? {}, ctx, { op: 'create', partial: false, req })
+  if (parseErrors) throw validationError(parseErrors)
+  const body = prepared!.values
+  const str = (v: unknown) => (v && typeof v === 'object' && !(v instanceof Date) ? String((v as Row).id ?? (v as Row).value ?? '') : v === undefined || v === null ? '' : String(v))
+  const assetId = str(body.asset)
+  const account = str(body.account)
+  const protocol = str(body.protocol)
+  const connectMethod = str(body.connect_method || 'web_cli')
+  const inputUsername = str(body.input_username)
+  const reusable = body.is_reusable === true
   const errors: Record<string, string[]> = {}
   const required = tr(ctx.lang, 'This field is required.')
-  const str = (v: unknown) => (v && typeof v === 'object' ? String((v as Row).id ?? (v as Row).value ?? '') : v === undefined || v === null ? '' : String(v))
-  const assetId = str(body.asset)
-  const account = str(body.account).slice(0, 128)
-  const protocol = str(body.protocol).slice(0, 32)
-  const connectMethod = str(body.connect_method || 'web_cli').slice(0, 32)
-  const inputUsername = str(body.input_username).slice(0, 128)
-  const reusable = body.is_reusable === true || body.is_reusable === 'true'
-  if (!assetId) errors.asset = [required]
-  if (!account) errors.account = [required]
-  if (!protocol) errors.protocol = [required]
   let expires = new Date(Date.now() + DEFAULT_TTL_MS)
   if (body.date_expired !== undefined && body.date_expired !== null && body.date_expired !== '') {
-    const d = new Date(String(body.date_expired).replace(/^(\d{4})\/(\d\d)\/(\d\d)/, '$1-$2-$3'))
+    const d = new Date(body.date_expired as string | Date)
     if (Number.isNaN(d.getTime()) || d.getTime() <= Date.now() || d.getTime() > Date.now() + MAX_TTL_MS) errors.date_expired = [tr(ctx.lang, 'Connection tokens expire in 1 to 30 days.')]
     else expires = d
   }
@@ -62,14 +61,15 @@ async function createToken(req: FastifyRequest, reply: FastifyReply, api: Resour
   if (acc.alias === '@INPUT' && !inputUsername) throw validationError({ input_username: [required] })
   const id = randomUUID()
   const value = randomBytes(27).toString('base64url')
-  const rawSecret = str(body.input_secret)
-  const secret = rawSecret ? decryptOrPlain(rawSecret, ctx.session?.data.privateKey) : ''
+  // decrypted by the parsing (an `encrypted` field)
+  const secret = str(body.input_secret)
   await sql`insert into connection_tokens (id, value, user_id, asset_id, org_id, account, input_username, input_secret, protocol, connect_method,
       actions, is_reusable, date_expired, created_by, updated_by)
     values (${id}, ${hashToken(value)}, ${user.id}, ${asset.id}, ${asset.org_id}, ${acc.alias}, ${acc.alias === '@USER' ? user.username : inputUsername},
       ${secret ? sealSecret(req.server.services.database, 'connection_tokens', id, 'input_secret', secret) : ''}, ${protocol}, ${connectMethod},
       ${acc.actions}, ${reusable}, ${expires}, ${userDisplay(user)}, ${userDisplay(user)})`.execute(ctx.db)
   const [row] = await api.serialize(req, [{ id }], { action: 'retrieve' })
+  await api.audit(ctx.db, req, 'create', { ...row!, org_id: asset.org_id })
   return reply.status(201).send({ ...row, value })
 }
 
@@ -105,6 +105,7 @@ export const connectionTokens: ResourceDef = {
   ],
   // Own tokens only, in every organization.
   scope: (ctx) => (ctx.user ? sql`t.user_id = ${ctx.user.id}` : sql`false`),
+  ownObjects: true,
   search: ['account', 'protocol'],
   filters: ['id', 'asset', 'account', 'protocol', 'is_active'],
   ordering: { fields: ['date_created', 'date_expired', 'account'], default: ['-date_created'] },
