@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-const BUDGETS_KB: Record<string, number> = { 'index.html': 255, 'login.html': 135 }
+const BUDGETS_KB: Record<string, number> = { 'index.html': 257, 'login.html': 135 }
 
 /** Script and modulepreload URLs of an HTML page (paths under the /ui/ base). */
 export function htmlEntries(html: string): string[] {

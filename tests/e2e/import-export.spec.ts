@@ -222,6 +222,9 @@ test.describe('import', () => {
     await expect(ask).toContainText(`${stopped.pending} rows have not been imported yet`)
     await ask.getByRole('button', { name: 'Cancel' }).click()
     await expect(ask).toBeHidden()
+    // Focus goes back to the button that opened the prompt (once the prompt's exit motion ends), so Escape reaches
+    // the import dialog, which asks again.
+    await expect(dialog.getByRole('button', { name: 'Close', exact: true })).toBeFocused()
     await page.keyboard.press('Escape')
     await expect(ask).toBeVisible()
     await ask.getByRole('button', { name: 'Cancel' }).click()
