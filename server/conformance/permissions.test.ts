@@ -181,13 +181,16 @@ describe(`permissions and leaks of every resource (${dbKind()})`, () => {
   // Escalation paths, independent of what the catalogue grants (they hold even if it were wrong).
 
   it('auditors never write anything, anywhere', () => {
-    const writes = outcomes.filter((o) => (o.role === 'SystemAuditor' || o.role === 'OrgAuditor') && o.method !== 'GET' && o.what !== 'import')
+    // Objects a user owns for themself (their connection tokens) are not administration: every user may make them.
+    const own = new Set(RESOURCES.filter((d) => d.ownObjects).map((d) => d.name))
+    const writes = outcomes.filter((o) => (o.role === 'SystemAuditor' || o.role === 'OrgAuditor') && o.method !== 'GET' && o.what !== 'import' && !own.has(o.resource))
     expect(writes.length).toBeGreaterThan(0)
     expect(writes.filter((o) => o.status !== 403)).toEqual([])
   })
 
   it('an organization admin gets nothing from system-scope resources, and cannot delete users', () => {
-    const system = new Set(RESOURCES.filter((d) => d.systemPerms).map((d) => d.name))
+    // Own objects (connection tokens) are system-scope but every user's own: an org admin has theirs.
+    const system = new Set(RESOURCES.filter((d) => d.systemPerms && !d.ownObjects).map((d) => d.name))
     const tried = outcomes.filter((o) => o.role === 'OrgAdmin' && (system.has(o.resource) || (o.resource === 'users.user' && o.what === 'delete')))
     expect(tried.length).toBeGreaterThan(0)
     expect(tried.filter((o) => o.status !== 403 && o.status !== 405)).toEqual([])
