@@ -8,7 +8,8 @@ import { expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, login, permissionId, unique, type Api } from './generic-support.ts'
 
 const API = '/api/v1/settings/setting/?category='
-const saved = (page: Page) => expect(page.getByText('Settings saved')).toBeVisible()
+// The last toast: an earlier save's toast may still be showing.
+const saved = (page: Page) => expect(page.getByText('Settings saved').last()).toBeVisible()
 const field = (page: Page, name: string) => page.locator(`[data-field="${name}"]`)
 
 test.describe('settings', () => {
