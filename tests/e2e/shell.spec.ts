@@ -141,6 +141,8 @@ test('the sidebar is collapsed below 992 px and opens over the page', async ({ p
   await login(page, ADMIN.username, ADMIN.password)
   const menu = page.getByRole('navigation', { name: 'Main menu' })
   await expect(menu).toBeHidden()
+  // The landing page first: a navigation still under way would close the menu opened over it.
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible()
   await page.getByRole('button', { name: 'Show the menu' }).click()
   await expect(menu).toBeVisible()
   await expectAccessible(page, 'sidebar open at 900 px')
