@@ -4,19 +4,12 @@
  * gather list page has a second tab with the gathered accounts ("Sync" makes one a managed account); a backup
  * execution offers its encrypted archive for download.
  */
-import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components'
 import { ArrowDownloadRegular, ArrowSyncRegular, DocumentTextRegular, PlayRegular } from '@fluentui/react-icons'
 import { msg, t } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import type { MessageDescriptor } from '@lingui/core'
-import { useNavigate, useSearch } from '@tanstack/react-router'
-import Cookies from 'js-cookie'
-import { useMemo, useState } from 'react'
 import { downloadBackup, executeAutomation, syncGatheredAccounts } from '../../../api/accounts.ts'
-import { useAccess } from '../../../ui/common/access.tsx'
-import { hasPerm } from '../../../ui/common/perms.ts'
 import { defineResource } from '../../../ui/common/resource.ts'
-import { ACTIVE_TAB, chooseTab } from '../../../ui/detail/activeTab.ts'
 import { saveBlob } from '../../../ui/export/saveBlob.ts'
 import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
@@ -24,6 +17,7 @@ import { Page } from '../../../ui/common/Page.tsx'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
+import { TabbedListPage, type ListTab } from '../../../ui/list/TabbedListPage.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
 
@@ -210,36 +204,13 @@ const gatheredConfig: ListConfig = {
   tools: { import: false },
 }
 
-const useStyles = makeStyles({ tabs: { marginBottom: tokens.spacingVerticalM } })
-type GatherTab = 'tasks' | 'gathered'
-
 /** AccountGatherList: the gathering tasks and the gathered accounts, one tab each (the tab is remembered like every tab). */
+const GATHER_TABS: readonly ListTab[] = [
+  { key: 'tasks', label: msg`Gathering tasks`, perm: manifestItem(KINDS.gather.key).resource.perms.view, config: () => listConfig(KINDS.gather) },
+  { key: 'gathered', label: msg`Gathered accounts`, perm: gatheredAccounts.perms.view, config: () => gatheredConfig },
+]
+
 export function GatherListPage() {
   const { i18n } = useLingui()
-  const styles = useStyles()
-  const access = useAccess()
-  const navigate = useNavigate()
-  const search = useSearch({ strict: false }) as Record<string, unknown>
-  const tasks = manifestItem(KINDS.gather.key).resource
-  const tabs = ([['tasks', tasks.perms.view], ['gathered', gatheredAccounts.perms.view]] as const).filter(([, perm]) => hasPerm(access.perms, perm)).map(([tab]) => tab)
-  const [picked, setPicked] = useState<string>()
-  const active = chooseTab(tabs, picked ?? search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), 'tasks') as GatherTab | undefined
-  const config = useMemo(() => (active === 'gathered' ? gatheredConfig : active === 'tasks' ? listConfig(KINDS.gather) : undefined), [active])
-  const labels: Record<GatherTab, string> = { tasks: i18n._(msg`Gathering tasks`), gathered: i18n._(msg`Gathered accounts`) }
-  return (
-    <Page title={i18n._(KINDS.gather.title)} back={false}>
-      {tabs.length > 1 && (
-        <TabList className={styles.tabs} selectedValue={active} onTabSelect={(_, d) => {
-          const tab = String(d.value)
-          setPicked(tab)
-          Cookies.set(ACTIVE_TAB, tab, { expires: 1, path: '/', sameSite: 'lax' })
-          // A new tab starts a new list: its search, filters and page do not carry over.
-          void navigate({ to: '.', search: {} } as never)
-        }}>
-          {tabs.map((tab) => <Tab key={tab} value={tab}>{labels[tab]}</Tab>)}
-        </TabList>
-      )}
-      {config && <ListTable key={active} config={config} />}
-    </Page>
-  )
+  return <TabbedListPage title={i18n._(KINDS.gather.title)} tabs={GATHER_TABS} fallback="tasks" />
 }

@@ -1,21 +1,11 @@
 /** RoleList: system roles and organization roles, one tab each (the tab is remembered like every tab). */
-import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
-import { useNavigate, useSearch } from '@tanstack/react-router'
-import Cookies from 'js-cookie'
-import { useMemo, useState } from 'react'
-import { useAccess } from '../../../ui/common/access.tsx'
-import { Page } from '../../../ui/common/Page.tsx'
-import { hasPerm } from '../../../ui/common/perms.ts'
-import { ACTIVE_TAB, chooseTab } from '../../../ui/detail/activeTab.ts'
-import { ListTable } from '../../../ui/list/ListTable.tsx'
+import { TabbedListPage, type ListTab } from '../../../ui/list/TabbedListPage.tsx'
 import type { ListConfig } from '../../../ui/list/types.ts'
 import { routePath } from '../../../ui/common/resource.ts'
 import { CellValue } from '../../../ui/table/CellValue.tsx'
 import { isBuiltin, roleName, roleResources, type RoleScope } from './resource.ts'
-
-const useStyles = makeStyles({ tabs: { marginBottom: tokens.spacingVerticalM } })
 
 export function roleListConfig(scope: RoleScope): ListConfig {
   const resource = roleResources[scope]
@@ -43,31 +33,14 @@ export function roleListConfig(scope: RoleScope): ListConfig {
   }
 }
 
+const ROLE_TABS: readonly ListTab[] = (['system', 'org'] as const).map((scope) => ({
+  key: scope,
+  label: scope === 'system' ? msg`System roles` : msg`Organization roles`,
+  perm: roleResources[scope].perms.view,
+  config: () => roleListConfig(scope),
+}))
+
 export function RoleListPage() {
-  const { t, i18n } = useLingui()
-  const styles = useStyles()
-  const access = useAccess()
-  const navigate = useNavigate()
-  const search = useSearch({ strict: false }) as Record<string, unknown>
-  const tabs = (['system', 'org'] as const).filter((s) => hasPerm(access.perms, roleResources[s].perms.view))
-  const [picked, setPicked] = useState<string>()
-  const active = chooseTab(tabs, picked ?? search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), 'system') as RoleScope | undefined
-  const config = useMemo(() => (active ? roleListConfig(active) : undefined), [active])
-  const labels: Record<RoleScope, string> = { system: i18n._(msg`System roles`), org: i18n._(msg`Organization roles`) }
-  return (
-    <Page title={t`Roles`} back={false}>
-      {tabs.length > 1 && (
-        <TabList className={styles.tabs} selectedValue={active} onTabSelect={(_, d) => {
-          const tab = String(d.value)
-          setPicked(tab)
-          Cookies.set(ACTIVE_TAB, tab, { expires: 1, path: '/', sameSite: 'lax' })
-          // A new tab starts a new list: its search, filters and page do not carry over.
-          void navigate({ to: '.', search: {} } as never)
-        }}>
-          {tabs.map((s) => <Tab key={s} value={s}>{labels[s]}</Tab>)}
-        </TabList>
-      )}
-      {config && <ListTable key={active} config={config} />}
-    </Page>
-  )
+  const { t } = useLingui()
+  return <TabbedListPage title={t`Roles`} tabs={ROLE_TABS} fallback="system" />
 }

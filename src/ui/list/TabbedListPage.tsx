@@ -1,0 +1,65 @@
+/**
+ * A page of several lists, one tab each (roles by scope, gathering tasks and gathered accounts): the tabs the
+ * user may view, the active one from the click, the URL or the remembered cookie (like every tab), and a fresh
+ * list when the tab changes — its search, filters and page do not carry over.
+ */
+import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components'
+import type { MessageDescriptor } from '@lingui/core'
+import { useLingui } from '@lingui/react/macro'
+import { useNavigate, useSearch } from '@tanstack/react-router'
+import Cookies from 'js-cookie'
+import { useState } from 'react'
+import { useAccess } from '../common/access.tsx'
+import { Page } from '../common/Page.tsx'
+import { hasPerm } from '../common/perms.ts'
+import { ACTIVE_TAB, chooseTab } from '../detail/activeTab.ts'
+import { ListTable } from './ListTable.tsx'
+import type { ListConfig } from './types.ts'
+
+export interface ListTab {
+  key: string
+  label: MessageDescriptor
+  /** the permission that shows the tab */
+  perm: string
+  config: () => ListConfig
+}
+
+/** One list config per tab for the page's life: a new config object would reload the list. */
+const configs = new WeakMap<ListTab, ListConfig>()
+function configOf(tab: ListTab): ListConfig {
+  let config = configs.get(tab)
+  if (!config) configs.set(tab, (config = tab.config()))
+  return config
+}
+
+const useStyles = makeStyles({ tabs: { marginBottom: tokens.spacingVerticalM } })
+
+/** `tabs` is a module-level constant: each tab's list config is made once. */
+export function TabbedListPage({ title, tabs, fallback }: { title: string; tabs: readonly ListTab[]; fallback: string }) {
+  const { i18n } = useLingui()
+  const styles = useStyles()
+  const access = useAccess()
+  const navigate = useNavigate()
+  const search = useSearch({ strict: false }) as Record<string, unknown>
+  const shown = tabs.filter((tab) => hasPerm(access.perms, tab.perm))
+  const keys = shown.map((tab) => tab.key)
+  const [picked, setPicked] = useState<string>()
+  const active = chooseTab(keys, picked ?? search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), fallback)
+  const current = shown.find((tab) => tab.key === active)
+  const config = current && configOf(current)
+  return (
+    <Page title={title} back={false}>
+      {shown.length > 1 && (
+        <TabList className={styles.tabs} selectedValue={active} onTabSelect={(_, d) => {
+          const tab = String(d.value)
+          setPicked(tab)
+          Cookies.set(ACTIVE_TAB, tab, { expires: 1, path: '/', sameSite: 'lax' })
+          void navigate({ to: '.', search: {} } as never)
+        }}>
+          {shown.map((tab) => <Tab key={tab.key} value={tab.key}>{i18n._(tab.label)}</Tab>)}
+        </TabList>
+      )}
+      {config && <ListTable key={active} config={config} />}
+    </Page>
+  )
+}
