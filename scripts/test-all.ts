@@ -15,6 +15,11 @@ interface Step { name: string; ok: boolean; ms: number; note?: string }
 const steps: Step[] = []
 let passed = 0
 let failed = 0
+/** One line per failed test (where, and the first line of why): repeated after the summary, which is what CI's tail shows. */
+const failures: string[] = []
+const firstLine = (message: string | undefined) =>
+  // eslint-disable-next-line no-control-regex -- ANSI colour codes of the reporters
+  (message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4).join(' ⏎ ').slice(0, 400)
 const only = new Set((process.env.TEST_STEPS ?? '').split(',').filter(Boolean))
 const want = (name: string) => only.size === 0 || only.has(name)
 
@@ -30,16 +35,40 @@ function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv =
 
 function countVitest(file: string): void {
   if (!existsSync(file)) return
-  const j = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number }
+  const j = JSON.parse(readFileSync(file, 'utf8')) as {
+    numPassedTests: number
+    numFailedTests: number
+    testResults?: { name: string; message?: string; assertionResults?: { status: string; fullName: string; failureMessages?: string[] }[] }[]
+  }
   passed += j.numPassedTests
   failed += j.numFailedTests
+  for (const f of j.testResults ?? []) {
+    const where = f.name.replace(`${process.cwd()}/`, '')
+    const bad = (f.assertionResults ?? []).filter((t) => t.status === 'failed')
+    for (const t of bad) failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`)
+    if (!bad.length && f.message) failures.push(`${where}: ${firstLine(f.message)}`)
+  }
 }
+
+interface PwSuite { file?: string; suites?: PwSuite[]; specs?: { title: string; line: number; file: string; tests: { status: string; results: { error?: { message?: string; location?: { line: number } } }[] }[] }[] }
 
 function countPlaywright(file: string): void {
   if (!existsSync(file)) return
-  const j = JSON.parse(readFileSync(file, 'utf8')) as { stats?: { expected: number; unexpected: number; flaky: number } }
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { suites?: PwSuite[]; stats?: { expected: number; unexpected: number; flaky: number } }
   passed += (j.stats?.expected ?? 0) + (j.stats?.flaky ?? 0)
   failed += j.stats?.unexpected ?? 0
+  const walk = (s: PwSuite) => {
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.status !== 'unexpected') continue
+        const error = t.results.map((r) => r.error).find((e) => e?.message)
+        const at = error?.location ? ` (at line ${error.location.line})` : ''
+        failures.push(`${spec.file}:${spec.line} › ${spec.title}${at}: ${firstLine(error?.message)}`)
+      }
+    }
+    for (const c of s.suites ?? []) walk(c)
+  }
+  for (const s of j.suites ?? []) walk(s)
 }
 
 async function startPostgres(): Promise<{ url: string; stop: () => void } | { reason: string }> {
@@ -110,6 +139,7 @@ async function main() {
   console.log(`  total ${((Date.now() - t0) / 1000).toFixed(0)} s`)
   const stepFailures = steps.filter((s) => !s.ok).length
   if (stepFailures && failed === 0) failed = stepFailures
+  if (failures.length) console.log(`\n━━ failed\n${failures.slice(0, 20).map((f) => `  ${f}`).join('\n')}`)
   console.log(`\ntests: ${passed} passed, ${failed} failed`)
   process.exit(steps.every((s) => s.ok) ? 0 : 1)
 }
