@@ -31,7 +31,7 @@ export async function expectNoAxeViolations(page: Page, context?: string): Promi
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
     // Fluent's focus-trap sentinels (tabster "dummy" elements) are a known false positive (microsoft/tabster#288);
     // every rule still runs on everything else.
-    return axe.run({ exclude: [['[data-tabster-dummy]']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    return axe.run({ exclude: [['[data-tabster-dummy]']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
   })
   const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
   expect(summary, `axe violations${context ? ` on ${context}` : ''}`).toEqual([])
