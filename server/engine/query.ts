@@ -128,6 +128,9 @@ export interface ListPlan {
   filtered: boolean
   hasSpm: boolean
   hasIds: boolean
+  /** Only the organization scope applies (no filter, no resource scope, no caller condition): the count may
+   * come from the maintained per-org counter (migration 024). */
+  unfiltered: boolean
 }
 
 /** Builds the conditions and ordering of a list request. Bad filter values → 400 field errors. */
@@ -196,7 +199,8 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
       }
     }
   }
-  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds }
+  const unfiltered = !filtered && !extra && !def.scope && conds.length === scope.length
+  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered }
 }
 
 /**
@@ -233,17 +237,54 @@ export function selectList(def: ResourceDef, fields: FieldDef[]): Cond {
   return exprs.length ? sql`t.*, ${sql.join(exprs, sql`, `)}` : sql`t.*`
 }
 
-export async function fetchRows(db: DB, def: ResourceDef, fields: FieldDef[], conds: Cond[], opts: { order?: Cond; limit?: number; offset?: number; forUpdate?: boolean } = {}): Promise<Row[]> {
+/** Filtered lists of at most this many rows read their page through the filter first (see fetchRows). */
+export const SMALL_MATCH = 5_000
+
+/**
+ * `fence`: the matching rows are found first (an `offset 0` subquery the planner keeps apart: the filter's own
+ * indexes, e.g. trigram), then ordered. Without it, a selective search under an order the planner misjudges walks
+ * the order's index row by row; with it, at most SMALL_MATCH rows are sorted (the caller knows the exact count).
+ */
+export async function fetchRows(db: DB, def: ResourceDef, fields: FieldDef[], conds: Cond[], opts: { order?: Cond; limit?: number; offset?: number; forUpdate?: boolean; fence?: boolean } = {}): Promise<Row[]> {
   const order = opts.order ? sql`order by ${opts.order}` : sql``
   const page = sql`${opts.limit !== undefined ? sql`limit ${opts.limit}` : sql``} ${opts.offset ? sql`offset ${opts.offset}` : sql``}`
+  const source = opts.fence
+    ? sql`(select t.* from ${sql.table(def.table)} as t where ${and(conds)} offset 0) as t`
+    : sql`${sql.table(def.table)} as t where ${and(conds)}`
   if (opts.limit !== undefined && fields.some((f) => f.expr)) {
     // Page first, computed columns after: the expressions (often subqueries) run for the page's rows only.
-    const r = await sql<Row>`select ${selectList(def, fields)} from (select t.* from ${sql.table(def.table)} as t where ${and(conds)} ${order} ${page}) as t ${order}`.execute(db)
+    const r = await sql<Row>`select ${selectList(def, fields)} from (select t.* from ${source} ${order} ${page}) as t ${order}`.execute(db)
     return r.rows
   }
-  const r = await sql<Row>`select ${selectList(def, fields)} from ${sql.table(def.table)} as t where ${and(conds)} ${order} ${page}
+  const r = await sql<Row>`select ${selectList(def, fields)} from ${source} ${order} ${page}
     ${opts.forUpdate ? sql`for update` : sql``}`.execute(db)
   return r.rows
+}
+
+/** Tables whose per-org row counts triggers keep (migration 024), read once per database handle. */
+const countedTables = new WeakMap<object, Promise<Set<string>>>()
+
+function countedSet(db: DB): Promise<Set<string>> {
+  let p = countedTables.get(db)
+  if (!p) {
+    p = sql<{ tbl: string }>`select tbl from row_count_tables`.execute(db).then((r) => new Set(r.rows.map((x) => x.tbl)))
+    p.catch(() => countedTables.delete(db))
+    countedTables.set(db, p)
+  }
+  return p
+}
+
+/**
+ * The exact number of rows of an unfiltered list: from the maintained counter when the table has one (one row
+ * per org instead of a scan of every row), else counted.
+ */
+export async function countAll(db: DB, def: ResourceDef, ctx: Ctx, conds: Cond[]): Promise<number> {
+  if ((await countedSet(db)).has(def.table)) {
+    const org = def.orgScoped && ctx.orgId !== ORG_IDS.ROOT ? sql`and org_id = ${ctx.orgId}` : sql``
+    const r = await sql<{ n: number }>`select coalesce(sum(n), 0)::bigint as n from row_counts where tbl = ${def.table} ${org}`.execute(db)
+    return Number(r.rows[0]?.n ?? 0)
+  }
+  return countRows(db, def, conds)
 }
 
 export async function countRows(db: DB, def: ResourceDef, conds: Cond[]): Promise<number> {

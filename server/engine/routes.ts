@@ -12,7 +12,7 @@ import { recordOperate, objectDisplay, auditOrgOf } from './audit.ts'
 import { fieldByName, permOf, permOrg, resolveFields } from './fields.ts'
 import { fileColumns, renderToJson, sendFile, templateOf } from './files.ts'
 import { metadata, type MetaMethod } from './metadata.ts'
-import { cleanIds, countRows, EXPORT_LIMIT, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
+import { cleanIds, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
 import { commitWrites, deleteRows, prepareMany, prepareWrite } from './write.ts'
@@ -98,8 +98,10 @@ async function listAnswer(def: ResourceDef, req: FastifyRequest, opts: ListOptio
     const rows = await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: opts.limit })
     return serializeRows(def, rows, fields, { db: ctx.db, ctx })
   }
-  const count = await countRows(ctx.db, def, plan.conds)
-  const rows = count > page.offset ? await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: page.limit, offset: page.offset }) : []
+  const count = plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : await countRows(ctx.db, def, plan.conds)
+  const rows = count > page.offset
+    ? await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: page.limit, offset: page.offset, fence: plan.filtered && count <= SMALL_MATCH })
+    : []
   const results = await serializeRows(def, rows, fields, { db: ctx.db, ctx })
   return { count, ...pageLinks(req, count, page.limit, page.offset), results }
 }
