@@ -67,6 +67,16 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     expect((await s.admin.delete(`${PERMS}${p.id}/`)).statusCode).toBe(204)
   })
 
+  it('a new permission starts with every action (JumpServer: actions.default = all choices), in OPTIONS and when left out', async () => {
+    const all = ['connect', 'copy', 'delete', 'download', 'paste', 'share', 'upload']
+    const meta = (await s.admin.request({ method: 'OPTIONS', url: PERMS })).json()
+    expect([...meta.actions.POST.actions.default].sort()).toEqual(all)
+    const r = await s.admin.post(PERMS, { name: 'default-actions' })
+    expect(r.statusCode, r.body).toBe(201)
+    expect(values(r.json().actions)).toEqual(all)
+    await s.admin.delete(`${PERMS}${r.json().id}/`)
+  })
+
   it('grants a group\'s nodes (subtrees) and a user\'s assets, merging actions; accounts and protocols per asset', async () => {
     const f = await fixture('grant')
     const u = await user('granted')
