@@ -167,6 +167,22 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     expect(await myAssets(u.c)).toEqual([])
   })
 
+  it('invalidation is targeted: a change that reaches one user keeps another user\'s cache', async () => {
+    const f = await fixture('tgt')
+    const a = await user('tgt-a')
+    const b = await user('tgt-b')
+    const pa = (await s.admin.post(PERMS, { name: 'tgt-pa', users: [a.id], assets: [f.a1], accounts: ['@ALL'] })).json()
+    await s.admin.post(PERMS, { name: 'tgt-pb', users: [b.id], assets: [f.a2], accounts: ['@ALL'] })
+    expect(await myAssets(a.c)).toEqual(['tgt-a1'])
+    expect(await myAssets(b.c)).toEqual(['tgt-a2'])
+    const before = cacheStats.rebuilds
+    await s.admin.patch(`${PERMS}${pa.id}/`, { assets: [f.a1, f.a3] })
+    expect(await myAssets(b.c)).toEqual(['tgt-a2'])
+    expect(cacheStats.rebuilds).toBe(before)
+    expect(await myAssets(a.c)).toEqual(['tgt-a1', 'tgt-a3'])
+    expect(cacheStats.rebuilds).toBe(before + 1)
+  })
+
   it('connection tokens: only for a granted asset, account and protocol with connect; own tokens only; expire and delete', async () => {
     const f = await fixture('tok')
     const u = await user('tokener')
