@@ -94,7 +94,8 @@ export function fieldInfo(f: FieldDef, ctx: Ctx, extra?: { filter?: boolean; ord
   if (f.min_value !== undefined) info.min_value = f.min_value
   if (f.max_value !== undefined) info.max_value = f.max_value
   if (!f.required && !readOnly && f.default !== undefined) {
-    const d = plainDefault(defaultOf(f))
+    // the wire form: a bit-field tree's default as its names (JumpServer's `actions.default = [names]`), not bits
+    const d = plainDefault(f.type === 'tree' && f.bits ? (typeof f.default === 'function' ? (f.default as () => unknown)() : f.default) : defaultOf(f))
     if (d !== undefined) info.default = d
   }
   if (f.choices) info.choices = f.choices.map((c) => ({ value: c.value, label: tr(ctx.lang, c.label) }))

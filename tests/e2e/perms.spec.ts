@@ -51,6 +51,11 @@ test('grant a group two nodes in the form; the user sees exactly those assets, c
   await expect(page.getByRole('checkbox', { name: 'All accounts' })).toBeChecked()
   const actions = page.getByRole('tree', { name: 'Action' })
   const item = (name: string) => actions.getByRole('treeitem', { name, exact: true })
+  // a new permission starts with every action checked (JumpServer 3.2's default); clear them, then pick two
+  await expect(actions.getByRole('checkbox', { name: 'All', exact: true })).toBeChecked()
+  await expect(item('Connect').getByRole('checkbox')).toBeChecked()
+  await actions.getByRole('checkbox', { name: 'All', exact: true }).click()
+  await expect(item('Connect').getByRole('checkbox')).not.toBeChecked()
   await item('Connect').getByRole('checkbox').click()
   await actions.getByText('Transfer', { exact: true }).click()
   await item('Upload').getByRole('checkbox').click()

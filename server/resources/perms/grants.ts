@@ -7,9 +7,11 @@
  * account the union of the actions of the permissions naming that account.
  *
  * A user's granted asset set and node tree are cached per (user, organization) in perm_user_assets /
- * perm_user_nodes. The cache row records the value of the global `perm_epoch` counter it was built at and the
- * next instant one of the user's permissions starts or expires; triggers bump the counter on every statement that
- * can change a grant (migration 018), so a cache is used only when nothing changed and no validity boundary passed.
+ * perm_user_nodes. The cache row records the counters it was built at — the user's (perm_user_epoch), the
+ * organization's (perm_org_epoch) and the global one (perm_epoch) — and the next instant one of the user's
+ * permissions starts or expires. Statement triggers bump, from their transition tables, the users a change reaches
+ * where they can tell, else the organization, else (node moves) everything (migration 025), so a cache is used only
+ * when nothing that reaches it changed and no validity boundary passed.
  */
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/connection.ts'
@@ -58,14 +60,17 @@ export const cacheStats = { rebuilds: 0 }
 
 /** Makes the user's cached grant in the organization current (rebuilds it when stale). */
 export async function ensureUserGrants(db: DB, userId: string, orgId: string): Promise<void> {
-  const fresh = sql<{ ok: boolean }>`select (c.epoch = e.value and (c.valid_until is null or c.valid_until > now())) as ok
-    from perm_epoch e left join perm_user_cache c on c.user_id = ${userId} and c.org_id = ${orgId} where e.id = 1`
+  const fresh = sql<{ ok: boolean }>`select (c.epoch = e.value and c.user_epoch = coalesce(ue.value, 0) and c.org_epoch = coalesce(oe.value, 0)
+      and (c.valid_until is null or c.valid_until > now())) as ok
+    from perm_epoch e left join perm_user_cache c on c.user_id = ${userId} and c.org_id = ${orgId}
+      left join perm_user_epoch ue on ue.user_id = ${userId} left join perm_org_epoch oe on oe.org_id = ${orgId} where e.id = 1`
   if ((await fresh.execute(db)).rows[0]?.ok) return
   await db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`perm:${userId}:${orgId}`}, 0))`.execute(tx)
     if ((await fresh.execute(tx)).rows[0]?.ok) return
-    // The counter is read before the grant is computed: a change committed later bumps it past this value.
-    const epoch = (await sql<{ value: string }>`select value from perm_epoch where id = 1`.execute(tx)).rows[0]!.value
+    // The counters are read before the grant is computed: a change committed later bumps one past its value.
+    const ep = (await sql<{ value: string; user_epoch: string; org_epoch: string }>`select e.value, coalesce((select value from perm_user_epoch where user_id = ${userId}), 0) as user_epoch,
+      coalesce((select value from perm_org_epoch where org_id = ${orgId}), 0) as org_epoch from perm_epoch e where e.id = 1`.execute(tx)).rows[0]!
     const s: Subject = { kind: 'user', id: userId }
     await sql`delete from perm_user_assets where user_id = ${userId} and org_id = ${orgId}`.execute(tx)
     await sql`delete from perm_user_nodes where user_id = ${userId} and org_id = ${orgId}`.execute(tx)
@@ -74,8 +79,9 @@ export async function ensureUserGrants(db: DB, userId: string, orgId: string): P
     await sql`insert into perm_user_nodes (user_id, org_id, node_id, key, parent_key, assets_amount)
       select ${userId}::uuid, ${orgId}::uuid, t.id, t.key, t.parent_key, t.amount from (${treeQuery(sql`select asset_id from perm_user_assets where user_id = ${userId} and org_id = ${orgId}`)}) t`.execute(tx)
     const until = await nextBoundary(tx, s, orgId)
-    await sql`insert into perm_user_cache (user_id, org_id, epoch, valid_until) values (${userId}, ${orgId}, ${epoch}, ${until})
-      on conflict (user_id, org_id) do update set epoch = excluded.epoch, valid_until = excluded.valid_until, date_built = now()`.execute(tx)
+    await sql`insert into perm_user_cache (user_id, org_id, epoch, user_epoch, org_epoch, valid_until) values (${userId}, ${orgId}, ${ep.value}, ${ep.user_epoch}, ${ep.org_epoch}, ${until})
+      on conflict (user_id, org_id) do update set epoch = excluded.epoch, user_epoch = excluded.user_epoch, org_epoch = excluded.org_epoch,
+        valid_until = excluded.valid_until, date_built = now()`.execute(tx)
     cacheStats.rebuilds++
   })
 }

@@ -67,6 +67,16 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     expect((await s.admin.delete(`${PERMS}${p.id}/`)).statusCode).toBe(204)
   })
 
+  it('a new permission starts with every action (JumpServer: actions.default = all choices), in OPTIONS and when left out', async () => {
+    const all = ['connect', 'copy', 'delete', 'download', 'paste', 'share', 'upload']
+    const meta = (await s.admin.request({ method: 'OPTIONS', url: PERMS })).json()
+    expect([...meta.actions.POST.actions.default].sort()).toEqual(all)
+    const r = await s.admin.post(PERMS, { name: 'default-actions' })
+    expect(r.statusCode, r.body).toBe(201)
+    expect(values(r.json().actions)).toEqual(all)
+    await s.admin.delete(`${PERMS}${r.json().id}/`)
+  })
+
   it('grants a group\'s nodes (subtrees) and a user\'s assets, merging actions; accounts and protocols per asset', async () => {
     const f = await fixture('grant')
     const u = await user('granted')
@@ -155,6 +165,22 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     // the permission deleted
     await s.admin.delete(`${PERMS}${p.id}/`)
     expect(await myAssets(u.c)).toEqual([])
+  })
+
+  it('invalidation is targeted: a change that reaches one user keeps another user\'s cache', async () => {
+    const f = await fixture('tgt')
+    const a = await user('tgt-a')
+    const b = await user('tgt-b')
+    const pa = (await s.admin.post(PERMS, { name: 'tgt-pa', users: [a.id], assets: [f.a1], accounts: ['@ALL'] })).json()
+    await s.admin.post(PERMS, { name: 'tgt-pb', users: [b.id], assets: [f.a2], accounts: ['@ALL'] })
+    expect(await myAssets(a.c)).toEqual(['tgt-a1'])
+    expect(await myAssets(b.c)).toEqual(['tgt-a2'])
+    const before = cacheStats.rebuilds
+    await s.admin.patch(`${PERMS}${pa.id}/`, { assets: [f.a1, f.a3] })
+    expect(await myAssets(b.c)).toEqual(['tgt-a2'])
+    expect(cacheStats.rebuilds).toBe(before)
+    expect(await myAssets(a.c)).toEqual(['tgt-a1', 'tgt-a3'])
+    expect(cacheStats.rebuilds).toBe(before + 1)
   })
 
   it('connection tokens: only for a granted asset, account and protocol with connect; own tokens only; expire and delete', async () => {

@@ -36,6 +36,10 @@ describe('initialValues', () => {
     const v = initialValues(fields, {}, undefined, { name: 'preset' })
     expect(v).toMatchObject({ name: 'preset', mfa_level: 0, is_active: true, groups: [], org: null, rules: { ip_group: ['*'], priority: '50' }, ports: [] })
   })
+  it('checks a bit-field tree\'s default choices (a new asset permission starts with every action)', () => {
+    const actions = f('actions', { type: 'tree', default: ['connect', 'upload'], tree: [{ value: 'All', label: 'All', children: [{ value: 'connect', label: 'Connect' }, { value: 'upload', label: 'Upload' }] }] })
+    expect(initialValues([actions], {})).toEqual({ actions: ['connect', 'upload'] })
+  })
   it('collects labels of related objects', () => {
     expect(relatedLabels({ groups: [{ id: 'g1', name: 'ops' }], org: { id: 'o1', name: 'Default' }, name: 'x' })).toEqual({ groups: { g1: 'ops' }, org: { o1: 'Default' } })
     const overrides = { groups: { related: { url: '/g/', label: (r: Row) => `[${String(r.name)}]` } } }
