@@ -79,18 +79,17 @@ test.describe('accounts on a real host', () => {
   })
 
   let smtp: TestSmtp
-  let a: Api
 
   test.beforeAll(async () => {
     smtp = await startSmtp()
   })
-  test.afterAll(async () => {
-    await a?.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: '', EMAIL_PORT: '25' })
+  test.afterAll(async ({ request }) => {
+    await (await api(request)).patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: '', EMAIL_PORT: '25' })
     await smtp?.stop()
   })
 
   test('add an account, push it, view its secret after the OTP, change it, gather the host, mail a backup', async ({ page, request }) => {
-    a = await api(request)
+    const a = await api(request)
     const user = await otpAdmin(a)
     const host = await a.post('/api/v1/assets/hosts/', { name: `e2e-host-${Date.now().toString(36)}`, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })
     // The host's administrator account (privileged): the automations log in with it.
@@ -197,6 +196,7 @@ test.describe('accounts on a real host', () => {
     await expect(row(page, app)).toBeVisible()
     await expect(row(page, priv.username)).toBeVisible()
     await expectNoAxeViolations(page, 'gathered accounts')
+    await shot(page, 'accounts-gathered')
 
     // A backup plan mailed to the administrator: the encrypted archive arrives, and only its password opens it.
     await a.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: smtp.host, EMAIL_PORT: String(smtp.port), EMAIL_USE_SSL: false, EMAIL_USE_TLS: false, EMAIL_FROM: 'bastion@example.org' })
