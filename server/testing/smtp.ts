@@ -50,6 +50,20 @@ function textPart(raw: string): string {
   return ''
 }
 
+/** The attachments of a received (multipart) message: the base64 parts with a file name. */
+export function attachments(mail: ReceivedMail): Array<{ filename: string; content: Buffer; type: string }> {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mail.raw)?.[1]
+  if (!boundary) return []
+  const out: Array<{ filename: string; content: Buffer; type: string }> = []
+  for (const part of mail.raw.split(`--${boundary}`)) {
+    const [head = '', ...rest] = part.split(/\r?\n\r?\n/)
+    const filename = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1]
+    if (!filename) continue
+    out.push({ filename, content: Buffer.from(rest.join('\n\n').replace(/\s+/g, ''), 'base64'), type: /content-type:\s*([^;\r\n]+)/i.exec(head)?.[1] ?? '' })
+  }
+  return out
+}
+
 export async function startSmtp(opts: { user?: string; password?: string } = {}): Promise<TestSmtp> {
   const mails: ReceivedMail[] = []
   const waiters: Array<{ to?: string; resolve: (m: ReceivedMail) => void }> = []

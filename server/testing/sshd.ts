@@ -11,6 +11,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { Client } from 'ssh2'
 
 const run = promisify(execFile)
 
@@ -35,6 +36,23 @@ export interface Sshd {
   /** The server's log so far (sshd -e), for failing tests. */
   log(): string
   stop(): Promise<void>
+}
+
+/**
+ * Whether `username` logs in with `password` on the server (a real SSH client, ssh2): true when the server
+ * accepts it, false when it refuses it; any other fault (no server) throws.
+ */
+export function passwordLogsIn(sshd: Pick<Sshd, 'host' | 'port'>, username: string, password: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const c = new Client()
+    c.once('ready', () => { c.end(); resolve(true) })
+    c.once('error', (e: Error & { level?: string }) => {
+      c.end()
+      if (e.level === 'client-authentication') resolve(false)
+      else reject(e)
+    })
+    c.connect({ host: sshd.host, port: sshd.port, username, password, tryKeyboard: false, readyTimeout: 20_000 })
+  })
 }
 
 export function freePort(): Promise<number> {

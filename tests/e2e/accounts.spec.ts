@@ -1,16 +1,24 @@
 /**
- * Accounts in real Chromium against the real server and a real OpenSSH server on loopback (server/testing/sshd.ts):
- * an administrator with OTP creates an account on a host, views its secret after the OTP confirmation (shown once,
- * with copy), runs a change-secret automation and follows its live log, and the new secret is the one stored.
+ * The accounts journey of issue 15 in real Chromium against the real server, a real OpenSSH server on loopback
+ * (server/testing/sshd.ts) and a real SMTP server (server/testing/smtp.ts): an administrator with OTP adds an
+ * account to a host, pushes it to the host (an account push created in the console's form, executed, its live log
+ * followed), views its secret after the OTP confirmation (shown once, with copy) and the test logs in over SSH with
+ * it; a change secret executed from its list: the new secret logs in, the old one no longer does; a gathering
+ * puts the host's OS accounts in the gathered list; a backup plan executed from its list mails the encrypted
+ * archive to the recipient. What the test is not about (the host, its administrator account, the mail server, the
+ * other automations' definitions) is set up through the API.
  */
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rm, writeFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import type { Page } from '@playwright/test'
-import { bindOtp, freshCode, tokenFor } from './support/otp.ts'
-import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
-import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import ExcelJS from 'exceljs'
+import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, type FileEntry } from '@zip.js/zip.js'
+import { bindOtp, freshCode } from './support/otp.ts'
+import { passwordLogsIn, startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
+import { attachments, startSmtp, type TestSmtp } from '../../server/testing/smtp.ts'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, row, rowAction, type Api } from './generic-support.ts'
 
 const ROLE_USER = '00000000-0000-0000-0000-000000000003'
@@ -22,18 +30,35 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
 }
 
-
 /** An organization administrator with OTP bound through its own profile endpoints; answers the step used. */
-async function otpAdmin(a: Api): Promise<{ username: string; password: string; secret: string; usedStep: number }> {
+async function otpAdmin(a: Api): Promise<{ id: string; username: string; email: string; password: string; secret: string; usedStep: number }> {
   const suffix = Date.now().toString(36)
-  const user = { username: `keeper-${suffix}`, password: `Keeper-Passw0rd-${suffix}!` }
-  await a.post('/api/v1/users/users/', {
-    name: `Keeper${suffix}`, username: user.username, email: `${user.username}@example.com`, password_strategy: 'custom',
+  const user = { username: `keeper-${suffix}`, password: `Keeper-Passw0rd-${suffix}!`, email: `keeper-${suffix}@example.com` }
+  const created = await a.post('/api/v1/users/users/', {
+    name: `Keeper${suffix}`, username: user.username, email: user.email, password_strategy: 'custom',
     password: user.password, need_update_password: false, system_roles: [ROLE_USER], org_roles: [ROLE_ORG_ADMIN],
   })
-  return bindOtp(user)
+  return { id: String(created.id), ...(await bindOtp(user)) }
 }
 
+/** "Execute" on the automation's row: the live task log opens in a new tab; answers it once the run has ended. */
+async function execute(page: Page, name: string, expected: string): Promise<Page> {
+  await expect(row(page, name)).toBeVisible()
+  const [log] = await Promise.all([page.context().waitForEvent('page'), rowAction(page, name, 'Execute')])
+  await expect(log.getByRole('log')).toContainText(expected, { timeout: 90_000 })
+  return log
+}
+
+/** The files of a zip archive (read with the password, or without one). */
+async function openZip(data: Uint8Array, password?: string): Promise<Array<{ name: string; data: Uint8Array }>> {
+  const reader = new ZipReader(new Uint8ArrayReader(data), password === undefined ? {} : { password })
+  try {
+    const files = (await reader.getEntries()).filter((e): e is FileEntry => !e.directory)
+    return await Promise.all(files.map(async (e) => ({ name: e.filename, data: await e.getData(new Uint8ArrayWriter()) })))
+  } finally {
+    await reader.close()
+  }
+}
 
 test.describe('accounts on a real host', () => {
   test.describe.configure({ timeout: 180_000 })
@@ -53,12 +78,24 @@ test.describe('accounts on a real host', () => {
     await sshd?.stop()
   })
 
-  test('create an account, view its secret after the OTP, change it and follow the execution log', async ({ page, request }) => {
+  let smtp: TestSmtp
+
+  test.beforeAll(async () => {
+    smtp = await startSmtp()
+  })
+  test.afterAll(async ({ request }) => {
+    await (await api(request)).patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: '', EMAIL_PORT: '25' })
+    await smtp?.stop()
+  })
+
+  test('add an account, push it, view its secret after the OTP, change it, gather the host, mail a backup', async ({ page, request }) => {
     const a = await api(request)
     const user = await otpAdmin(a)
     const host = await a.post('/api/v1/assets/hosts/', { name: `e2e-host-${Date.now().toString(36)}`, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })
     // The host's administrator account (privileged): the automations log in with it.
     await a.post('/api/v1/accounts/accounts/', { username: priv.username, secret: priv.password, asset: host.id, privileged: true })
+    const app = `app${randomBytes(3).toString('hex')}`
+    pushed.push(app)
 
     // Log in with password and OTP.
     await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
@@ -72,30 +109,44 @@ test.describe('accounts on a real host', () => {
     await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
     if (!page.url().includes('/accounts/accounts/create')) await page.goto('/ui/console/accounts/accounts/create')
 
-    // Create the account on the host: the secret leaves the browser encrypted (contract §6).
+    // Add an account to the host: the secret leaves the browser encrypted (contract §6).
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(priv.username)
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`${priv.username}-admin`)
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(app)
     const picker = page.locator('[data-field="asset"]').getByRole('combobox')
     await picker.fill(host.name)
     await page.getByRole('option', { name: new RegExp(host.name) }).click()
-    await page.locator('[data-field="secret"]').locator('input, textarea').first().fill('placeholder-secret')
+    await page.locator('[data-field="secret"]').locator('input, textarea').first().fill('First-Secret-1')
     await expectNoAxeViolations(page, 'account form')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
-    // refused: the host already has this username (the administrator account above)
+    // refused: the host already has this username (the administrator account above); nothing is lost
     await expect(page.locator('[data-field="username"]')).toContainText('An account with this username already exists on the asset.')
-    const app = `app${randomBytes(3).toString('hex')}`
-    pushed.push(app)
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(app)
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(app)
-    await page.locator('[data-field="secret"]').locator('input, textarea').first().fill('First-Secret-1')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.waitForURL((url) => /\/console\/accounts\/accounts(\?|$|\/[0-9a-f-]{36})/.test(url.pathname + url.search))
+
+    // Push it to the host: an account push made in the form (random secret, the default), executed from its list.
+    await page.goto('/ui/console/accounts/account-push/create')
+    const pushName = `push-${app}`
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(pushName)
+    const assets = page.locator('[data-field="assets"]').getByRole('combobox')
+    await assets.fill(host.name)
+    await page.getByRole('option', { name: new RegExp(host.name) }).click()
+    await page.locator('[data-field="accounts"]').getByRole('textbox').fill(app)
+    await page.locator('[data-field="accounts"]').getByRole('textbox').press('Enter')
+    await expectNoAxeViolations(page, 'account push form')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.waitForURL((url) => !url.pathname.endsWith('/create'))
+    await page.goto(`/ui/console/accounts/account-push?search=${pushName}`)
+    const pushLog = await execute(page, pushName, 'success: 1 of 1 done, 0 failed')
+    await expect(pushLog.getByRole('log')).toContainText(`${app}: pushed, the new secret logs in`)
+    await shot(pushLog, 'accounts-push-log')
+    await pushLog.close()
+
+    // View its secret: the OTP first, then the secret once, with copy; it logs in over SSH, the first one does not.
     await page.goto(`/ui/console/accounts/accounts?search=${app}`)
     await expect(row(page, app)).toBeVisible()
     await expect(page.getByText('First-Secret-1')).toHaveCount(0)
     await expectNoAxeViolations(page, 'account list')
-
-    // View its secret: the OTP first, then the secret once, with copy.
     await rowAction(page, app, 'View secret')
     const verify = page.getByRole('dialog', { name: 'Multi-factor authentication' })
     await expect(verify).toBeVisible()
@@ -105,40 +156,66 @@ test.describe('accounts on a real host', () => {
     await code.fill(confirmCode.code)
     await code.press('Enter')
     const shown = page.getByRole('dialog', { name: new RegExp(`Secret of ${app}`) })
-    await expect(shown).toBeVisible()
-    await expect(shown.getByRole('textbox', { name: 'Secret' })).toHaveValue('First-Secret-1')
+    await expect(shown.getByRole('textbox', { name: 'Secret' })).toHaveValue(/^.{30}$/)
     await expect(shown.getByRole('button', { name: 'Copy the secret' })).toBeVisible()
+    const pushedSecret = await shown.getByRole('textbox', { name: 'Secret' }).inputValue()
     await shot(page, 'accounts-secret')
     await expectNoAxeViolations(page, 'secret dialog')
     await shown.getByRole('button', { name: 'Close' }).click()
     await expect(shown).toBeHidden()
+    expect(await passwordLogsIn(sshd, app, pushedSecret)).toBe(true)
 
-    // A change-secret task (random, 20 characters) on the host, executed from its list: the live log opens.
-    const account = (await a.get(`/api/v1/accounts/accounts/?search=${app}`))[0]
-    await request.post('/api/v1/accounts/accounts/tasks/', { headers: { Authorization: `Bearer ${await tokenFor(request, ADMIN)}` }, data: { action: 'push', accounts: [account.id] } })
-    const task = await a.post('/api/v1/accounts/change-secret-automations/', {
+    // Change its secret (random, 20 characters), executed from the list: the new secret logs in, the old one not.
+    const change = await a.post('/api/v1/accounts/change-secret-automations/', {
       name: `rotate-${app}`, assets: [host.id], accounts: [app], secret_strategy: 'random', password_rules: { length: 20, symbol_set: '' },
     })
-    // the OS account must exist before its secret can change: wait for the push above to have logged in
-    await expect.poll(async () => (await a.get(`/api/v1/accounts/accounts/${account.id}/`)).connectivity.value, { timeout: 60_000 }).toBe('ok')
-    await page.goto(`/ui/console/accounts/account-change-secret?search=${task.name}`)
-    await expect(row(page, task.name)).toBeVisible()
+    await page.goto(`/ui/console/accounts/account-change-secret?search=${change.name}`)
     await expectNoAxeViolations(page, 'change secret list')
-    const [logPage] = await Promise.all([page.context().waitForEvent('page'), rowAction(page, task.name, 'Execute')])
-    await expect(logPage.getByRole('log')).toContainText(`${app}: secret changed, the new secret logs in`, { timeout: 90_000 })
-    await expect(logPage.getByRole('log')).toContainText('success: 1 of 1 done, 0 failed')
-    await shot(logPage, 'accounts-change-log')
-    await logPage.close()
-
-    // The execution is listed with its records; the secret shown now (still confirmed) is the new one.
+    const changeLog = await execute(page, change.name, 'success: 1 of 1 done, 0 failed')
+    await expect(changeLog.getByRole('log')).toContainText(`${app}: secret changed, the new secret logs in`)
+    await changeLog.close()
     await page.goto('/ui/console/accounts/account-change-secret/executions')
-    await expect(page.getByRole('grid').first()).toContainText(task.name)
+    await expect(page.getByRole('grid').first()).toContainText(change.name)
+    // the secret shown now (the confirmation still holds) is the new one
     await page.goto(`/ui/console/accounts/accounts?search=${app}`)
     await rowAction(page, app, 'View secret')
     const again = page.getByRole('dialog', { name: new RegExp(`Secret of ${app}`) })
-    await expect(again).toBeVisible()
+    await expect(again.getByRole('textbox', { name: 'Secret' })).toHaveValue(/^[A-Za-z0-9]{20}$/)
     const rotated = await again.getByRole('textbox', { name: 'Secret' }).inputValue()
-    expect(rotated).toMatch(/^[A-Za-z0-9]{20}$/)
-    expect(rotated).not.toBe('First-Secret-1')
+    await again.getByRole('button', { name: 'Close' }).click()
+    expect(await passwordLogsIn(sshd, app, rotated)).toBe(true)
+    expect(await passwordLogsIn(sshd, app, pushedSecret)).toBe(false)
+
+    // Gather the host's accounts: they appear in the gathered list.
+    const gather = await a.post('/api/v1/accounts/gather-account-automations/', { name: `gather-${app}`, assets: [host.id] })
+    await page.goto(`/ui/console/accounts/account-gather?search=${gather.name}`)
+    const gatherLog = await execute(page, gather.name, 'success: 1 of 1 done, 0 failed')
+    await expect(gatherLog.getByRole('log')).toContainText(app)
+    await gatherLog.close()
+    await page.getByRole('tab', { name: 'Gathered accounts' }).click()
+    await expect(row(page, app)).toBeVisible()
+    await expect(row(page, priv.username)).toBeVisible()
+    await expectNoAxeViolations(page, 'gathered accounts')
+    await shot(page, 'accounts-gathered')
+
+    // A backup plan mailed to the administrator: the encrypted archive arrives, and only its password opens it.
+    await a.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: smtp.host, EMAIL_PORT: String(smtp.port), EMAIL_USE_SSL: false, EMAIL_USE_TLS: false, EMAIL_FROM: 'bastion@example.org' })
+    const plan = await a.post('/api/v1/accounts/account-backup-plans/', { name: `backup-${app}`, recipients: [user.id], zip_encrypt_password: 'Zip-Password-9' })
+    const mailed = smtp.next(user.email, 90_000)
+    await page.goto(`/ui/console/accounts/account-backup?search=${plan.name}`)
+    const backupLog = await execute(page, plan.name, `Mail to ${user.username}: sent`)
+    await backupLog.close()
+    const mail = await mailed
+    expect(mail.raw).not.toContain(rotated)
+    const [zip] = attachments(mail)
+    expect(zip?.filename).toMatch(new RegExp(`^backup-${app}-.*\\.zip$`))
+    await expect(openZip(zip!.content)).rejects.toThrow()
+    const [sheet] = await openZip(zip!.content, 'Zip-Password-9')
+    expect(sheet!.name).toMatch(/\.xlsx$/)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.load(Buffer.from(sheet!.data) as unknown as ArrayBuffer)
+    const cells: string[][] = []
+    book.eachSheet((ws) => ws.eachRow((r) => cells.push((r.values as unknown[]).map((v) => String(v ?? '')))))
+    expect(cells.find((r) => r.includes(app))).toContain(rotated)
   })
 })

@@ -10,27 +10,13 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { invalidateSettingsCache } from '../../settings/store.ts'
 import { dbKind } from '../../testing.ts'
-import { startSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts'
+import { attachments, startSmtp, type TestSmtp } from '../../testing/smtp.ts'
 import { useTestServer } from '../../use-test-server.ts'
 
 const A = '/api/v1/accounts/'
 const FINAL = ['success', 'failed', 'error', 'canceled']
 const ORG_USER = '00000000-0000-0000-0000-000000000007'
 const ORG_ADMIN = '00000000-0000-0000-0000-000000000005'
-
-/** The attachments of a raw MIME message (base64 parts with a file name). */
-function attachments(mail: ReceivedMail): Array<{ filename: string; content: Buffer; type: string }> {
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mail.raw)?.[1]
-  if (!boundary) return []
-  const out: Array<{ filename: string; content: Buffer; type: string }> = []
-  for (const part of mail.raw.split(`--${boundary}`)) {
-    const [head = '', ...rest] = part.split(/\r?\n\r?\n/)
-    const filename = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1]
-    if (!filename) continue
-    out.push({ filename, content: Buffer.from(rest.join('\n\n').replace(/\s+/g, ''), 'base64'), type: /content-type:\s*([^;\r\n]+)/i.exec(head)?.[1] ?? '' })
-  }
-  return out
-}
 
 async function openZip(data: Uint8Array, password?: string): Promise<Array<{ name: string; data: Uint8Array }>> {
   const reader = new ZipReader(new Uint8ArrayReader(data), password === undefined ? {} : { password })
