@@ -13,7 +13,7 @@ import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
-import { cleanCustomInfo, platformCustomFields } from './custom-fields.ts'
+import { cleanCustomInfo, customFieldDefs, platformCustomFields } from './custom-fields.ts'
 import { domainField, domainFilter, labelsField, labelsFilter } from './links.ts'
 import { nodeTree } from './nodes.ts'
 import { platformById, platformProtocols, protocolChildren } from './platforms.ts'
@@ -265,7 +265,17 @@ export const webs = kind('web', 'webs', 'web', 'Web', [
   { name: 'script', type: 'json', label: 'Script', default: () => [] },
 ])
 export const customs = kind('custom', 'customs', 'custom', 'Custom', [
-  { name: 'custom_info', type: 'json', label: 'Custom info', default: () => ({}) },
+  {
+    name: 'custom_info', type: 'json', label: 'Custom info', default: () => ({}),
+    // OPTIONS with `?platform=` (or an asset's own platform) describes the platform's custom fields as sub-fields
+    childrenFrom: {
+      field: 'platform',
+      children: async (value, ctx) => {
+        const platform = Number.isSafeInteger(Number(value)) ? await platformById(ctx.db, Number(value)) : undefined
+        return platform?.category === 'custom' ? customFieldDefs(platformCustomFields(platform)) : undefined
+      },
+    },
+  },
 ])
 
 export const ASSET_KINDS = [hosts, databases, devices, clouds, webs, customs]
