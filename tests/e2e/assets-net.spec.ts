@@ -82,6 +82,7 @@ test.describe('domains and gateways', () => {
     await a.post('/api/v1/accounts/accounts/', { username: user.username, secret: user.password, asset: host.id, privileged: true })
     const { task } = await a.post('/api/v1/assets/assets/tasks/', { action: 'refresh', assets: [host.id] }) as { task: string }
     await expect.poll(async () => (await a.get(`/api/v1/ops/celery/task/x/task-execution/${task}/result/`) as { state: string }).state, { timeout: 60_000 }).toBe('SUCCESS')
+    expect((await a.get(`/api/v1/ops/celery/task/x/task-execution/${task}/log/`) as { data: string }).data).toContain(`${hostName} (127.0.0.1): ok`)
     await page.goto(`/ui/console/assets/assets/${host.id}`)
     await expect(page.getByRole('heading', { name: new RegExp(hostName) })).toBeVisible()
     await expect(page.getByText('Hardware', { exact: true })).toBeVisible()

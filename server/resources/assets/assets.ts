@@ -222,6 +222,8 @@ export const assetBase: ResourceDef = {
 /** The combined list: every kind, read/update/delete; creating needs a kind's URL. */
 export const assets: ResourceDef = {
   ...assetBase,
+  // the detail (AssetDetail's Hardware card) carries the gathered hardware info, as a host's does; lists do not
+  fields: [...assetBase.fields, { name: 'gathered_info', type: 'json', label: 'Gathered info', read_only: true, visible: (_ctx, action) => action === 'retrieve' }],
   verbs: ['list', 'retrieve', 'update', 'destroy', 'bulk_update', 'bulk_destroy', 'export'],
   refusals: { create: 'Cannot create asset directly, you should create a host or other' },
 }
