@@ -1,6 +1,7 @@
 /** OPTIONS metadata (contract §2): one entry per allowed method, field infos in declaration order. */
 import { tr } from '../i18n.ts'
-import { fieldInfo, filterNames, orderNames, resolveFields } from './fields.ts'
+import { fieldByName, fieldInfo, filterNames, orderNames, resolveFields } from './fields.ts'
+import { columnOf } from './kinds.ts'
 import type { Action, Ctx, FieldDef, ResourceDef } from './types.ts'
 
 export const RENDERS = ['application/json', 'text/csv', 'application/xlsx']
@@ -18,21 +19,37 @@ const ACTION_OF: Record<MetaMethod, { list: Action; detail: Action }> = {
 /** A required write-only secret is required on create only: an update that leaves it out keeps the stored one. */
 export const keepsStoredSecret = (f: FieldDef) => !!f.secret && !!f.write_only
 
-function describe(def: ResourceDef, fields: FieldDef[], ctx: Ctx, withFlags: boolean, update = false): Record<string, unknown> {
+/** Where OPTIONS reads the values other fields depend on (`childrenFrom`): the query, then the object. */
+export interface MetaSource { query?: Record<string, unknown>; object?: Record<string, unknown> }
+
+const scalar = (v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? ((v as Record<string, unknown>).id ?? (v as Record<string, unknown>).pk ?? (v as Record<string, unknown>).value) : v)
+
+async function describe(def: ResourceDef, fields: FieldDef[], ctx: Ctx, withFlags: boolean, update: boolean, source: MetaSource): Promise<Record<string, unknown>> {
   const filters = withFlags ? filterNames(def) : new Set<string>()
   const orders = withFlags ? orderNames(def) : new Set<string>()
-  return Object.fromEntries(fields.map((f) => {
-    const info = fieldInfo(f, ctx, { filter: filters.has(f.name), order: orders.has(f.name) })
+  const out: Record<string, unknown> = {}
+  for (const f of fields) {
+    let shown = f
+    if (f.childrenFrom) {
+      const from = fieldByName(def, f.childrenFrom.field)
+      const given = source.query?.[f.childrenFrom.field] ?? (from && source.object ? source.object[columnOf(from) ?? from.name] : undefined)
+      const value = scalar(Array.isArray(given) ? given[0] : given)
+      const children = value === undefined || value === null || value === '' ? undefined : await f.childrenFrom.children(value, ctx)
+      if (children) shown = { ...f, type: 'nested', children }
+    }
+    const info = fieldInfo(shown, ctx, { filter: filters.has(f.name), order: orders.has(f.name) })
+    if (f.childrenFrom) info.children_from = f.childrenFrom.field
     if (update && keepsStoredSecret(f)) info.required = false
-    return [f.name, info]
-  }))
+    out[f.name] = info
+  }
+  return out
 }
 
-export async function metadata(def: ResourceDef, ctx: Ctx, methods: MetaMethod[], detail: boolean): Promise<Record<string, unknown>> {
+export async function metadata(def: ResourceDef, ctx: Ctx, methods: MetaMethod[], detail: boolean, source: MetaSource = {}): Promise<Record<string, unknown>> {
   const actions: Record<string, unknown> = {}
   for (const m of methods) {
     const fields = await resolveFields(def, ctx, ACTION_OF[m][detail ? 'detail' : 'list'])
-    actions[m] = describe(def, fields, ctx, m === 'GET', m === 'PUT' || m === 'PATCH')
+    actions[m] = await describe(def, fields, ctx, m === 'GET', m === 'PUT' || m === 'PATCH', source)
   }
   return {
     name: def.title ? tr(ctx.lang, def.title) : tr(ctx.lang, '{name} List', { name: tr(ctx.lang, def.verboseName) }),

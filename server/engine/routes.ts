@@ -165,18 +165,19 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     if (allows(def, 'create')) methods.push('POST')
     if (allows(def, 'list')) methods.push('GET')
     if (allows(def, 'bulk_update')) methods.push('PUT', 'PATCH')
-    return metadata(def, req.ctx, methods, false)
+    return metadata(def, req.ctx, methods, false, { query: req.query as Record<string, unknown> })
   })
   route('OPTIONS', detail, async (req) => {
     requireUser(req)
     const methods: MetaMethod[] = []
     if (allows(def, 'retrieve')) methods.push('GET')
+    let object: Row | undefined // the stored row: fields that depend on another's value read it here
     if (allows(def, 'update')) {
-      const found = await api.getObject(req, idOf(req)).then(() => true, () => false)
-      if (found) methods.push('PUT')
+      object = await api.getObject(req, idOf(req)).catch(() => undefined)
+      if (object) methods.push('PUT')
       methods.push('PATCH')
     }
-    return metadata(def, req.ctx, methods, true)
+    return metadata(def, req.ctx, methods, true, { query: req.query as Record<string, unknown>, object })
   })
 
   route('GET', list, async (req, reply) => {

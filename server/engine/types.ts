@@ -116,6 +116,12 @@ export interface FieldDef {
   /** list: element info; nested_many: the element's children. */
   child?: FieldDef
   children?: FieldDef[]
+  /**
+   * Sub-fields that depend on another field's value (a custom asset's `custom_info` on its platform's custom
+   * fields): OPTIONS takes the value from `?<field>=` or the object's own, describes the field as a nested object
+   * with the children this returns (undefined: as declared) and adds the hint `children_from: <field>`.
+   */
+  childrenFrom?: { field: string; children: (value: unknown, ctx: Ctx) => Promise<FieldDef[] | undefined> }
   /** Never written to operate logs in clear, never exported. */
   secret?: boolean
   /** Hybrid-encrypted on the wire (contract §6): decrypted with the session key, plain text accepted. */

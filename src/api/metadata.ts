@@ -60,6 +60,11 @@ export interface FieldMeta {
   filter: boolean
   /** GET only: usable in `order`. */
   order: boolean
+  /**
+   * Sub-fields that depend on another field's value (our server's hint `children_from`): the form re-reads the
+   * metadata with `?<field>=<value>` and takes this field's children from it.
+   */
+  childrenFrom?: string
   /** Related fields (our server only): the target model, its list URL and label field. */
   related?: { model?: string; url: string; label?: string }
 }
@@ -128,6 +133,7 @@ export function parseField(name: string, raw: unknown): FieldMeta {
   if (choices) field.choices = choices
   if (isObject(info.child)) field.child = parseField('', info.child)
   if (isObject(info.children)) field.children = Object.entries(info.children).map(([k, v]) => parseField(k, v))
+  if (typeof info.children_from === 'string' && info.children_from) field.childrenFrom = info.children_from
   const tree = parseTree(info.tree)
   if (tree) field.tree = tree
   if (isObject(info.related) && typeof info.related.url === 'string' && info.related.url.startsWith('/')) {

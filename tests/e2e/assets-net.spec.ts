@@ -73,5 +73,29 @@ test.describe('domains and gateways', () => {
     await page.getByRole('tab', { name: 'Gateways' }).click()
     await expect(row(page, up)).toContainText('OK')
     await expect(row(page, down)).toContainText('Error')
+
+    // a host on the sshd with a privileged account: "Refresh hardware info" (through the API) fills the detail's
+    // Hardware card; the favourite star on the detail page shows in the list too
+    const user = await sshd.addUser()
+    const hostName = unique('hw-host')
+    const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
+    await a.post('/api/v1/accounts/accounts/', { username: user.username, secret: user.password, asset: host.id, privileged: true })
+    const { task } = await a.post('/api/v1/assets/assets/tasks/', { action: 'refresh', assets: [host.id] }) as { task: string }
+    await expect.poll(async () => (await a.get(`/api/v1/ops/celery/task/x/task-execution/${task}/result/`) as { state: string }).state, { timeout: 60_000 }).toBe('SUCCESS')
+    expect((await a.get(`/api/v1/ops/celery/task/x/task-execution/${task}/log/`) as { data: string }).data).toContain(`${hostName} (127.0.0.1): ok`)
+    await page.goto(`/ui/console/assets/assets/${host.id}`)
+    await expect(page.getByRole('heading', { name: new RegExp(hostName) })).toBeVisible()
+    await expect(page.getByText('Hardware', { exact: true })).toBeVisible()
+    await expect(page.getByText('vCPUs', { exact: true })).toBeVisible()
+    await expect(page.getByText('Architecture', { exact: true })).toBeVisible()
+    await page.getByRole('button', { name: `Add ${hostName} to favourites` }).click()
+    await expect(page.getByRole('button', { name: `Remove ${hostName} from favourites` })).toHaveAttribute('aria-pressed', 'true')
+    await expectNoAxeViolations(page, 'host detail with hardware')
+    await page.goto(`/ui/console/assets/assets?search=${hostName}`)
+    await expect(row(page, hostName).getByRole('button', { name: `Remove ${hostName} from favourites` })).toHaveAttribute('aria-pressed', 'true')
+    // and off again from the list
+    await row(page, hostName).getByRole('button', { name: `Remove ${hostName} from favourites` }).click()
+    await expect(row(page, hostName).getByRole('button', { name: `Add ${hostName} to favourites` })).toHaveAttribute('aria-pressed', 'false')
+    expect(results(await a.get('/api/v1/assets/favorite-assets/')).map((f) => (f as { asset: unknown }).asset)).not.toContain(host.id)
   })
 })

@@ -131,13 +131,24 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     const CUSTOMS = '/api/v1/assets/customs/'
     const wrong = await s.admin.post(CUSTOMS, { name: 'app-x', address: 'anything', platform: plat.json().id, custom_info: { slots: 'many', tier: 'bronze', other: 1, managed: 'yes' } })
     expect(wrong.statusCode).toBe(400)
-    expect(wrong.json().custom_info).toEqual(['Unknown field: other', 'Owner: this field is required.', 'Slots: a whole number is required.', 'Tier: "bronze" is not a valid choice.', 'Managed: true or false is required.'])
+    // each problem under its sub-field's key (as DRF answers for a nested serializer), so a form can place it
+    expect(wrong.json().custom_info).toEqual({ other: ['Unknown field: other'], owner: ['This field is required.'], slots: ['A valid integer is required.'],
+      tier: ['"bronze" is not a valid choice.'], managed: ['Must be a valid boolean.'] })
     expect((await s.admin.get(`${CUSTOMS}?name=app-x`)).json()).toEqual([])
     const ok = await s.admin.post(CUSTOMS, { name: 'app-x', address: 'anything', platform: plat.json().id, custom_info: { owner: 'ops', tier: 'silver', managed: true } })
     expect(ok.statusCode, ok.body).toBe(201)
     expect(ok.json().custom_info).toEqual({ owner: 'ops', slots: 4, tier: 'silver', managed: true })
     const patched = await s.admin.patch(`${CUSTOMS}${ok.json().id}/`, { custom_info: { owner: '', slots: '8' } })
-    expect(patched.json()).toEqual({ custom_info: ['Owner: this field is required.'] })
+    expect(patched.json()).toEqual({ custom_info: { owner: ['This field is required.'] } })
+    // OPTIONS describes custom_info by the platform (`?platform=` on create, the asset's own on update) as typed
+    // sub-fields; without a platform it stays JSON; both carry the hint of the field they depend on
+    const sub = (await s.admin.options(`${CUSTOMS}?platform=${plat.json().id}`)).json().actions.POST.custom_info
+    expect(sub).toMatchObject({ type: 'nested object', children_from: 'platform', children: {
+      owner: { type: 'string', required: true, label: 'Owner', max_length: 1024 }, slots: { type: 'integer', required: false, default: 4 },
+      tier: { type: 'choice', choices: [{ value: 'gold', label: 'gold' }, { value: 'silver', label: 'Silver' }] }, managed: { type: 'boolean' } } })
+    expect((await s.admin.options(`${CUSTOMS}${ok.json().id}/`)).json().actions.PUT.custom_info.children.owner.required).toBe(true)
+    expect((await s.admin.options(CUSTOMS)).json().actions.POST.custom_info).toMatchObject({ type: 'json', children_from: 'platform' })
+    expect((await s.admin.options(`${CUSTOMS}?platform=1`)).json().actions.POST.custom_info.type).toBe('json')
     // gone again: the category list of the next test has no custom platform
     expect((await s.admin.delete(`${CUSTOMS}${ok.json().id}/`)).statusCode).toBe(204)
     expect((await s.admin.delete(`${PLATFORMS}${plat.json().id}/`)).statusCode).toBe(204)

@@ -13,7 +13,7 @@ import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
-import { cleanCustomInfo, platformCustomFields } from './custom-fields.ts'
+import { cleanCustomInfo, customFieldDefs, platformCustomFields } from './custom-fields.ts'
 import { domainField, domainFilter, labelsField, labelsFilter } from './links.ts'
 import { nodeTree } from './nodes.ts'
 import { platformById, platformProtocols, protocolChildren } from './platforms.ts'
@@ -222,6 +222,8 @@ export const assetBase: ResourceDef = {
 /** The combined list: every kind, read/update/delete; creating needs a kind's URL. */
 export const assets: ResourceDef = {
   ...assetBase,
+  // the detail (AssetDetail's Hardware card) carries the gathered hardware info, as a host's does; lists do not
+  fields: [...assetBase.fields, { name: 'gathered_info', type: 'json', label: 'Gathered info', read_only: true, visible: (_ctx, action) => action === 'retrieve' }],
   verbs: ['list', 'retrieve', 'update', 'destroy', 'bulk_update', 'bulk_destroy', 'export'],
   refusals: { create: 'Cannot create asset directly, you should create a host or other' },
 }
@@ -265,7 +267,17 @@ export const webs = kind('web', 'webs', 'web', 'Web', [
   { name: 'script', type: 'json', label: 'Script', default: () => [] },
 ])
 export const customs = kind('custom', 'customs', 'custom', 'Custom', [
-  { name: 'custom_info', type: 'json', label: 'Custom info', default: () => ({}) },
+  {
+    name: 'custom_info', type: 'json', label: 'Custom info', default: () => ({}),
+    // OPTIONS with `?platform=` (or an asset's own platform) describes the platform's custom fields as sub-fields
+    childrenFrom: {
+      field: 'platform',
+      children: async (value, ctx) => {
+        const platform = Number.isSafeInteger(Number(value)) ? await platformById(ctx.db, Number(value)) : undefined
+        return platform?.category === 'custom' ? customFieldDefs(platformCustomFields(platform)) : undefined
+      },
+    },
+  },
 ])
 
 export const ASSET_KINDS = [hosts, databases, devices, clouds, webs, customs]

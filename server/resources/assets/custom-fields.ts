@@ -5,6 +5,7 @@
  * and choices not offered are field errors under `custom_info`).
  */
 import type { Lang } from '../../http/request-context.ts'
+import type { FieldDef } from '../../engine/types.ts'
 import { addMessages, tr } from '../../i18n.ts'
 
 export const CUSTOM_FIELD_TYPES = ['str', 'text', 'int', 'bool', 'choice'] as const
@@ -70,45 +71,73 @@ export function cleanCustomFields(raw: unknown, lang: Lang): { fields?: CustomFi
   return errors.length ? { errors } : { fields }
 }
 
-function typedValue(f: CustomField, v: unknown, lang: Lang): { value: unknown } | { error: string } {
+/**
+ * One value of a field, typed. Errors name the field (`{label}: …`) where they stand alone (a platform's default),
+ * and are the plain DRF messages where they sit under the field's own key (a custom asset's `custom_info`).
+ */
+function typedValue(f: CustomField, v: unknown, lang: Lang, named = true): { value: unknown } | { error: string } {
   const label = f.label
+  const error = (withLabel: string, plain: string, args: Record<string, string | number> = {}) =>
+    ({ error: named ? tr(lang, withLabel, { label, ...args }) : tr(lang, plain, args) })
   switch (f.type) {
     case 'int': {
       const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : NaN
-      return Number.isSafeInteger(n) ? { value: n } : { error: tr(lang, '{label}: a whole number is required.', { label }) }
+      return Number.isSafeInteger(n) ? { value: n } : error('{label}: a whole number is required.', 'A valid integer is required.')
     }
     case 'bool':
       if (typeof v === 'boolean') return { value: v }
       if (v === 'true' || v === 'false') return { value: v === 'true' }
-      return { error: tr(lang, '{label}: true or false is required.', { label }) }
+      return error('{label}: true or false is required.', 'Must be a valid boolean.')
     case 'choice':
-      return f.choices.some((c) => c.value === String(v)) ? { value: String(v) } : { error: tr(lang, '{label}: "{value}" is not a valid choice.', { label, value: String(v) }) }
+      return f.choices.some((c) => c.value === String(v)) ? { value: String(v) } : named
+        ? error('{label}: "{value}" is not a valid choice.', '', { value: String(v) })
+        : error('', '"{input}" is not a valid choice.', { input: String(v) })
     default:
-      if (typeof v !== 'string' && typeof v !== 'number') return { error: tr(lang, '{label}: text is required.', { label }) }
+      if (typeof v !== 'string' && typeof v !== 'number') return error('{label}: text is required.', 'Not a valid string.')
       return { value: String(v).slice(0, f.type === 'str' ? 1024 : 65536) }
   }
 }
 
-/** A custom asset's `custom_info` against its platform's fields: typed values with defaults, or the problems. */
-export function cleanCustomInfo(fields: CustomField[], raw: unknown, lang: Lang): { value?: Record<string, unknown>; errors?: string[] } {
+/**
+ * A custom asset's `custom_info` against its platform's fields: typed values with defaults, or the problems as
+ * DRF gives a nested serializer's (`{owner: ['This field is required.']}`), so a form shows each on its sub-field.
+ */
+export function cleanCustomInfo(fields: CustomField[], raw: unknown, lang: Lang): { value?: Record<string, unknown>; errors?: string[] | Record<string, string[]> } {
   if (raw === undefined || raw === null) raw = {}
   if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [tr(lang, 'Expected a dictionary of items.')] }
   const given = raw as Record<string, unknown>
-  const errors: string[] = []
+  const errors: Record<string, string[]> = {}
   const out: Record<string, unknown> = {}
-  for (const name of Object.keys(given)) if (!fields.some((f) => f.name === name)) errors.push(tr(lang, 'Unknown field: {name}', { name }))
+  for (const name of Object.keys(given)) if (!fields.some((f) => f.name === name)) errors[name] = [tr(lang, 'Unknown field: {name}', { name })]
   for (const f of fields) {
     const v = given[f.name]
     if (v === undefined || v === null || v === '') {
       if (f.default !== undefined) out[f.name] = f.default
-      else if (f.required) errors.push(tr(lang, '{label}: this field is required.', { label: f.label }))
+      else if (f.required) errors[f.name] = [tr(lang, 'This field is required.')]
       continue
     }
-    const t = typedValue(f, v, lang)
-    if ('error' in t) errors.push(t.error)
+    const t = typedValue(f, v, lang, false)
+    if ('error' in t) errors[f.name] = [t.error]
     else out[f.name] = t.value
   }
-  return errors.length ? { errors } : { value: out }
+  return Object.keys(errors).length ? { errors } : { value: out }
+}
+
+/**
+ * The fields as OPTIONS describes a nested serializer's children (contract §2.2): str a string of at most 1,024,
+ * text a string without a limit (a text area), int an integer, bool a boolean, choice a choice.
+ */
+export function customFieldDefs(fields: CustomField[]): FieldDef[] {
+  return fields.map((f) => ({
+    name: f.name, label: f.label, required: f.required && f.default === undefined,
+    ...(f.help_text ? { help_text: f.help_text } : {}),
+    ...(f.default !== undefined ? { default: f.default } : {}),
+    ...(f.type === 'str' ? { type: 'string', max_length: 1024 } as const
+      : f.type === 'text' ? { type: 'text' } as const
+      : f.type === 'int' ? { type: 'integer' } as const
+      : f.type === 'bool' ? { type: 'boolean' } as const
+      : { type: 'choice', choices: f.choices } as const),
+  }))
 }
 
 /** The stored fields of a platform row (cleaned on write, so they are read as they are). */

@@ -23,7 +23,7 @@ const useStyles = makeStyles({
 export function useFocusFirstError(form: Pick<ResourceForm, 'errors' | 'errorTick' | 'order'>, root: React.RefObject<HTMLElement | null>) {
   useEffect(() => {
     if (form.errorTick === 0 || !root.current) return
-    const first = form.order.find((name) => form.errors[name])
+    const first = form.order.find((name) => form.errors[name] || Object.keys(form.errors).some((k) => k.startsWith(`${name}.`)))
     const target = first ? root.current.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`) : root.current.querySelector<HTMLElement>('[data-form-errors]')
     if (!target) return
     target.scrollIntoView?.({ block: 'center' })
@@ -31,6 +31,13 @@ export function useFocusFirstError(form: Pick<ResourceForm, 'errors' | 'errorTic
     ;(control ?? target).focus?.({ preventScroll: true })
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [form.errorTick])
+}
+
+/** The messages of a nested field's sub-fields (`name.sub` → sub). */
+function subErrorsOf(errors: Record<string, string>, name: string): Record<string, string> | undefined {
+  const prefix = `${name}.`
+  const keys = Object.keys(errors).filter((k) => k.startsWith(prefix))
+  return keys.length ? Object.fromEntries(keys.map((k) => [k.slice(prefix.length), errors[k]!])) : undefined
 }
 
 export function AutoForm({ form, disabled = false }: { form: ResourceForm; disabled?: boolean }) {
@@ -73,6 +80,7 @@ export function AutoForm({ form, disabled = false }: { form: ResourceForm; disab
                   onBlur={() => form.blur(name)}
                   disabled={isDisabled}
                   knownLabels={form.labels[name]}
+                  subErrors={subErrorsOf(form.errors, name)}
                 />
               </Field>
             </div>

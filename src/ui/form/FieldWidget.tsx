@@ -35,6 +35,8 @@ export interface FieldWidgetProps {
   onBlur: () => void
   disabled: boolean
   knownLabels?: Readonly<Record<string, string>>
+  /** nested objects: messages of the sub-fields, by name */
+  subErrors?: Readonly<Record<string, string>>
 }
 
 function toTree(nodes: FieldMeta['tree']): CheckNode[] {
@@ -156,7 +158,7 @@ export function FieldWidget(props: FieldWidgetProps) {
     case 'timePeriod':
       return <TimePeriodGrid value={value} onChange={onChange} disabled={disabled} aria-labelledby={aria['aria-labelledby'] as string | undefined} />
     case 'nested':
-      return <NestedFields field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} />
+      return <NestedFields field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} errors={props.subErrors} />
     case 'nestedList':
       return <NestedList field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} />
   }

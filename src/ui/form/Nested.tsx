@@ -28,11 +28,13 @@ interface NestedProps {
   onChange: (value: unknown) => void
   disabled: boolean
   values: FormValues
+  /** messages of the children, by name (a single nested object) */
+  errors?: Readonly<Record<string, string>>
 }
 
 const asObject = (v: unknown): FormValues => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as FormValues) : {})
 
-function Children({ children, override, value, onChange, disabled, inline }: { children: readonly FieldMeta[]; override: FieldOverride; value: FormValues; onChange: (v: FormValues) => void; disabled: boolean; inline?: boolean }) {
+function Children({ children, override, value, onChange, disabled, inline, errors }: { children: readonly FieldMeta[]; override: FieldOverride; value: FormValues; onChange: (v: FormValues) => void; disabled: boolean; inline?: boolean; errors?: Readonly<Record<string, string>> }) {
   const { i18n } = useLingui()
   const styles = useStyles()
   return (
@@ -41,7 +43,8 @@ function Children({ children, override, value, onChange, disabled, inline }: { c
         const o = override.fields?.[child.name] ?? {}
         if (o.hidden?.(value)) return null
         return (
-          <Field key={child.name} className={inline ? styles.cell : undefined} label={o.label ? i18n._(o.label) : child.label} required={child.required} hint={o.helpText ? i18n._(o.helpText) : child.helpText}>
+          <Field key={child.name} className={inline ? styles.cell : undefined} label={o.label ? i18n._(o.label) : child.label} required={child.required} hint={o.helpText ? i18n._(o.helpText) : child.helpText}
+            validationMessage={errors?.[child.name]} validationState={errors?.[child.name] ? 'error' : 'none'}>
             <FieldWidget
               field={child}
               widget={chooseWidget(child, o)}
@@ -59,11 +62,11 @@ function Children({ children, override, value, onChange, disabled, inline }: { c
   )
 }
 
-export function NestedFields({ field, override, value, onChange, disabled }: NestedProps) {
+export function NestedFields({ field, override, value, onChange, disabled, errors }: NestedProps) {
   const styles = useStyles()
   return (
     <div className={styles.box} role="group">
-      <Children children={field.children ?? []} override={override} value={asObject(value)} onChange={onChange} disabled={disabled} />
+      <Children children={field.children ?? []} override={override} value={asObject(value)} onChange={onChange} disabled={disabled} errors={errors} />
     </div>
   )
 }

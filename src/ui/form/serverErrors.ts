@@ -10,6 +10,8 @@ export interface FormErrors {
   fields: Record<string, string>
   /** messages that belong to no field */
   top: string[]
+  /** messages of nested objects' sub-fields, by `field.sub` */
+  nested?: Record<string, string>
 }
 
 type Json = Record<string, unknown>
@@ -66,6 +68,13 @@ export function flattenServerErrors(data: unknown): FormErrors {
     }
     const text = fieldMessage(key, value)
     if (text) out.fields[key] = text
+    // a nested object's errors by sub-field as well (`custom_info.owner`), for forms that render its children
+    if (isObject(value) && !(Object.keys(value).length === 1 && key in value)) {
+      for (const [sub, v] of Object.entries(value)) {
+        const m = fieldMessage(sub, v)
+        if (m) (out.nested ??= {})[`${key}.${sub}`] = m
+      }
+    }
   }
   return out
 }

@@ -18,7 +18,7 @@ import type { ResourceDef } from '../common/resource.ts'
 import { reportMissingSources, withRelatedSources } from './related.ts'
 import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
-import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, type FieldGroup } from './formModel.ts'
+import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, toFormValue, type FieldGroup } from './formModel.ts'
 import { flattenServerErrors } from './serverErrors.ts'
 import type { FieldLayout, FieldOverride, FieldOverrides, WidgetKind } from './types.ts'
 import { runRules, type FormValues } from './validators.ts'
@@ -78,6 +78,16 @@ export interface ResourceForm {
   missingSources: string[]
 }
 
+const scalarValue = (v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? ((v as Row).id ?? (v as Row).value) : v)
+
+/** A nested value as an object: the form's sub-values, or JSON text (the field before its children were known). */
+function objectValue(v: unknown): FormValues {
+  if (typeof v === 'string') {
+    try { v = JSON.parse(v) } catch { return {} }
+  }
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as FormValues) : {}
+}
+
 function cloneMarker(): string {
   return t`Duplicate from `
 }
@@ -112,7 +122,26 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const { orgId } = useAccess()
   const object = useCached(single ? singleObjectQuery(url, orgId) : objectId === undefined ? undefined : objectQuery(url, objectId, orgId))
 
-  const fields = useMemo(() => formFields(meta.data, id !== undefined || single ? ['PUT', 'PATCH'] : ['POST']), [meta.data, id, single])
+  const methods = useMemo(() => (id !== undefined || single ? ['PUT', 'PATCH'] as const : ['POST'] as const), [id, single])
+  const baseFields = useMemo(() => formFields(meta.data, [...methods]), [meta.data, methods])
+  const [values, setValues] = useState<FormValues>({})
+  // Fields whose sub-fields depend on other fields' values (`childrenFrom`): the metadata read again with those
+  // values in the query gives their children; until a value is chosen (or when there are none) they are hidden.
+  const sources = useMemo(() => [...new Set(baseFields.flatMap((f) => (f.childrenFrom ? [f.childrenFrom] : [])))], [baseFields])
+  const sourceValues = sources.map((name) => scalarValue(values[name]))
+  const depUrl = sources.length && sourceValues.every((v) => v !== undefined && v !== null && v !== '')
+    ? withQuery(metaUrl, Object.fromEntries(sources.map((name, i) => [name, String(sourceValues[i])]))) : undefined
+  const depMeta = useMetadata(depUrl)
+  const fields = useMemo(() => {
+    if (!sources.length) return baseFields
+    const resolved = depUrl && depMeta.status === 'ok' ? formFields(depMeta.data, [...methods]) : []
+    return baseFields.map((f) => {
+      if (!f.childrenFrom) return f
+      const found = resolved.find((r) => r.name === f.name)
+      return found?.type === 'nested object' && found.children?.length ? found : { ...f, children: [] }
+    })
+  }, [baseFields, sources, depUrl, depMeta.status, depMeta.data, methods])
+  const unresolved = useMemo(() => new Set(fields.filter((f) => f.childrenFrom && !f.children?.length).map((f) => f.name)), [fields])
   // secrets of a single object (settings): the server says which are set (`SECRETS_SET`), never their values
   const [secretsSet, setSecretsSet] = useState<Record<string, boolean> | undefined>()
   useEffect(() => setSecretsSet(secretsOf(object.data)), [object.data])
@@ -125,7 +154,6 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
   const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields])
 
-  const [values, setValues] = useState<FormValues>({})
   const [labels, setLabels] = useState<Record<string, Record<string, string>>>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [topErrors, setTopErrors] = useState<string[]>([])
@@ -154,15 +182,31 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     valuesRef.current = values
   })
   // read during render: from the rendered values, never from the ref (it catches up only after the render)
-  const visible = useCallback((name: string) => !overrides[name]?.hidden?.(values), [overrides, values])
+  const visible = useCallback((name: string) => !unresolved.has(name) && !overrides[name]?.hidden?.(values), [overrides, values, unresolved])
   const widgetOf = useCallback((field: FieldMeta) => chooseWidget(field, overrides[field.name]), [overrides])
 
   const check = useCallback((name: string, all: FormValues): string | undefined => {
     const field = byName.get(name)
-    if (!field || overrides[name]?.hidden?.(all)) return undefined
+    if (!field || unresolved.has(name) || overrides[name]?.hidden?.(all)) return undefined
     const widget = chooseWidget(field, overrides[name])
     return runRules(rulesFor(field, widget, overrides[name]), all[name], all)
-  }, [byName, overrides])
+  }, [byName, overrides, unresolved])
+
+  // a dependent field's children arrived or changed: its value follows (same-named sub-values are kept)
+  const childrenKey = fields.filter((f) => f.childrenFrom).map((f) => `${f.name}:${(f.children ?? []).map((c) => `${c.name}/${c.type}`).join(',')}`).join(';')
+  useEffect(() => {
+    if (!ready || !childrenKey) return
+    setValues((prev) => {
+      const next = { ...prev }
+      for (const f of fields) {
+        if (!f.childrenFrom || !f.children?.length) continue
+        next[f.name] = toFormValue('nested', f, objectValue(prev[f.name]), overrides[f.name]?.fields ?? {})
+      }
+      valuesRef.current = next
+      return next
+    })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready, childrenKey])
 
   const setError = (name: string, message: string | undefined) => setErrors((prev) => {
     if ((prev[name] ?? undefined) === message) return prev
@@ -177,6 +221,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     valuesRef.current = next
     setValues(next)
     const field = byName.get(name)
+    if (field?.children?.length) setErrors((prev) => (Object.keys(prev).some((k) => k.startsWith(`${name}.`)) ? Object.fromEntries(Object.entries(prev).filter(([k]) => !k.startsWith(`${name}.`))) : prev))
     // change-validated widgets check now; text inputs once they already show an error
     if (field && (!validatesOnBlur(chooseWidget(field, overrides[name])) || errors[name])) setError(name, check(name, next))
   }, [byName, overrides, errors, check])
@@ -189,6 +234,17 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     for (const name of order) {
       const message = check(name, all)
       if (message) found[name] = message
+      // sub-fields of a nested object: their own rules, each message on its sub-field (`name.sub`)
+      const field = byName.get(name)
+      if (field && !message && visible(name) && chooseWidget(field, overrides[name]) === 'nested') {
+        const sub = objectValue(all[name])
+        for (const child of field.children ?? []) {
+          if (child.readOnly) continue
+          const o = overrides[name]?.fields?.[child.name] ?? {}
+          const m = runRules(rulesFor(child, chooseWidget(child, o), o), sub[child.name], sub)
+          if (m) found[`${name}.${child.name}`] = m
+        }
+      }
     }
     setErrors(found)
     setTopErrors([])
@@ -227,7 +283,19 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
         const onFields: Record<string, string> = {}
         const elsewhere: string[] = [...mapped.top]
         for (const [k, v] of Object.entries(mapped.fields)) {
-          if (order.includes(k)) onFields[k] = v
+          const f = byName.get(k)
+          const subs = Object.entries(mapped.nested ?? {}).filter(([path]) => path.startsWith(`${k}.`))
+          if (f && order.includes(k) && subs.length && chooseWidget(f, overrides[k]) === 'nested') {
+            // on the sub-fields the form shows; the rest (keys it has no sub-field for) on the field itself
+            const shown = new Set((f.children ?? []).map((c) => c.name))
+            const rest: string[] = []
+            for (const [path, m] of subs) {
+              const sub = path.slice(k.length + 1)
+              if (shown.has(sub)) onFields[path] = m
+              else rest.push(`${sub}: ${m}`)
+            }
+            if (rest.length) onFields[k] = rest.join('; ')
+          } else if (order.includes(k)) onFields[k] = v
           else elsewhere.push(`${byName.get(k)?.label ?? k}: ${v}`)
         }
         setErrors(onFields)
@@ -240,7 +308,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     } finally {
       setSaving(false)
     }
-  }, [order, check, fields, overrides, transform, id, url, cloneFrom, opts.updateMethod, byName, single, initial])
+  }, [order, check, fields, overrides, transform, id, url, cloneFrom, opts.updateMethod, byName, single, initial, visible])
 
   const loadError = meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
   return {
