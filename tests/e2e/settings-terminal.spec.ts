@@ -61,7 +61,8 @@ async function appletZip(name: string, withIcon: boolean): Promise<Buffer> {
   return Buffer.from(await zip.close())
 }
 
-test('Settings → Applets: a package without its icon is refused with the reason, a good one is listed, shown and deleted', async ({ page }) => {
+test('Settings → Applets: a package without its icon is refused with the reason, a good one is listed, shown and deleted', async ({ page, request }) => {
+  await api(request)
   const name = unique('notepad').replace(/[^-\w]/g, '_')
   await login(page, '/settings/applets')
   await expect(page.getByRole('heading', { name: 'Remote apps' })).toBeVisible()
