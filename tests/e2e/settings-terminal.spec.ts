@@ -61,7 +61,7 @@ async function appletZip(name: string, withIcon: boolean): Promise<Buffer> {
   return Buffer.from(await zip.close())
 }
 
-test('Settings → Applets: a package without its icon is refused with the reason, a good one is listed, shown and deleted', async ({ page, request }) => {
+test('Settings → Applets: a package without its icon is refused with the reason, a good one is listed and shown', async ({ page, request }) => {
   await api(request)
   const name = unique('notepad').replace(/[^-\w]/g, '_')
   await login(page, '/settings/applets')
@@ -81,7 +81,7 @@ test('Settings → Applets: a package without its icon is refused with the reaso
   await expect(page.getByText('Upload succeeded')).toBeVisible()
   await expect(row(page, name)).toContainText(`Editor ${name}`)
   await page.getByRole('link', { name: name }).first().click()
-  await expect(page.getByRole('heading', { name: 'Remote app details' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: `Remote app: ${name}` })).toBeVisible()
   await expect(page.getByText('E2E', { exact: true })).toBeVisible()
   await expectNoAxeViolations(page, 'applet detail')
 })
