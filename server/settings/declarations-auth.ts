@@ -7,7 +7,7 @@
  * settings.
  */
 import type { Ctx, FieldDef } from '../engine/types.ts'
-import { tr } from '../i18n.ts'
+import { addMessages, tr } from '../i18n.ts'
 import type { SettingsCategory } from './declarations.ts'
 import { imageField } from './images.ts'
 
@@ -157,6 +157,33 @@ export const OAUTH2: SettingsCategory = {
   ],
 }
 
+const HOST = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$|^\[?[0-9a-fA-F:.]+\]?$/
+
+/**
+ * SAML2 IdP metadata as JumpServer needs it (python3-saml's `OneLogin_Saml2_IdPMetadataParser`): an XML document
+ * whose root is an `EntityDescriptor` (any prefix) holding an `IDPSSODescriptor` with a `SingleSignOnService`
+ * Location. Checked on the text (no XML parser is shipped): declarations and DOCTYPEs are refused (XXE).
+ */
+export function samlMetadataProblem(v: string, ctx: Ctx): string | undefined {
+  if (!v) return undefined
+  const text = v.trim().replace(/^<\?xml[^>]*\?>\s*/, '').replace(/^(?:<!--[\s\S]*?-->\s*)*/, '')
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return tr(ctx.lang, 'The IdP metadata must not declare a DOCTYPE or entities.')
+  const root = /^<([A-Za-z_][\w.-]*:)?EntityDescriptor[\s>]/.exec(text)
+  if (!root) return tr(ctx.lang, 'The IdP metadata must be an XML EntityDescriptor.')
+  const p = root[1] ?? ''
+  if (!new RegExp(`</${p.replace('.', '\\.')}EntityDescriptor>\\s*$`).test(text)) return tr(ctx.lang, 'The IdP metadata must be an XML EntityDescriptor.')
+  if (!/<([\w.-]+:)?IDPSSODescriptor[\s>]/.test(text)) return tr(ctx.lang, 'The IdP metadata has no IDPSSODescriptor.')
+  if (!/<([\w.-]+:)?SingleSignOnService\b[^>]*\bLocation\s*=\s*"https?:\/\/[^"]+"/.test(text)) return tr(ctx.lang, 'The IdP metadata has no SingleSignOnService location.')
+  return undefined
+}
+
+addMessages({
+  'The IdP metadata must not declare a DOCTYPE or entities.': ['IdP 元数据不能声明 DOCTYPE 或实体。', 'IdP メタデータで DOCTYPE やエンティティを宣言することはできません。'],
+  'The IdP metadata must be an XML EntityDescriptor.': ['IdP 元数据必须是 XML EntityDescriptor。', 'IdP メタデータは XML の EntityDescriptor である必要があります。'],
+  'The IdP metadata has no IDPSSODescriptor.': ['IdP 元数据中没有 IDPSSODescriptor。', 'IdP メタデータに IDPSSODescriptor がありません。'],
+  'The IdP metadata has no SingleSignOnService location.': ['IdP 元数据中没有 SingleSignOnService 地址。', 'IdP メタデータに SingleSignOnService の Location がありません。'],
+})
+
 export const SAML2: SettingsCategory = {
   name: 'saml2',
   title: 'SAML2',
@@ -164,7 +191,7 @@ export const SAML2: SettingsCategory = {
   fields: [
     bool('AUTH_SAML2', 'Enable SAML2 Auth', false),
     endpoint('SAML2_IDP_METADATA_URL', 'IDP metadata URL', ''),
-    { name: 'SAML2_IDP_METADATA_XML', type: 'text', label: 'IDP metadata XML', required: false, allow_blank: true, max_length: 65_536, default: '' },
+    { name: 'SAML2_IDP_METADATA_XML', type: 'text', label: 'IDP metadata XML', required: false, allow_blank: true, max_length: 65_536, default: '', validate: samlMetadataProblem },
     jsonObject('SAML2_SP_ADVANCED_SETTINGS', 'SP advanced settings', {
       organization_info: { 'en-US': { name: 'JumpServer', displayname: 'JumpServer', url: 'https://jumpserver.org/' } },
       strict: true,
@@ -184,7 +211,7 @@ export const RADIUS: SettingsCategory = {
   perms: AUTH,
   fields: [
     bool('AUTH_RADIUS', 'Enable Radius Auth', false),
-    str('RADIUS_SERVER', 'Host', 'localhost'),
+    str('RADIUS_SERVER', 'Host', 'localhost', { validate: (v: string, ctx: Ctx) => (v && !HOST.test(v) ? tr(ctx.lang, 'Enter a valid host name or IP address.') : undefined) }),
     { name: 'RADIUS_PORT', type: 'integer', label: 'Port', min_value: 1, max_value: 65_535, required: false, default: 1812 },
     secret('RADIUS_SECRET', 'Secret'),
     bool('OTP_IN_RADIUS', 'OTP in Radius', false),

@@ -97,6 +97,42 @@ describe(`settings: authentication, SMS, interface (${dbKind()})`, () => {
     expect(ok.json()).toMatchObject({ CMPP2_VERIFY_TEMPLATE_CODE: 'Code {code}', CMPP2_PORT: 7891 })
   })
 
+  it('saves the CAS, OAuth2, SAML2 and RADIUS forms and refuses bad input with field errors, saving nothing', async () => {
+    const META = `<?xml version="1.0"?>
+<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.com">
+  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.example.com/sso"/>
+  </md:IDPSSODescriptor>
+</md:EntityDescriptor>`
+    const good: Record<string, Record<string, unknown>> = {
+      cas: { AUTH_CAS: true, CAS_SERVER_URL: 'https://cas.example.com/cas/', CAS_VERSION: 3 },
+      oauth2: { AUTH_OAUTH2: true, AUTH_OAUTH2_CLIENT_ID: 'console', AUTH_OAUTH2_PROVIDER_AUTHORIZATION_ENDPOINT: 'https://oauth.example.com/authorize' },
+      saml2: { AUTH_SAML2: true, SAML2_IDP_METADATA_XML: META },
+      radius: { AUTH_RADIUS: true, RADIUS_SERVER: '10.0.0.5', RADIUS_PORT: 1812 },
+    }
+    for (const [c, body] of Object.entries(good)) {
+      const res = await admin.patch(url(c), body)
+      expect(res.statusCode, `${c}: ${res.body}`).toBe(200)
+      expect(res.json()).toMatchObject(body)
+    }
+    const bad: Record<string, [Record<string, unknown>, string[]]> = {
+      cas: [{ CAS_SERVER_URL: 'not a url', CAS_VERSION: 9 }, ['CAS_SERVER_URL', 'CAS_VERSION']],
+      oauth2: [{ AUTH_OAUTH2_PROVIDER_AUTHORIZATION_ENDPOINT: 'ftp//x', AUTH_OAUTH2_USER_ATTR_MAP: 'x' }, ['AUTH_OAUTH2_PROVIDER_AUTHORIZATION_ENDPOINT', 'AUTH_OAUTH2_USER_ATTR_MAP']],
+      saml2: [{ SAML2_IDP_METADATA_XML: '<html></html>' }, ['SAML2_IDP_METADATA_XML']],
+      radius: [{ RADIUS_SERVER: 'bad host!', RADIUS_PORT: 70000 }, ['RADIUS_PORT', 'RADIUS_SERVER']],
+    }
+    for (const [c, [body, fields]] of Object.entries(bad)) {
+      const res = await admin.patch(url(c), body)
+      expect(res.statusCode, c).toBe(400)
+      expect(Object.keys(res.json()).sort(), c).toEqual(fields)
+      expect((await admin.get(url(c))).json(), c).toMatchObject(good[c]!)
+    }
+    const saml = async (xml: string) => (await admin.patch(url('saml2'), { SAML2_IDP_METADATA_XML: xml })).json().SAML2_IDP_METADATA_XML
+    expect(await saml('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><EntityDescriptor>&e;</EntityDescriptor>')).toEqual(['The IdP metadata must not declare a DOCTYPE or entities.'])
+    expect(await saml('<EntityDescriptor><SPSSODescriptor/></EntityDescriptor>')).toEqual(['The IdP metadata has no IDPSSODescriptor.'])
+    expect(await saml('<EntityDescriptor><IDPSSODescriptor></IDPSSODescriptor></EntityDescriptor>')).toEqual(['The IdP metadata has no SingleSignOnService location.'])
+  })
+
   it('stores an uploaded image, serves it publicly, keeps it when sent back and restores the default on null', async () => {
     const res = await admin.patch(url('interface'), { INTERFACE_LOGO_LOGOUT: dataUrl(PNG), INTERFACE_LOGIN_TITLE: 'Acme' })
     expect(res.statusCode, res.body).toBe(200)

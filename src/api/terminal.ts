@@ -1,5 +1,5 @@
 /** Terminal sessions' special calls: terminate (a task for the component), the replay, the dashboard figures. */
-import { http, request } from './client.ts'
+import { http, request, silent } from './client.ts'
 import type { RowId } from './resources.ts'
 
 export const SESSIONS_URL = '/api/v1/terminal/sessions/'
@@ -45,4 +45,13 @@ export interface StorageTest { is_valid: boolean; msg: string }
 /** `GET …/<replay|command>-storages/<id>/test-connective/`: the server checks the storage for real. */
 export function testStorage(listUrl: string, id: RowId): Promise<StorageTest> {
   return request<StorageTest>('get', `${listUrl}${encodeURIComponent(String(id))}/test-connective/`)
+}
+
+export const APPLET_UPLOAD_URL = '/api/v1/terminal/applets/upload/'
+
+/** Uploads an applet package (multipart `file`); a refused package is an ApiError whose body has `error`. */
+export async function uploadApplet(file: File, update = false): Promise<Record<string, unknown>> {
+  const body = new FormData()
+  body.append('file', file)
+  return request<Record<string, unknown>>('post', `${APPLET_UPLOAD_URL}${update ? '?update=1' : ''}`, silent({ body }))
 }

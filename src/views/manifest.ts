@@ -14,6 +14,7 @@ import type { RelatedRef } from '../ui/common/resource.ts'
 import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
 import { ACL_ENTRIES } from './console/acls/entries.ts'
 import { ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
+import { APPLET_ENTRIES } from './settings/applets/entries.ts'
 import { TERMINAL_ENTRIES } from './settings/terminal/entries.ts'
 import { PERMS_ENTRIES } from './console/perms/entries.ts'
 import { profilePages } from './profile/index.ts'
@@ -436,7 +437,7 @@ export const ASSET_ENTRIES: readonly ResourceEntry[] = [
   },
 ]
 
-export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES, ...TERMINAL_ENTRIES, ...PERMS_ENTRIES]
+export const RESOURCE_ENTRIES: readonly ResourceEntry[] = [...CORE_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES, ...TERMINAL_ENTRIES, ...APPLET_ENTRIES, ...PERMS_ENTRIES]
 
 /**
  * Models with a list URL but no entry of their own (JumpServer's proxy models of roles). Each entry's model is

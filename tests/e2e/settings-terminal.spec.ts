@@ -49,3 +49,39 @@ test('Settings → Terminal: terminals with their load, storage tests, endpoint 
   await page.reload()
   await expect(page.getByRole('tab', { name: 'Endpoint rules' })).toHaveAttribute('aria-selected', 'true')
 })
+
+/** A real applet package, zipped as an author zips the applet's folder. */
+async function appletZip(name: string, withIcon: boolean): Promise<Buffer> {
+  const { Uint8ArrayReader, Uint8ArrayWriter, TextReader, ZipWriter, configure } = await import('@zip.js/zip.js')
+  configure({ useWebWorkers: false })
+  const zip = new ZipWriter(new Uint8ArrayWriter())
+  await zip.add(`${name}/manifest.yml`, new TextReader(`name: ${name}\ndisplay_name: Editor ${name}\nversion: "1.0"\nauthor: E2E\ntype: general\nprotocols: [rdp]\n`))
+  await zip.add(`${name}/setup.yml`, new TextReader('type: manual\n'))
+  if (withIcon) await zip.add(`${name}/icon.png`, new Uint8ArrayReader(new Uint8Array(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'))))
+  return Buffer.from(await zip.close())
+}
+
+test('Settings → Applets: a package without its icon is refused with the reason, a good one is listed and shown', async ({ page, request }) => {
+  await api(request)
+  const name = unique('notepad').replace(/[^-\w]/g, '_')
+  await login(page, '/settings/applets')
+  await expect(page.getByRole('heading', { name: 'Remote apps' })).toBeVisible()
+  await expectNoAxeViolations(page, 'applets list')
+
+  const choose = async (data: Buffer) => {
+    const chooser = page.waitForEvent('filechooser')
+    await page.getByRole('button', { name: 'Upload' }).click()
+    await (await chooser).setFiles({ name: `${name}.zip`, mimeType: 'application/zip', buffer: data })
+  }
+  await choose(await appletZip(name, false))
+  await expect(page.getByText('Applet pkg not valid, Missing file icon.png')).toBeVisible()
+  await expect(row(page, name)).toHaveCount(0)
+
+  await choose(await appletZip(name, true))
+  await expect(page.getByText('Upload succeeded')).toBeVisible()
+  await expect(row(page, name)).toContainText(`Editor ${name}`)
+  await page.getByRole('link', { name: name }).first().click()
+  await expect(page.getByRole('heading', { name: `Remote app: ${name}` })).toBeVisible()
+  await expect(page.getByText('E2E', { exact: true })).toBeVisible()
+  await expectNoAxeViolations(page, 'applet detail')
+})

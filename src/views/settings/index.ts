@@ -13,6 +13,7 @@ export const settingsPages: PageRegistry = {
   Auth: () => import('./MoreSettingsPages.tsx').then((m) => m.AuthSettingsPage),
   SMS: () => import('./MoreSettingsPages.tsx').then((m) => m.SmsSettingsPage),
   InterfaceSettings: () => import('./MoreSettingsPages.tsx').then((m) => m.InterfaceSettingsPage),
+  Applets: () => import('./applets/AppletsPage.tsx').then((m) => m.AppletsPage),
   TerminalSetting: () => import('./terminal/TerminalSettingsPage.tsx').then((m) => m.TerminalSettingsPage),
   Other: () => import('./MoreSettingsPages.tsx').then((m) => m.OtherSettingsPage),
   Message: () => import('./MessageSubscriptionPage.tsx').then((m) => m.MessageSubscriptionPage),
