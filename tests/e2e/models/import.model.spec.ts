@@ -19,7 +19,7 @@ test.describe('import dialog in the UI', () => {
     try {
       expect(await runModel(importUiModel(ctx.prefix), ctx)).toBeGreaterThanOrEqual(10)
     } finally {
-      ctx.held?.release()
+      ctx.held?.drop()
       await context.close()
     }
   })

@@ -41,8 +41,8 @@ export interface ImportCtx {
   request: APIRequestContext
   adminToken: string
   prefix: string
-  /** an upload held in the browser until Stop is pressed */
-  held: { release: () => void } | null
+  /** an upload held in the browser until Stop is pressed (`release`), or dropped when a path ends with it (`drop`) */
+  held: { release: () => void; drop: () => void } | null
 }
 
 interface UserFields {
@@ -98,15 +98,15 @@ async function arrangeUpload(step: UiStep<ImportCtx>): Promise<void> {
   await arrangeUsername(ctx, String(row.data.username), outcome?.type === REFUSED)
   // at rest in uploading (Stop comes next, or the path ends there): the upload waits in the browser
   if (step.next === undefined || step.next.type === 'STOP') {
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
+    let settle: (send: boolean) => void = () => {}
+    const held = new Promise<boolean>((resolve) => {
+      settle = resolve
     })
     await ctx.page!.route((url) => url.pathname === USERS, async (route: Route) => {
-      if (route.request().method() === 'POST') await held
-      await route.continue()
+      if (route.request().method() === 'POST' && !(await held)) return route.abort().catch(() => {})
+      await route.continue().catch(() => {})
     })
-    ctx.held = { release }
+    ctx.held = { release: () => settle(true), drop: () => settle(false) }
   }
 }
 
@@ -175,7 +175,8 @@ export function importUiModel(prefix: string): UiModel<ImportCtx> {
     userEvents: [ROW_DELAY],
     perform: {
       'xstate.init': async ({ ctx }) => {
-        ctx.held?.release()
+        // an upload held at the end of the last path never reaches the server
+        ctx.held?.drop()
         ctx.held = null
         await ctx.page?.close()
         for (const user of await serverUsers(ctx)) await deleteUser(ctx, user.id)
