@@ -5,7 +5,7 @@ import { importUiModel, type ImportCtx } from './import.ui.ts'
 import { LIST, runModel } from './support.ts'
 
 test.describe('import dialog in the UI', () => {
-  test.describe.configure({ timeout: 300_000 })
+  test.describe.configure({ timeout: 420_000 })
 
   test('every path of the import task', async ({ browser, request, baseURL }) => {
     const adminToken = await readyAdmin(request)

@@ -160,10 +160,12 @@ export function importUiModel(prefix: string): UiModel<ImportCtx> {
       { type: UPLOADED, output: null },
       { type: REFUSED, error: { errors: ['Username: already exists'] } },
     ],
-    // Stop once (the button is disabled then); a cell edited once (again adds nothing the page shows)
+    // Stop once (the button is disabled then); Continue where the button offers it; a cell edited once
     filter: (snapshot, event) => {
       const context = (snapshot as ImportTaskSnapshot).context
       if (event.type === 'STOP') return !context.stopRequested
+      // every row imported: the button reads Finished (it closes the dialog), the UI cannot send CONTINUE
+      if (event.type === 'CONTINUE') return buttonLabelKind(snapshot as ImportTaskSnapshot) === 'continue'
       if (event.type === 'EDIT_CELL') return context.rows[0]!.data.username !== edited
       return true
     },
