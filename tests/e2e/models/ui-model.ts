@@ -38,6 +38,11 @@ export interface UiModel<C> {
   input?: unknown
   /** the events the UI and the real server can produce here, payloads included */
   events: readonly EventObject[]
+  /**
+   * what of the context tells states apart, besides the value (default: nothing): a machine whose progress lives in
+   * its context (the import's rows) needs it, or the traversal would stop at the first visit of each value
+   */
+  serializeContext?: (snapshot: AnyMachineSnapshot) => unknown
   /** further pruning (e.g. keep the model small): only events for which this returns true are tried */
   filter?: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean
   /** how each event type is performed (`xstate.init`: open the flow); server answers arranged here or earlier */
@@ -65,9 +70,11 @@ export const describeEvent = (event: EventObject): string => {
 
 export const describePath = (path: Path): string => path.steps.slice(1).map((step) => describeEvent(step.event)).join(' → ') || '(initial)'
 
-const serializeState = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: snapshot.value, status: snapshot.status })
+const serializer = <C>(model: UiModel<C>) => (snapshot: AnyMachineSnapshot) =>
+  JSON.stringify({ value: snapshot.value, status: snapshot.status, context: model.serializeContext?.(snapshot) })
 
 export function uiPaths<C>(model: UiModel<C>): Path[] {
+  const serializeState = serializer(model)
   const traversal = {
     input: model.input,
     serializeState,
