@@ -109,6 +109,23 @@ async function runCommand(page: Page, id: string): Promise<void> {
   await page.locator(`[data-command="${id}"]:visible`).first().click()
 }
 
+/**
+ * Opens a console path the way a click on a link does: in the running app (the router follows history.pushState),
+ * not by reloading the document. Deep links by URL are what the per-resource specs and the route loaders suite
+ * test; here the walk's pages are what matters, and a reload per step was most of the renderer's time.
+ */
+async function visit(page: Page, path: string): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith('/ui/')) {
+    await page.goto(`/ui${path}`)
+    return
+  }
+  await page.evaluate((href) => window.history.pushState(window.history.state, '', href), `/ui${path}`)
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === `/ui${path}`)
+}
+
+/** The export dialog is the same component for every resource: axe checks it on the first walk that exports. */
+let exportDialogChecked = false
+
 async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: string, search: Record<string, string>): Promise<void> {
   const { routes, offers } = resource
   const grid = page.getByRole('grid').first()
@@ -125,7 +142,7 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   // Create: the required fields without a default, from OPTIONS, filled through their labelled controls.
   const base = unique(`cf-${resource.key}`).slice(0, 40)
   const fields = await metadata(a, apiUrl)
-  await page.goto(`/ui${withSearch(routes.create.path, search)}`)
+  await visit(page, withSearch(routes.create.path, search))
   const form = page.locator('form').first()
   await expect(form).toBeVisible()
   let named = ''
@@ -147,31 +164,36 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
 
   // Detail
   if (offers.detail && routes.detail) {
-    await page.goto(`/ui${withSearch(pathOf(routes.detail.path, id), search)}`)
+    await visit(page, withSearch(pathOf(routes.detail.path, id), search))
     await expect(page.getByRole('heading', { name: new RegExp(`: ${named}$`) })).toBeVisible()
     await expectNoAxeViolations(page, `${resource.key} detail`)
   }
 
   // Edit: the name (or the first generated text) changes and is saved.
   if (offers.update && routes.update) {
-    await page.goto(`/ui${withSearch(pathOf(routes.update.path, id), search)}`)
+    await visit(page, withSearch(pathOf(routes.update.path, id), search))
     const nameInput = page.locator('form [data-field="name"]').locator('input, textarea').first()
     await expect(nameInput).toHaveValue(named)
+    // (the update form is the create form, checked above, with values)
     await nameInput.fill(`${named}-ed`)
-    await expectNoAxeViolations(page, `${resource.key} update form`)
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(async () => (await a.get(`${apiUrl}${id}/`)).name).toBe(`${named}-ed`)
+    // the console leaves the form once the save is done (the next step must not race that navigation)
+    await expect(page).not.toHaveURL((url) => url.pathname === `/ui${pathOf(routes.update.path, id)}`)
     named = `${named}-ed`
   }
 
   // Export from the list (the created object is in it).
   if (offers.export) {
-    await page.goto(`/ui${withSearch(routes.list.path, { ...listSearch, ...search, search: base })}`)
+    await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
     await expect(grid.locator('[data-row-id]')).toHaveCount(1)
     await page.locator('[data-command="export"]').click()
     const dialog = page.getByRole('dialog', { name: 'Export' })
     await expect(dialog).toBeVisible()
-    await expectNoAxeViolations(page, `${resource.key} export dialog`)
+    if (!exportDialogChecked) {
+      await expectNoAxeViolations(page, `${resource.key} export dialog`)
+      exportDialogChecked = true
+    }
     await dialog.getByRole('radio', { name: 'CSV' }).check()
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()])
     expect(download.suggestedFilename()).toMatch(/\.csv$/)
@@ -180,8 +202,8 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
 
   // Delete from the detail page (or the list's row) and the object is gone.
   if (offers.delete) {
-    if (offers.detail && routes.detail) await page.goto(`/ui${withSearch(pathOf(routes.detail.path, id), search)}`)
-    else await page.goto(`/ui${withSearch(routes.list.path, { ...listSearch, ...search, search: base })}`)
+    if (offers.detail && routes.detail) await visit(page, withSearch(pathOf(routes.detail.path, id), search))
+    else await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
     await runCommand(page, 'delete')
     const confirm = page.getByRole('alertdialog')
     await confirm.locator('button[data-danger]').click()
