@@ -14,7 +14,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import type { Page } from '@playwright/test'
 import ExcelJS from 'exceljs'
-import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, type FileEntry } from '@zip.js/zip.js'
+import { openZip } from '../../server/testing/zip.ts'
 import { bindOtp, freshCode } from './support/otp.ts'
 import { passwordLogsIn, startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { attachments, startSmtp, type TestSmtp } from '../../server/testing/smtp.ts'
@@ -47,17 +47,6 @@ async function execute(page: Page, name: string, expected: string): Promise<Page
   const [log] = await Promise.all([page.context().waitForEvent('page'), rowAction(page, name, 'Execute')])
   await expect(log.getByRole('log')).toContainText(expected, { timeout: 90_000 })
   return log
-}
-
-/** The files of a zip archive (read with the password, or without one). */
-async function openZip(data: Uint8Array, password?: string): Promise<Array<{ name: string; data: Uint8Array }>> {
-  const reader = new ZipReader(new Uint8ArrayReader(data), password === undefined ? {} : { password })
-  try {
-    const files = (await reader.getEntries()).filter((e): e is FileEntry => !e.directory)
-    return await Promise.all(files.map(async (e) => ({ name: e.filename, data: await e.getData(new Uint8ArrayWriter()) })))
-  } finally {
-    await reader.close()
-  }
 }
 
 test.describe('accounts on a real host', () => {

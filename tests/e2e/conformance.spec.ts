@@ -179,7 +179,8 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(async () => (await a.get(`${apiUrl}${id}/`)).name).toBe(`${named}-ed`)
     // the console leaves the form once the save is done (the next step must not race that navigation)
-    await expect(page).not.toHaveURL((url) => url.pathname === `/ui${pathOf(routes.update.path, id)}`)
+    const updatePath = `/ui${pathOf(routes.update.path, id)}`
+    await expect(page).not.toHaveURL((url) => url.pathname === updatePath)
     named = `${named}-ed`
   }
 

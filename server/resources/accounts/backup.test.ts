@@ -5,7 +5,7 @@
  * password, reads the workbook and finds the secrets; without the password the archive does not open.
  */
 import ExcelJS from 'exceljs'
-import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, type FileEntry } from '@zip.js/zip.js'
+import { openZip } from '../../testing/zip.ts'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { invalidateSettingsCache } from '../../settings/store.ts'
@@ -17,16 +17,6 @@ const A = '/api/v1/accounts/'
 const FINAL = ['success', 'failed', 'error', 'canceled']
 const ORG_USER = '00000000-0000-0000-0000-000000000007'
 const ORG_ADMIN = '00000000-0000-0000-0000-000000000005'
-
-async function openZip(data: Uint8Array, password?: string): Promise<Array<{ name: string; data: Uint8Array }>> {
-  const reader = new ZipReader(new Uint8ArrayReader(data), password === undefined ? {} : { password })
-  try {
-    const files = (await reader.getEntries()).filter((e): e is FileEntry => !e.directory)
-    return await Promise.all(files.map(async (e) => ({ name: e.filename, data: await e.getData(new Uint8ArrayWriter()) })))
-  } finally {
-    await reader.close()
-  }
-}
 
 async function sheetRows(xlsx: Uint8Array): Promise<Map<string, string[][]>> {
   const wb = new ExcelJS.Workbook()

@@ -1,11 +1,9 @@
-import { FluentProvider, webLightTheme } from '@fluentui/react-components'
-import { I18nProvider } from '@lingui/react'
-import { i18n } from '@lingui/core'
-import { render, screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { invalidateMetadata } from '../../api/metadata.ts'
 import { activateEnglish, fakeFetch, json } from '../common/testing.ts'
+import { renderInApp as wrap } from '../common/testing-render.tsx'
 import { FormDialog } from './FormDialog.tsx'
 
 const META = {
@@ -19,10 +17,6 @@ const META = {
       comment: { type: 'string', required: false, read_only: false, write_only: false, label: 'Comment', max_length: 200 },
     },
   },
-}
-
-function wrap(ui: React.ReactNode) {
-  return render(<I18nProvider i18n={i18n}><FluentProvider theme={webLightTheme}>{ui}</FluentProvider></I18nProvider>)
 }
 
 beforeEach(() => {

@@ -3,14 +3,12 @@
  * then typed inputs from the metadata read with `?<field>=<value>`, sent as an object, their rules run on each
  * sub-field, and the server's nested errors shown on the right sub-field.
  */
-import { FluentProvider, webLightTheme } from '@fluentui/react-components'
-import { I18nProvider } from '@lingui/react'
-import { i18n } from '@lingui/core'
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { invalidateMetadata } from '../../api/metadata.ts'
 import { activateEnglish, fakeFetch, json } from '../common/testing.ts'
+import { renderInApp as wrap } from '../common/testing-render.tsx'
 import { FormDialog } from './FormDialog.tsx'
 
 const base = (info: Record<string, unknown>) => ({
@@ -26,10 +24,6 @@ const CHILDREN = {
   a: { owner: { type: 'string', required: true, read_only: false, write_only: false, label: 'Owner', max_length: 1024 },
     slots: { type: 'integer', required: false, read_only: false, write_only: false, label: 'Slots', default: 4 } },
   b: { managed: { type: 'boolean', required: false, read_only: false, write_only: false, label: 'Managed' } },
-}
-
-function wrap(ui: React.ReactNode) {
-  return render(<I18nProvider i18n={i18n}><FluentProvider theme={webLightTheme}>{ui}</FluentProvider></I18nProvider>)
 }
 
 beforeEach(() => {
