@@ -25,12 +25,13 @@ test.describe('user login ACLs', () => {
     await expect(page).toHaveURL(new RegExp(`/ui/console/users/users/user-acl/create\\?user=${userId}`))
     const name = unique('office-only')
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
-    // An address the server refuses: its message lands on the Rules field, with the nested path.
+    // An address the server refuses: its message lands on the rule's IP input, inside the Rules field.
     const ips = page.locator('[data-field="rules"]').getByRole('textbox').first()
     await ips.fill('not-an-ip')
     await ips.press('Enter')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
-    await expect(page.locator('[data-field="rules"]')).toContainText('rules.ip_group')
+    await expect(page.locator('[data-field="rules"]').getByRole('alert')).toContainText('IP address invalid: `not-an-ip`')
+    await expect(page.locator('[data-field="rules"]').getByRole('textbox', { name: 'IP' })).toHaveAttribute('aria-invalid', 'true')
     await expectNoAxeViolations(page, 'login ACL form with errors')
     await page.locator('[data-field="rules"]').getByRole('button', { name: 'Remove' }).last().click()
     await ips.fill('10.0.0.0/8')
