@@ -238,7 +238,13 @@ async function createDeployment(req: FastifyRequest, reply: FastifyReply): Promi
   if (body.host === undefined || body.host === null || body.host === '') throw validationError({ host: [tr(lang, 'This field is required.')] })
   const [host] = await hostsAmong(req, [body.host])
   if (!host) throw validationError({ host: [tr(lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(typeof body.host === 'object' ? JSON.stringify(body.host) : body.host) })] })
-  const install = body.install_applets === undefined ? true : body.install_applets === true || body.install_applets === 'true'
+  const raw = body.install_applets
+  const TRUE = [true, 'true', 'True', '1', 1]
+  const FALSE = [false, 'false', 'False', '0', 0]
+  if (raw !== undefined && raw !== null && !TRUE.includes(raw as never) && !FALSE.includes(raw as never)) {
+    throw validationError({ install_applets: [tr(lang, 'Must be a valid boolean.')] })
+  }
+  const install = raw === undefined || raw === null || TRUE.includes(raw as never)
   const [deployment] = await insertDeployments(req, [host], true)
   const task = await startTask(req, deployAppletHost.name, { deployment_ids: [deployment], install_applets: install })
   await sql`update applet_host_deployments set task = ${task} where id = ${deployment}`.execute(req.ctx.db)
