@@ -68,7 +68,8 @@ test('Settings → Applets: an applet host deployed over SSH from its detail, th
       accounts: [{ username: user.username, secret: user.password, privileged: true }],
     })
 
-    await login(page, '/settings/applets?tab=hosts')
+    await login(page, '/settings/applets')
+    await page.getByRole('tab', { name: 'Remote app hosts' }).click()
     await expect(row(page, name)).toContainText('Offline')
     await expectNoAxeViolations(page, 'applet hosts tab')
     await row(page, name).getByRole('link', { name }).click()
