@@ -28,7 +28,11 @@ export interface ListTab {
 const configs = new WeakMap<ListTab, ListConfig>()
 function configOf(tab: ListTab): ListConfig {
   let config = configs.get(tab)
-  if (!config) configs.set(tab, (config = tab.config()))
+  if (!config) {
+    const made = tab.config()
+    // `?tab=` names the tab (the manifest's links to a list shown as a tab): not a filter of the list
+    configs.set(tab, (config = { ...made, hiddenFilters: [...(made.hiddenFilters ?? []), 'tab'] }))
+  }
   return config
 }
 
@@ -48,7 +52,7 @@ export function TabbedListPage({ title, tabs, fallback, tabParam }: { title: str
   const shown = tabs.filter((tab) => hasPerm(access.perms, tab.perm))
   const keys = shown.map((tab) => tab.key)
   const [picked, setPicked] = useState<string>()
-  const named = tabParam !== undefined && keys.includes(String(search[tabParam])) ? search[tabParam] : search[ACTIVE_TAB]
+  const named = tabParam !== undefined && keys.includes(String(search[tabParam])) ? search[tabParam] : search[ACTIVE_TAB] ?? search.tab
   const active = chooseTab(keys, picked ?? named, Cookies.get(ACTIVE_TAB), fallback)
   const current = shown.find((tab) => tab.key === active)
   const config = current && configOf(current)
