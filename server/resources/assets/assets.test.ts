@@ -175,6 +175,11 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     const used = (await s.admin.post('/api/v1/assets/customs/', { name: 'box', address: 'anything', platform: custom.json().id })).json()
     expect(used.protocols).toEqual([{ name: 'tcp9', port: 9 }])
     expect((await s.admin.delete(`/api/v1/assets/platforms/${custom.json().id}/`)).json().detail).toBe('The platform is used by 1 assets and cannot be deleted')
+    // the automation methods a platform's switches choose from (lina's platform form reads them)
+    const methods = (await s.admin.get('/api/v1/assets/platform-automation-methods/')).json() as { id: string; method: string; category: string[]; type: string[] }[]
+    expect(methods.length).toBeGreaterThan(0)
+    expect(methods.some((m) => m.method === 'ping' && m.type.includes('linux'))).toBe(true)
+    expect(new Set(methods.map((m) => m.id)).size).toBe(methods.length)
     const org = (await s.admin.post('/api/v1/orgs/orgs/', { name: 'Branch' })).json()
     const tree = (await s.admin.get(`${NODES}children/tree/`, { 'x-jms-org': org.id })).json()
     expect(tree).toMatchObject([{ title: 'Branch', pId: '', meta: { data: { assets_amount: 0 } } }])
