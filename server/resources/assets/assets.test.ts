@@ -42,6 +42,11 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     const direct = await s.admin.post(ASSETS, { name: 'x' })
     expect(direct.statusCode).toBe(400)
     expect(direct.json().detail).toMatch(/Cannot create asset directly/)
+    // lina's asset pickers: `suggestions`, the first 10 matches with mini fields
+    for (let i = 0; i < 11; i++) expect((await s.admin.post(HOSTS, { name: `sug-${i}`, address: `10.1.0.${i + 1}`, platform: 1 })).statusCode).toBe(201)
+    const sug = (await s.admin.get(`${ASSETS}suggestions/?search=sug-`)).json() as Record<string, unknown>[]
+    expect(sug).toHaveLength(10)
+    expect(Object.keys(sug[0]!).sort()).toEqual(['address', 'id', 'name'])
   })
 
   it('renames and moves subtrees (keys and paths follow), refuses bad moves and deleting non-empty nodes', async () => {
