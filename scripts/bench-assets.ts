@@ -10,6 +10,7 @@
  * Budgets: children median < 20 ms, assets page median < 50 ms. BENCH_ASSETS changes the volume of assets.
  */
 import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
 import { sql } from 'kysely'
 import { createTestServer, type TestClient, type TestServer } from '../server/testing.ts'
 import { ORG_IDS } from '../server/rbac/catalog.ts'
@@ -22,7 +23,7 @@ const PAGE_BUDGET_MS = 50
 
 
 /** The node tree level by level (each level from the one above), then the assets in batches. */
-async function seed(t: TestServer): Promise<{ ms: number; nodes: number }> {
+export async function seed(t: TestServer): Promise<{ ms: number; nodes: number }> {
   const t0 = performance.now()
   const db = t.database.db
   const org = ORG_IDS.DEFAULT
@@ -109,4 +110,4 @@ async function run(label: string): Promise<boolean> {
   }
 }
 
-await onBothDatabases(run)
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await onBothDatabases(run)

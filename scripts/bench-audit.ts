@@ -9,6 +9,7 @@
  * BENCH_COMMANDS / BENCH_SESSIONS change the volumes.
  */
 import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
 import { sql } from 'kysely'
 import { createTestServer, type TestClient, type TestServer } from '../server/testing.ts'
 import { ORG_IDS } from '../server/rbac/catalog.ts'
@@ -21,7 +22,7 @@ const DASHBOARD_BUDGET_MS = 300
 
 
 /** Sessions over the last 90 days (200 users, 2,000 assets), 10 commands each, 5 % dangerous. */
-async function seed(t: TestServer): Promise<number> {
+export async function seed(t: TestServer): Promise<number> {
   const t0 = performance.now()
   const db = t.database.db
   const batch = 20_000
@@ -96,4 +97,4 @@ async function run(label: string): Promise<boolean> {
   }
 }
 
-await onBothDatabases(run)
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await onBothDatabases(run)
