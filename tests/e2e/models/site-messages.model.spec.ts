@@ -20,7 +20,7 @@ test.describe('site messages in the UI', () => {
       prefix: `model-msg-${Date.now().toString(36)}`, context: null, page: null, sockets: [], socketsAtDrop: 0,
     }
     try {
-      expect(await runModel(siteMessagesUiModel(), ctx)).toBeGreaterThanOrEqual(8)
+      expect(await runModel(siteMessagesUiModel(), ctx)).toBeGreaterThanOrEqual(10)
     } finally {
       for (const socket of ctx.sockets) socket.settle(false)
       await ctx.context?.close()

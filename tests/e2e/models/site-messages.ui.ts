@@ -34,7 +34,7 @@ import type { AnyMachineSnapshot } from 'xstate'
 const MESSAGES = '/api/v1/notifications/site-messages/'
 const RETRY = 'xstate.after.retryDelay.siteMessages.connection.waiting'
 const FETCHED = 'xstate.done.actor.fetchUnread'
-const MAX = 2
+const MAX = 1
 
 interface HeldSocket {
   route: WebSocketRoute
