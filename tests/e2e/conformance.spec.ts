@@ -222,15 +222,14 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
     // the console leaves the form once the save is done (the next step must not race that navigation)
     const updatePath = `/ui${pathOf(routes.update.path, id)}`
     await expect(page).not.toHaveURL((url) => url.pathname === updatePath)
-    named = `${named}-ed`
   }
 
   // Delete from the detail page (or the list's row) and the object is gone.
   if (offers.delete) {
     // After the edit's save the console shows the object's detail page (or the list): delete from there.
     const detailPath = offers.detail && routes.detail ? pathOf(routes.detail.path, id) : undefined
-    if (detailPath && new URL(page.url()).pathname !== `/ui${detailPath}`) await visit(page, withSearch(detailPath, search))
-    else await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
+    if (!detailPath) await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
+    else if (new URL(page.url()).pathname !== `/ui${detailPath}`) await visit(page, withSearch(detailPath, search))
     await runCommand(page, 'delete')
     const confirm = page.getByRole('alertdialog')
     await confirm.locator('button[data-danger]').click()
