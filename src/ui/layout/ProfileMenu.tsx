@@ -1,6 +1,7 @@
 import {
-  Button, Menu, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger,
+  Button, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger,
 } from '@fluentui/react-components'
+import { Menu } from '../common/overlays.tsx'
 import { ContactCardRegular, DarkThemeRegular, KeyMultipleRegular, LocalLanguageRegular, PasswordRegular, PersonSettingsRegular, PlugConnectedRegular, SignOutRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'

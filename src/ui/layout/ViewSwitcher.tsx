@@ -1,4 +1,5 @@
-import { Button, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
+import { Button, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
+import { Menu } from '../common/overlays.tsx'
 import { ChevronDownRegular } from '@fluentui/react-icons'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'

@@ -5,8 +5,9 @@
  * each is enabled and runs it with the helpers current at click time.
  */
 import {
-  Button, Menu, MenuButton, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens, type ButtonProps,
+  Button, MenuButton, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens, type ButtonProps,
 } from '@fluentui/react-components'
+import { Menu } from '../common/overlays.tsx'
 import { MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'

@@ -5,9 +5,9 @@
  * It knows no resource: the page gives `load` and `actions`.
  */
 import {
-  Badge, Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, tokens, Tree, TreeItem, TreeItemLayout,
-  type TreeOpenChangeData,
+  Badge, Button, makeStyles, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, tokens, Tree, TreeItem, TreeItemLayout, type TreeOpenChangeData,
 } from '@fluentui/react-components'
+import { Menu } from '../common/overlays.tsx'
 import { MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactElement } from 'react'

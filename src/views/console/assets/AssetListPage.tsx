@@ -4,8 +4,9 @@
  * between the combined list and each kind's; "Create" offers the types grouped by category.
  */
 import {
-  Button, makeStyles, Menu, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Tab, TabList, tokens,
+  Button, makeStyles, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Tab, TabList, tokens,
 } from '@fluentui/react-components'
+import { Menu } from '../../../ui/common/overlays.tsx'
 import { AddRegular, ChevronDownRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, ArrowSyncRegular, PlugConnectedRegular } from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
