@@ -58,14 +58,27 @@ export function Menu(props: Fluent.MenuProps) {
   const nested = useContext(InRealMenu)
   const [wanted, setWanted] = useState(false)
   const [, arrived] = useReducer((n: number) => n + 1, 0)
+  // The real menu mounts closed and opens right after, as after a click on it: Fluent then moves the focus into it.
+  const [opened, setOpened] = useState<boolean | undefined>(undefined)
   const open = wanted || props.open === true
+  const real = loaded !== undefined && (open || nested)
   useEffect(() => {
     if (open && !loaded) loadOverlays().then(arrived, () => setWanted(false))
   }, [open])
-  if (loaded && (open || nested)) {
+  useEffect(() => {
+    if (real && wanted && opened === undefined) setOpened(true)
+  }, [real, wanted, opened])
+  if (real && loaded) {
+    const controlled = props.open !== undefined ? {} : {
+      open: opened ?? false,
+      onOpenChange: (e: Parameters<NonNullable<Fluent.MenuProps['onOpenChange']>>[0], d: Parameters<NonNullable<Fluent.MenuProps['onOpenChange']>>[1]) => {
+        setOpened(d.open)
+        props.onOpenChange?.(e, d)
+      },
+    }
     return (
       <InRealMenu.Provider value>
-        <loaded.Menu {...props} defaultOpen={props.defaultOpen ?? (nested ? undefined : true)} />
+        <loaded.Menu {...props} {...(nested ? {} : controlled)} />
       </InRealMenu.Provider>
     )
   }
