@@ -7,6 +7,7 @@
  * accounts and actions, and the cache rebuild after an invalidation; on PGlite and, with BENCH_DATABASE_URL or
  * DATABASE_URL, on PostgreSQL. Budgets (medians): page 100 ms, tree 50 ms, asset 20 ms.
  */
+import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { ORG_IDS } from '../server/rbac/catalog.ts'
@@ -79,6 +80,7 @@ async function run(label: string): Promise<boolean> {
     c.headers['accept-language'] = 'en'
     const check = (r: { statusCode: number; body: string }) => { if (r.statusCode !== 200) throw new Error(`HTTP ${r.statusCode} ${r.body.slice(0, 200)}`); return JSON.parse(r.body) as unknown }
     const SELF = '/api/v1/perms/users/self/'
+    console.log(`load average (1, 5, 15 min) before timing: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`)
     const t0 = performance.now()
     const first = check(await c.get(`${SELF}assets/?offset=0&limit=15`)) as { count: number; results: { id: string }[] }
     const cold = performance.now() - t0
@@ -104,6 +106,7 @@ async function run(label: string): Promise<boolean> {
     console.log(`nodes tree, one level (20 children):                         ${fmt(level)}`)
     console.log(`one asset's merged accounts and actions — budget ${BUDGET.asset}: ${fmt(asset)}`)
     console.log(`cache rebuild after an invalidation (write + rebuild + page):   ${fmt(rebuild)}`)
+    console.log(`load average (1, 5, 15 min) at the end: ${loadavg().map((x) => x.toFixed(2)).join(', ')} on this machine's CPUs`)
     const ok = page.median < BUDGET.page && tree.median < BUDGET.tree && asset.median < BUDGET.asset
     console.log(`budgets ${ok ? 'met' : 'MISSED'}`)
     return ok

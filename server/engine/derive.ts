@@ -76,3 +76,24 @@ export function kindOf(base: ResourceDef, part: KindPart): ResourceDef {
   }
   return def
 }
+
+/**
+ * Fields of a kind kept in a side table (`table`, one row per object, keyed by `key` = the object's id) instead of
+ * the base table: each reads through a sub-select (so it sorts and filters like a column) and writes with an
+ * upsert, inside the object's transaction. Read-only ones only read. Applet hosts keep their deploy options so.
+ */
+export function sideTableFields(table: string, key: string, fields: FieldDef[]): FieldDef[] {
+  if (!/^[a-z_][a-z0-9_]*$/.test(table) || !/^[a-z_][a-z0-9_]*$/.test(key)) throw new Error(`bad side table ${table}.${key}`)
+  return fields.map((f) => {
+    const column = typeof f.column === 'string' ? f.column : f.name
+    if (!/^[a-z_][a-z0-9_]*$/i.test(column)) throw new Error(`bad side column ${column}`)
+    const out: FieldDef = { ...f, column: undefined, expr: `(select s.${column} from ${table} s where s.${key} = t.id)` }
+    if (f.read_only) return out
+    out.write = async (tx, id, value) => {
+      const v = value !== null && typeof value === 'object' ? JSON.stringify(value) : value
+      await sql`insert into ${sql.table(table)} (${sql.ref(key)}, ${sql.ref(column)}) values (${id}, ${v})
+        on conflict (${sql.ref(key)}) do update set ${sql.ref(column)} = excluded.${sql.ref(column)}`.execute(tx)
+    }
+    return out
+  })
+}

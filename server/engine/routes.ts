@@ -98,7 +98,8 @@ async function listAnswer(def: ResourceDef, req: FastifyRequest, opts: ListOptio
     const rows = await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: opts.limit })
     return serializeRows(def, rows, fields, { db: ctx.db, ctx })
   }
-  const count = plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : await countRows(ctx.db, def, plan.conds)
+  const known = !plan.filtered && opts.count ? await opts.count() : undefined
+  const count = known ?? (plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : await countRows(ctx.db, def, plan.conds))
   const rows = count > page.offset
     ? await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: page.limit, offset: page.offset, fence: plan.filtered && count <= SMALL_MATCH })
     : []

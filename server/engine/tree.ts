@@ -5,7 +5,7 @@
  * link table; counts include the whole subtree. The answer of a lazy tree is zTree-shaped (contract §5.2).
  * Used by asset nodes; later trees (granted assets, org trees) build on it. docs/engine.md "Trees".
  */
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/connection.ts'
 import { validationError } from '../http/errors.ts'
 import type { Lang } from '../http/request-context.ts'
@@ -19,8 +19,12 @@ export interface TreeNode { id: string; key: string; value: string; full_value: 
 
 export interface KeyTreeOptions {
   table: string
-  /** Member links: (node, member) rows. */
-  links: { table: string; node: string; member: string }
+  /**
+   * Member links: (node, member) rows. `path`: a column of the link holding its node's `key || ':'`, kept by the
+   * database's triggers (migration 030) and indexed with varchar_pattern_ops, so a subtree's links are one index
+   * range; without it the subtree's node ids are read first.
+   */
+  links: { table: string; node: string; member: string; path?: string }
   /**
    * Cached subtree counts on the tree table: `amount` (NULL = unknown) and `version` (grows with every change),
    * both kept stale-marked by the database's triggers; a read computes the unknown ones and stores them.
@@ -69,8 +73,7 @@ export class KeyTree {
     const amount = sql.ref(this.o.cache.amount)
     const version = sql.ref(this.o.cache.version)
     const r = await sql<{ id: string; n: number; v: string; stale: boolean }>`select x.id, x.${version} as v, x.${amount} is null as stale,
-        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l where l.${this.ln} in (
-          select n.id from ${this.t} n where n.key = x.key or (n.key ~>=~ (x.key || ':') and n.key ~<~ (x.key || ';')))))::int as n
+        coalesce(x.${amount}, (select count(distinct l.${this.lm}) from ${this.l} l where ${this.subtreeLinks(sql`x.key`)}))::int as n
       from ${this.t} x where x.id = any(${nodes.map((n) => n.id)}::uuid[])`.execute(db)
     for (const row of r.rows) out.set(row.id, Number(row.n))
     const stale = r.rows.filter((row) => row.stale)
@@ -198,12 +201,24 @@ export class KeyTree {
     await sql`insert into ${this.l} (${this.lm}, ${this.ln}) select ${member}::uuid, x from unnest(${ids}::uuid[]) as x on conflict do nothing`.execute(db)
   }
 
+  /**
+   * Condition on the links (alias `l`) of the subtree of the node whose key is `key`: one range of the links' path
+   * index ('K:' ≤ path < 'K;' holds K's own links and its descendants', never a sibling's such as K0), or,
+   * without a path column, the subtree's nodes from a range of the key index joined to their links.
+   */
+  private subtreeLinks(key: RawBuilder<unknown> | string) {
+    const k = typeof key === 'string' ? sql`${key}::text` : key
+    if (this.o.links.path) {
+      const p = sql.ref(`l.${this.o.links.path}`)
+      return sql`${p} ~>=~ (${k} || ':') and ${p} ~<~ (${k} || ';')`
+    }
+    return sql`l.${this.ln} in (select n.id from ${this.t} n where n.key = ${k} or (n.key ~>=~ (${k} || ':') and n.key ~<~ (${k} || ';')))`
+  }
+
   /** Condition on a member table (alias `t`): members of the node, with or without its descendants. */
   memberCond(node: TreeNode, withDescendants: boolean) {
     if (!withDescendants) return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} = ${node.id})`
-    // the subtree's nodes from a range of the key index; the planner joins their links by node id or by hash
-    return sql`t.id in (select l.${this.lm} from ${this.l} l where l.${this.ln} in (select n.id from ${this.t} n
-      where n.key = ${node.key} or (n.key ~>=~ ${`${node.key}:`} and n.key ~<~ ${`${node.key};`})))`
+    return sql`t.id in (select l.${this.lm} from ${this.l} l where ${this.subtreeLinks(node.key)})`
   }
 
   private async zNodes(db: DB, rows: TreeNode[], open: (n: TreeNode) => boolean): Promise<ZNode[]> {

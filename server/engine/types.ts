@@ -193,6 +193,11 @@ export interface ListOptions {
   bare?: boolean
   /** An extra condition (alias `t`). */
   extra?: Cond
+  /**
+   * The exact number of rows the resource's scope and `extra` match, when the caller keeps it (e.g. with a cache
+   * `extra` reads): used instead of counting when no list filter applies. Undefined from the function → counted.
+   */
+  count?: () => Promise<number | undefined>
   /** Another context (e.g. the root organization for suggestions). */
   ctx?: Ctx
 }

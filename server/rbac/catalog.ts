@@ -72,6 +72,7 @@ const ROWS: Row[] = [
   ['terminal', 'applet', CRUD, true],
   ['terminal', 'applethost', CRUD, true],
   ['terminal', 'appletpublication', ['view'], true],
+  ['terminal', 'applethostdeployment', ['view', 'add'], true],
   ['audits', 'userloginlog', ['view'], false],
   ['audits', 'operatelog', ['view'], false],
   ['audits', 'passwordchangelog', ['view'], false],

@@ -21,6 +21,11 @@ export function moveAssetsToNode(nodeId: string, assets: readonly string[]): Pro
   return sendAction('put', actionUrl(NODES_URL, nodeId, 'assets/replace'), { assets })
 }
 
+/** Moves a node (its subtree follows) under another: lina's drag and drop, `PUT <parent>/children/add/`. */
+export function moveNodeUnder(parentId: string, nodeId: string): Promise<unknown> {
+  return sendAction('put', actionUrl(NODES_URL, parentId, 'children/add'), { nodes: [nodeId] })
+}
+
 /** A node path (`/Default/a/b`) created in one call. */
 export function createNodePath(fullValue: string): Promise<unknown> {
   return createResource(NODES_URL, { full_value: fullValue })

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { expect, expectNoAxeViolations, test as base } from './fixtures.ts'
 import { api, login, results, unique, type Api } from './generic-support.ts'
 import { RESOURCES, type ManifestResource } from './support/manifest.ts'
 
@@ -74,6 +74,29 @@ async function metadata(a: Api, url: string): Promise<Record<string, FieldMeta>>
 
 const pageResources = RESOURCES.filter((r) => r.routes.list)
 
+/**
+ * One page per worker for all its walks: each walk goes on in the running app from where the last one ended, as
+ * an administrator moving from page to page would (starting the app again for each of ~40 resources was most of
+ * the renderer's time). After a failed walk the page is closed (its screenshot attached), and the next walk
+ * starts a fresh one: a failure never leaks into the next resource.
+ */
+let shared: Page | undefined
+const test = base.extend<{ walkPage: Page }>({
+  walkPage: async ({ browser, server }, use, testInfo) => {
+    if (!shared || shared.isClosed()) {
+      const context = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US', timezoneId: 'Asia/Shanghai' })
+      shared = await context.newPage()
+    }
+    const page = shared
+    await use(page)
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('screenshot', { body: await page.screenshot().catch(() => Buffer.from('')), contentType: 'image/png' })
+      shared = undefined
+      await page.context().close()
+    }
+  },
+})
+
 test.describe('console conformance', () => {
   // The walks are independent (unique names, their own objects): they spread over the workers instead of one
   // worker taking the whole file, which was the longest of the suite.
@@ -87,7 +110,7 @@ test.describe('console conformance', () => {
   const FIXME: Readonly<Record<string, string>> = {}
 
   for (const resource of pageResources) {
-    test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ page, request }) => {
+    test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ walkPage: page, request }) => {
       test.fixme(resource.key in FIXME, FIXME[resource.key])
       const a = await api(request)
       const hint = HINTS[resource.key] ?? {}
@@ -116,7 +139,7 @@ async function runCommand(page: Page, id: string): Promise<void> {
  */
 async function visit(page: Page, path: string): Promise<void> {
   if (!new URL(page.url()).pathname.startsWith('/ui/')) {
-    await page.goto(`/ui${path}`)
+    await login(page, path, undefined, { reuse: true })
     return
   }
   await page.evaluate((href) => window.history.pushState(window.history.state, '', href), `/ui${path}`)
@@ -133,7 +156,7 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   // List
   // A list shown as a tab of another page (Settings → Terminal) names its tab in `routes.list.search`.
   const listSearch = { ...routes.list.search }
-  await login(page, withSearch(routes.list.path, { ...listSearch, ...search }), undefined, { reuse: true })
+  await visit(page, withSearch(routes.list.path, { ...listSearch, ...search }))
   await expect(grid).toBeVisible()
   await expect(page.getByText('Loading…')).toHaveCount(0)
   await expectNoAxeViolations(page, `${resource.key} list`)
@@ -161,6 +184,24 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   const created = results(await a.get(`${apiUrl}?search=${encodeURIComponent(base)}`))
   expect(created, `${resource.key}: the created object is listed`).toHaveLength(1)
   const id = String(created[0].id)
+  // The console went on to the list, newest first: what the user sees next, before anything else is opened.
+  await expect(grid.locator('[data-row-id]').filter({ hasText: named }).first()).toBeVisible()
+
+  // Export from that list (the created object is in it).
+  if (offers.export) {
+    await page.locator('[data-command="export"]').click()
+    const dialog = page.getByRole('dialog', { name: 'Export' })
+    await expect(dialog).toBeVisible()
+    if (!exportDialogChecked) {
+      await expectNoAxeViolations(page, `${resource.key} export dialog`)
+      exportDialogChecked = true
+    }
+    await dialog.getByRole('radio', { name: 'CSV' }).check()
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()])
+    expect(download.suggestedFilename()).toMatch(/\.csv$/)
+    expect(readFileSync((await download.path())!, 'utf8')).toContain(named)
+    await expect(dialog).toBeHidden()
+  }
 
   // Detail
   if (offers.detail && routes.detail) {
@@ -171,9 +212,7 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
 
   // Edit: the name (or the first generated text) changes and is saved.
   if (offers.update && routes.update) {
-    // Loaded by URL: opened in the running app, the asset kinds' edit form sometimes lost the typed name before the
-    // save (hosts and clouds, one run in two) — a race of the form's start-up to find (note of session 5).
-    await page.goto(`/ui${withSearch(pathOf(routes.update.path, id), search)}`)
+    await visit(page, withSearch(pathOf(routes.update.path, id), search))
     const nameInput = page.locator('form [data-field="name"]').locator('input, textarea').first()
     await expect(nameInput).toHaveValue(named)
     // (the update form is the create form, checked above, with values)
@@ -186,26 +225,11 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
     named = `${named}-ed`
   }
 
-  // Export from the list (the created object is in it).
-  if (offers.export) {
-    await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
-    await expect(grid.locator('[data-row-id]')).toHaveCount(1)
-    await page.locator('[data-command="export"]').click()
-    const dialog = page.getByRole('dialog', { name: 'Export' })
-    await expect(dialog).toBeVisible()
-    if (!exportDialogChecked) {
-      await expectNoAxeViolations(page, `${resource.key} export dialog`)
-      exportDialogChecked = true
-    }
-    await dialog.getByRole('radio', { name: 'CSV' }).check()
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()])
-    expect(download.suggestedFilename()).toMatch(/\.csv$/)
-    expect(readFileSync((await download.path())!, 'utf8')).toContain(named)
-  }
-
   // Delete from the detail page (or the list's row) and the object is gone.
   if (offers.delete) {
-    if (offers.detail && routes.detail) await visit(page, withSearch(pathOf(routes.detail.path, id), search))
+    // After the edit's save the console shows the object's detail page (or the list): delete from there.
+    const detailPath = offers.detail && routes.detail ? pathOf(routes.detail.path, id) : undefined
+    if (detailPath && new URL(page.url()).pathname !== `/ui${detailPath}`) await visit(page, withSearch(detailPath, search))
     else await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
     await runCommand(page, 'delete')
     const confirm = page.getByRole('alertdialog')

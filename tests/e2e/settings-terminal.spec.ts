@@ -5,7 +5,8 @@
  * shows its endpoint. The create/edit/delete walk of each list is the console conformance spec's.
  */
 import { signRequest } from '../../server/auth/signature.ts'
-import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { startSshd } from '../../server/testing/sshd.ts'
+import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, login, row, rowAction, unique } from './generic-support.ts'
 
 const BOOTSTRAP = process.env.BOOTSTRAP_TOKEN ?? 'e2e-bootstrap-token'
@@ -48,6 +49,49 @@ test('Settings → Terminal: terminals with their load, storage tests, endpoint 
   // After a reload the tab is still the one in the URL.
   await page.reload()
   await expect(page.getByRole('tab', { name: 'Endpoint rules' })).toHaveAttribute('aria-selected', 'true')
+})
+
+test('Settings → Applets: an applet host deployed over SSH from its detail, the live log, the publication listed', async ({ page, request }) => {
+  const a = await api(request)
+  const sshd = await startSshd()
+  try {
+    const user = await sshd.addUser()
+    const applet = unique('pad').replace(/[^-\w]/g, '_')
+    const up = await request.post('/api/v1/terminal/applets/upload/', {
+      headers: { Authorization: `Bearer ${await adminToken(request)}` },
+      multipart: { file: { name: `${applet}.zip`, mimeType: 'application/zip', buffer: await appletZip(applet, true) } },
+    })
+    expect(up.status(), await up.text()).toBe(201)
+    const name = unique('apphost')
+    await a.post('/api/v1/terminal/applet-hosts/', {
+      name, address: '127.0.0.1', protocols: [{ name: 'rdp', port: 3389 }, { name: 'ssh', port: sshd.port }],
+      accounts: [{ username: user.username, secret: user.password, privileged: true }],
+    })
+
+    await login(page, '/settings/applets')
+    await page.getByRole('tab', { name: 'Remote app hosts' }).click()
+    await expect(row(page, name)).toContainText('Offline')
+    await expectNoAxeViolations(page, 'applet hosts tab')
+    await row(page, name).getByRole('link', { name }).click()
+    await expect(page.getByRole('heading', { name: new RegExp(name) })).toBeVisible()
+    await page.getByRole('tab', { name: 'Deployments' }).click()
+    await expectNoAxeViolations(page, 'applet host deployments')
+
+    const popupPromise = page.context().waitForEvent('page')
+    await page.getByRole('button', { name: 'Deploy', exact: true }).first().click()
+    const popup = await popupPromise
+    const log = popup.getByRole('log', { name: 'Task log' })
+    await expect(log).toContainText('TASK [Write the host configuration]')
+    await expect(log).toContainText(`TASK [Publish applet ${applet} 1.0]`)
+    await expect(log).toHaveAttribute('data-state', 'SUCCESS')
+    await popup.close()
+
+    await page.getByRole('tab', { name: 'Published applets' }).click()
+    await expect(row(page, `Editor ${applet}`)).toContainText('Success')
+    await expectNoAxeViolations(page, 'applet host publications')
+  } finally {
+    await sshd.stop()
+  }
 })
 
 /** A real applet package, zipped as an author zips the applet's folder. */

@@ -42,6 +42,11 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     const direct = await s.admin.post(ASSETS, { name: 'x' })
     expect(direct.statusCode).toBe(400)
     expect(direct.json().detail).toMatch(/Cannot create asset directly/)
+    // lina's asset pickers: `suggestions`, the first 10 matches with mini fields
+    for (let i = 0; i < 11; i++) expect((await s.admin.post(HOSTS, { name: `sug-${i}`, address: `10.1.0.${i + 1}`, platform: 1 })).statusCode).toBe(201)
+    const sug = (await s.admin.get(`${ASSETS}suggestions/?search=sug-`)).json() as Record<string, unknown>[]
+    expect(sug).toHaveLength(10)
+    expect(Object.keys(sug[0]!).sort()).toEqual(['address', 'id', 'name'])
   })
 
   it('renames and moves subtrees (keys and paths follow), refuses bad moves and deleting non-empty nodes', async () => {
@@ -175,6 +180,11 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     const used = (await s.admin.post('/api/v1/assets/customs/', { name: 'box', address: 'anything', platform: custom.json().id })).json()
     expect(used.protocols).toEqual([{ name: 'tcp9', port: 9 }])
     expect((await s.admin.delete(`/api/v1/assets/platforms/${custom.json().id}/`)).json().detail).toBe('The platform is used by 1 assets and cannot be deleted')
+    // the automation methods a platform's switches choose from (lina's platform form reads them)
+    const methods = (await s.admin.get('/api/v1/assets/platform-automation-methods/')).json() as { id: string; method: string; category: string[]; type: string[] }[]
+    expect(methods.length).toBeGreaterThan(0)
+    expect(methods.some((m) => m.method === 'ping' && m.type.includes('linux'))).toBe(true)
+    expect(new Set(methods.map((m) => m.id)).size).toBe(methods.length)
     const org = (await s.admin.post('/api/v1/orgs/orgs/', { name: 'Branch' })).json()
     const tree = (await s.admin.get(`${NODES}children/tree/`, { 'x-jms-org': org.id })).json()
     expect(tree).toMatchObject([{ title: 'Branch', pId: '', meta: { data: { assets_amount: 0 } } }])

@@ -226,6 +226,11 @@ export const assets: ResourceDef = {
   fields: [...assetBase.fields, { name: 'gathered_info', type: 'json', label: 'Gathered info', read_only: true, visible: (_ctx, action) => action === 'retrieve' }],
   verbs: ['list', 'retrieve', 'update', 'destroy', 'bulk_update', 'bulk_destroy', 'export'],
   refusals: { create: 'Cannot create asset directly, you should create a host or other' },
+  actions: [{
+    // lina's pickers (tickets, "select assets"): the first 10 matches of the current org, mini fields
+    path: 'suggestions', detail: false, method: 'GET', perm: 'assets.match_asset',
+    handler: (req, _reply, api) => api.listResponse(req, { only: ['id', 'name', 'address'], limit: 10, bare: true }),
+  }],
 }
 
 const platformOf = (category: Category): FieldDef => ({

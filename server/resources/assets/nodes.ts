@@ -16,7 +16,7 @@ import { createdBy, dateCreated, dateUpdated, idField } from '../common.ts'
 import './messages.ts'
 
 /** The asset node tree: nodes table, member links in asset_nodes. */
-export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nodes', node: 'node_id', member: 'asset_id' },
+export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nodes', node: 'node_id', member: 'asset_id', path: 'node_path' },
   cache: { amount: 'members_amount', version: 'members_version' },
 })
 

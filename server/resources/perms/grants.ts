@@ -58,31 +58,41 @@ async function nextBoundary(db: DB, s: Subject, orgId: string): Promise<Date | n
 /** Counters of cache rebuilds (tests read them to prove a path did or did not invalidate). */
 export const cacheStats = { rebuilds: 0 }
 
-/** Makes the user's cached grant in the organization current (rebuilds it when stale). */
-export async function ensureUserGrants(db: DB, userId: string, orgId: string): Promise<void> {
-  const fresh = sql<{ ok: boolean }>`select (c.epoch = e.value and c.user_epoch = coalesce(ue.value, 0) and c.org_epoch = coalesce(oe.value, 0)
-      and (c.valid_until is null or c.valid_until > now())) as ok
+/**
+ * Makes the user's cached grant in the organization current (rebuilds it when stale) and answers the number of
+ * assets it grants (null for a cache built before migration 031, until its next build).
+ */
+export async function ensureUserGrants(db: DB, userId: string, orgId: string): Promise<number | null> {
+  const fresh = sql<{ ok: boolean; amount: number | null }>`select (c.epoch = e.value and c.user_epoch = coalesce(ue.value, 0) and c.org_epoch = coalesce(oe.value, 0)
+      and (c.valid_until is null or c.valid_until > now())) as ok, c.assets_amount as amount
     from perm_epoch e left join perm_user_cache c on c.user_id = ${userId} and c.org_id = ${orgId}
       left join perm_user_epoch ue on ue.user_id = ${userId} left join perm_org_epoch oe on oe.org_id = ${orgId} where e.id = 1`
-  if ((await fresh.execute(db)).rows[0]?.ok) return
-  await db.transaction().execute(async (tx) => {
+  const now = (await fresh.execute(db)).rows[0]
+  if (now?.ok) return now.amount
+  return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`perm:${userId}:${orgId}`}, 0))`.execute(tx)
-    if ((await fresh.execute(tx)).rows[0]?.ok) return
+    const again = (await fresh.execute(tx)).rows[0]
+    if (again?.ok) return again.amount
     // The counters are read before the grant is computed: a change committed later bumps one past its value.
     const ep = (await sql<{ value: string; user_epoch: string; org_epoch: string }>`select e.value, coalesce((select value from perm_user_epoch where user_id = ${userId}), 0) as user_epoch,
       coalesce((select value from perm_org_epoch where org_id = ${orgId}), 0) as org_epoch from perm_epoch e where e.id = 1`.execute(tx)).rows[0]!
     const s: Subject = { kind: 'user', id: userId }
     await sql`delete from perm_user_assets where user_id = ${userId} and org_id = ${orgId}`.execute(tx)
     await sql`delete from perm_user_nodes where user_id = ${userId} and org_id = ${orgId}`.execute(tx)
-    await sql`insert into perm_user_assets (user_id, org_id, asset_id, actions)
-      select ${userId}::uuid, ${orgId}::uuid, g.asset_id, g.actions from (${grantedAssetsQuery(s, orgId)}) g`.execute(tx)
+    // Only assets the organization's lists show (the asset in the org), so the count below is the list's count.
+    const inserted = await sql`insert into perm_user_assets (user_id, org_id, asset_id, actions)
+      select ${userId}::uuid, ${orgId}::uuid, g.asset_id, g.actions from (${grantedAssetsQuery(s, orgId)}) g
+        join assets a on a.id = g.asset_id and ${orgCond(orgId, 'a')}`.execute(tx)
+    const amount = Number(inserted.numAffectedRows ?? 0)
     await sql`insert into perm_user_nodes (user_id, org_id, node_id, key, parent_key, assets_amount)
       select ${userId}::uuid, ${orgId}::uuid, t.id, t.key, t.parent_key, t.amount from (${treeQuery(sql`select asset_id from perm_user_assets where user_id = ${userId} and org_id = ${orgId}`)}) t`.execute(tx)
     const until = await nextBoundary(tx, s, orgId)
-    await sql`insert into perm_user_cache (user_id, org_id, epoch, user_epoch, org_epoch, valid_until) values (${userId}, ${orgId}, ${ep.value}, ${ep.user_epoch}, ${ep.org_epoch}, ${until})
+    await sql`insert into perm_user_cache (user_id, org_id, epoch, user_epoch, org_epoch, valid_until, assets_amount)
+      values (${userId}, ${orgId}, ${ep.value}, ${ep.user_epoch}, ${ep.org_epoch}, ${until}, ${amount})
       on conflict (user_id, org_id) do update set epoch = excluded.epoch, user_epoch = excluded.user_epoch, org_epoch = excluded.org_epoch,
-        valid_until = excluded.valid_until, date_built = now()`.execute(tx)
+        valid_until = excluded.valid_until, assets_amount = excluded.assets_amount, date_built = now()`.execute(tx)
     cacheStats.rebuilds++
+    return amount
   })
 }
 
@@ -101,13 +111,30 @@ function treeQuery(assetIds: RawBuilder<unknown>): RawBuilder<{ id: string; key:
     group by n.id, n.key, n.parent_key`
 }
 
-/** Condition on assets `t`: granted to the subject in the organization (a user's cache is made current first). */
-export async function grantedAssetCond(db: DB, s: Subject, orgId: string): Promise<RawBuilder<unknown>> {
+export interface Granted {
+  /** Condition on assets `t`: granted to the subject in the organization. */
+  cond: RawBuilder<unknown>
+  /** How many assets the condition matches in the organization's asset list, when the cache knows it. */
+  amount?: number
+}
+
+/** The subject's granted assets (a user's cache is made current first). */
+export async function grantedAssets(db: DB, s: Subject, orgId: string): Promise<Granted> {
   if (s.kind === 'user') {
-    await ensureUserGrants(db, s.id, orgId)
-    return sql`t.id in (select g.asset_id from perm_user_assets g where g.user_id = ${s.id} and g.org_id = ${orgId})`
+    const amount = await ensureUserGrants(db, s.id, orgId)
+    return { cond: sql`t.id in (select g.asset_id from perm_user_assets g where g.user_id = ${s.id} and g.org_id = ${orgId})`, amount: amount ?? undefined }
   }
-  return sql`t.id in (select g.asset_id from (${grantedAssetsQuery(s, orgId)}) g)`
+  return { cond: sql`t.id in (select g.asset_id from (${grantedAssetsQuery(s, orgId)}) g)` }
+}
+
+/**
+ * How many of the subject's granted assets lie in the node's subtree (the node's `assets_amount` in their tree:
+ * 0 when it is not in it), from a user's current cache; undefined for a group (not cached).
+ */
+export async function grantedNodeAmount(db: DB, s: Subject, orgId: string, nodeId: string): Promise<number | undefined> {
+  if (s.kind !== 'user') return undefined
+  const r = await sql<{ n: number }>`select assets_amount as n from perm_user_nodes where user_id = ${s.id} and org_id = ${orgId} and node_id = ${nodeId}`.execute(db)
+  return Number(r.rows[0]?.n ?? 0)
 }
 
 /** Merged actions of the granted assets among `ids`. */
@@ -158,19 +185,26 @@ export interface AssetGrant { actions: number; accounts: PermedAccount[]; protoc
  * Undefined when nothing grants the asset.
  */
 export async function assetGrant(db: DB, s: Subject, orgId: string, assetId: string, username: string): Promise<AssetGrant | undefined> {
-  const perms = (await sql<{ id: string; actions: number; accounts: string[]; protocols: string[]; date_expired: Date }>`
-    select p.id, p.actions, p.accounts, p.protocols, p.date_expired from asset_permissions p
-    where ${VALID} and ${orgCond(orgId)} and ${subjectCond(s)} and (
-      exists (select 1 from asset_permission_assets x where x.assetpermission_id = p.id and x.asset_id = ${assetId})
-      or exists (select 1 from asset_permission_nodes x join nodes pn on pn.id = x.node_id
-        where x.assetpermission_id = p.id and pn.key in (
-          select array_to_string((string_to_array(leaf.key, ':'))[1:i], ':') from asset_nodes an join nodes leaf on leaf.id = an.node_id
-            cross join lateral generate_series(1, array_length(string_to_array(leaf.key, ':'), 1)) i where an.asset_id = ${assetId})))`.execute(db)).rows
+  // One statement (one round trip, a plan of small parts): the ancestor-or-self keys of the asset's nodes, the
+  // permissions reaching the asset directly or through one of those nodes, kept when valid and the subject's; and
+  // the asset's active accounts.
+  type Perm = { id: string; actions: number; accounts: string[]; protocols: string[]; date_expired: string }
+  type Account = { id: string; name: string; username: string; secret_type: string; has_secret: boolean; source_id: string }
+  const row = (await sql<{ perms: Perm[] | null; accounts: Account[] | null }>`with keys as (
+      select array_to_string((string_to_array(leaf.key, ':'))[1:i], ':') as k from asset_nodes an join nodes leaf on leaf.id = an.node_id
+        cross join lateral generate_series(1, array_length(string_to_array(leaf.key, ':'), 1)) i where an.asset_id = ${assetId}),
+    reach as (
+      select x.assetpermission_id as id from asset_permission_assets x where x.asset_id = ${assetId}
+      union select x.assetpermission_id from nodes pn join asset_permission_nodes x on x.node_id = pn.id where pn.key in (select k from keys))
+    select (select json_agg(json_build_object('id', p.id, 'actions', p.actions, 'accounts', p.accounts, 'protocols', p.protocols, 'date_expired', p.date_expired))
+        from asset_permissions p where p.id in (select id from reach) and ${VALID} and ${orgCond(orgId)} and ${subjectCond(s)}) as perms,
+      (select json_agg(json_build_object('id', a.id, 'name', a.name, 'username', a.username, 'secret_type', a.secret_type, 'has_secret', a.secret <> '', 'source_id', a.source_id) order by a.username)
+        from accounts a where a.asset_id = ${assetId} and a.is_active) as accounts`.execute(db)).rows[0]
+  const perms = row?.perms ?? []
   if (!perms.length) return undefined
-  const accounts = (await sql<{ id: string; name: string; username: string; secret_type: string; has_secret: boolean; source_id: string }>`
-    select id, name, username, secret_type, (secret <> '') as has_secret, source_id from accounts where asset_id = ${assetId} and is_active order by username`.execute(db)).rows
+  const accounts = row?.accounts ?? []
   const merged = new Map<string, PermedAccount>()
-  const grant = (key: string, base: Omit<PermedAccount, 'actions' | 'date_expired'>, p: { actions: number; date_expired: Date }) => {
+  const grant = (key: string, base: Omit<PermedAccount, 'actions' | 'date_expired'>, p: { actions: number; date_expired: Date | string }) => {
     const cur = merged.get(key)
     if (cur) {
       cur.actions |= p.actions

@@ -27,7 +27,7 @@ import { ORG_IDS } from '../../rbac/catalog.ts'
 import { assets } from '../assets/assets.ts'
 import { users } from '../users/users.ts'
 import { actionsOf, assetPermissions } from './permissions.ts'
-import { assetGrant, grantedActions, grantedAssetCond, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
+import { assetGrant, grantedActions, grantedAssets, grantedNodeAmount, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
 
 /** Fields of a granted asset in lists (no kind-specific or sensitive fields). */
 export const GRANTED_ASSET_FIELDS = ['id', 'name', 'address', 'platform', 'nodes_display', 'protocols', 'category', 'type', 'is_active', 'connectivity', 'comment', 'org_id', 'org_name']
@@ -64,12 +64,16 @@ type Params = { who?: string; id?: string; asset?: string; node?: string }
 export function registerGrantRoutes(app: FastifyInstance): void {
   const assetApi = resourceApi(assets)
 
-  /** A list of granted assets (optionally narrowed), with the merged actions and the favourite flag added. */
-  async function assetList(req: FastifyRequest, who: Who, extra?: RawBuilder<unknown>) {
+  /**
+   * A list of granted assets (optionally narrowed), with the merged actions and the favourite flag added. The
+   * unfiltered count comes from the grant cache (all granted assets, or `count` for the narrowed set).
+   */
+  async function assetList(req: FastifyRequest, who: Who, extra?: RawBuilder<unknown>, count?: () => Promise<number | undefined>) {
     const ctx = req.ctx
-    const granted = await grantedAssetCond(ctx.db, who.subject, ctx.orgId)
-    const cond = extra ? sql`(${granted} and ${extra})` : granted
-    const answer = await assetApi.listResponse(req, { extra: cond, only: GRANTED_ASSET_FIELDS }) as Row[] | { results: Row[] }
+    const granted = await grantedAssets(ctx.db, who.subject, ctx.orgId)
+    const cond = extra ? sql`(${granted.cond} and ${extra})` : granted.cond
+    const known = extra ? count : async () => granted.amount
+    const answer = await assetApi.listResponse(req, { extra: cond, only: GRANTED_ASSET_FIELDS, count: known }) as Row[] | { results: Row[] }
     const rows = Array.isArray(answer) ? answer : answer.results
     const ids = rows.map((r) => String(r.id))
     const actions = await grantedActions(ctx.db, who.subject, ctx.orgId, ids)
@@ -124,8 +128,8 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     }))
     if (top && who.favoritesOf) {
       const favCond = sql`t.id in (select f.asset_id from favorite_assets f where f.user_id = ${who.favoritesOf})`
-      const granted = await grantedAssetCond(ctx.db, who.subject, ctx.orgId)
-      const n = (await sql<{ n: number }>`select count(*)::int as n from assets t where ${granted} and ${favCond}`.execute(ctx.db)).rows[0]!.n
+      const granted = await grantedAssets(ctx.db, who.subject, ctx.orgId)
+      const n = (await sql<{ n: number }>`select count(*)::int as n from assets t where ${granted.cond} and ${favCond}`.execute(ctx.db)).rows[0]!.n
       const name = tr(ctx.lang, 'Favorite')
       out.unshift({ id: 'favorite', name: `${name} (${n})`, title: name, pId: '', isParent: false, open: false, meta: { type: 'node', data: { id: 'favorite', name, value: name, key: 'favorite', assets_amount: n, org_id: ctx.orgId } } })
     }
@@ -141,7 +145,8 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     const n = isUuid(node) ? (await sql<{ key: string; org_id: string }>`select key, org_id from nodes where id = ${node}`.execute(ctx.db)).rows[0] : undefined
     if (!n) throw notFound(ctx.lang, 'Node')
     return assetList(req, who, sql`t.id in (select an.asset_id from asset_nodes an join nodes x on x.id = an.node_id
-      where x.org_id = ${n.org_id} and (x.key = ${n.key} or (x.key ~>=~ ${`${n.key}:`} and x.key ~<~ ${`${n.key};`})))`)
+      where x.org_id = ${n.org_id} and (x.key = ${n.key} or (x.key ~>=~ ${`${n.key}:`} and x.key ~<~ ${`${n.key};`})))`,
+    () => grantedNodeAmount(ctx.db, who.subject, ctx.orgId, node))
   }
 
   async function nodeList(req: FastifyRequest, who: Who) {

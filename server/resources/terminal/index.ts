@@ -10,13 +10,14 @@ import { registerComponentRoutes, replayDir } from './components.ts'
 import { registerDashboard } from './dashboard.ts'
 import { commands, ftpLogs, loginLogs, passwordChangeLogs, sessions, terminals } from './resources.ts'
 import { applets } from './applets.ts'
+import { APPLET_HOST_RESOURCES } from './applet-hosts.ts'
 import { commandStorages, endpointRules, endpoints, registerEndpointRoutes, replayStorages } from './storages.ts'
 
 export { commands, ftpLogs, loginLogs, passwordChangeLogs, sessions, terminals }
 
 /** Resources of this module, registered through RESOURCES (server/resources/index.ts). */
 export const TERMINAL_RESOURCES = [terminals, sessions, commands, ftpLogs, loginLogs, passwordChangeLogs,
-  replayStorages, commandStorages, endpoints, endpointRules, applets]
+  replayStorages, commandStorages, endpoints, endpointRules, applets, ...APPLET_HOST_RESOURCES]
 
 /** Replay directory per database handle (the clean-up task knows its database, not the app's configuration). */
 const replayRoots = new WeakMap<object, string>()

@@ -22,6 +22,15 @@ describe('related-field picker sources', () => {
     expect(relatedSourceFor(groups, undefined, undefined)).toBeUndefined()
   })
 
+  it('takes the hint URL when it narrows the declared list by a query (the platforms of a custom asset)', () => {
+    const platforms = { platform: { url: '/api/v1/assets/platforms/', model: 'assets.platform', label: 'name' } }
+    const narrowed = f('platform', { type: 'object_related_field', related: { model: 'assets.platform', url: '/api/v1/assets/platforms/?category=custom', label: 'name' } })
+    expect(relatedSourceFor(narrowed, undefined, platforms)?.url).toBe('/api/v1/assets/platforms/?category=custom')
+    // another list (a subset the manifest knows better) keeps the declaration
+    const other = f('platform', { type: 'object_related_field', related: { url: '/api/v1/other/?x=1' } })
+    expect(relatedSourceFor(other, undefined, platforms)?.url).toBe('/api/v1/assets/platforms/')
+  })
+
   it('labels rows by the hinted label field', () => {
     const role = f('system_roles', { type: 'm2m_related_field', related: { url: '/r/', label: 'display_name' } })
     expect(relatedSourceFor(role, undefined, undefined)?.label?.({ id: 1, name: 'SystemAdmin', display_name: 'System administrator' })).toBe('System administrator')

@@ -3,7 +3,8 @@
  * declared source (the console manifest's field → model, mapped to a list URL; needed anyway for a real
  * JumpServer, whose OPTIONS say nothing, and more precise where a relation is a subset of its model, e.g. system
  * roles among all roles), else our server's OPTIONS hint (`related: {model, url, label}`; forms over URLs with no
- * manifest entry). A related field with none of these is reported, never silently a text box.
+ * manifest entry; its URL is taken over the declared one when it names the same list narrowed by a query). A related
+ * field with none of these is reported, never silently a text box.
  */
 import type { FieldMeta } from '../../api/metadata.ts'
 import type { Row } from '../../api/resources.ts'
@@ -25,8 +26,18 @@ export function isRelatedWidget(field: FieldMeta, override: FieldOverride | unde
 /** The picker source of one field, or undefined when nothing names one. */
 export function relatedSourceFor(field: FieldMeta, override: FieldOverride | undefined, declared: ResourceDef['related']): RelatedSource | undefined {
   if (override?.related) return override.related
-  const ref = declared?.[field.name] ?? field.related
+  const ref = narrower(declared?.[field.name], field.related)
   return ref ? sourceFromRef(ref) : undefined
+}
+
+/**
+ * The declared source, unless the server's hint names the same list with a query (a subset the server chose for
+ * this form: a custom asset's platforms are the custom ones, `platforms/?category=custom`): then the hint's URL.
+ */
+function narrower(declared: RelatedRef | undefined, hint: RelatedRef | undefined): RelatedRef | undefined {
+  if (!declared || !hint) return declared ?? hint
+  const [path, query] = hint.url.split('?')
+  return query && path === declared.url.split('?')[0] ? { ...declared, url: hint.url } : declared
 }
 
 /** The overrides with every related field's source filled in, and the names of related fields that have none. */

@@ -28,14 +28,22 @@ export interface ListTab {
 const configs = new WeakMap<ListTab, ListConfig>()
 function configOf(tab: ListTab): ListConfig {
   let config = configs.get(tab)
-  if (!config) configs.set(tab, (config = tab.config()))
+  if (!config) {
+    const made = tab.config()
+    // `?tab=` names the tab (the manifest's links to a list shown as a tab): not a filter of the list
+    configs.set(tab, (config = { ...made, hiddenFilters: [...(made.hiddenFilters ?? []), 'tab'] }))
+  }
   return config
 }
 
 const useStyles = makeStyles({ tabs: { marginBottom: tokens.spacingVerticalM } })
 
 /** `tabs` is a module-level constant: each tab's list config is made once. */
-export function TabbedListPage({ title, tabs, fallback }: { title: string; tabs: readonly ListTab[]; fallback: string }) {
+/**
+ * `tabParam`: a search param that names the tab too and wins over the remembered one (roles: `?scope=`, which the
+ * forms and details carry back to the list, so a new organization role lands on the organization tab).
+ */
+export function TabbedListPage({ title, tabs, fallback, tabParam }: { title: string; tabs: readonly ListTab[]; fallback: string; tabParam?: string }) {
   const { i18n } = useLingui()
   const styles = useStyles()
   const access = useAccess()
@@ -44,7 +52,8 @@ export function TabbedListPage({ title, tabs, fallback }: { title: string; tabs:
   const shown = tabs.filter((tab) => hasPerm(access.perms, tab.perm))
   const keys = shown.map((tab) => tab.key)
   const [picked, setPicked] = useState<string>()
-  const active = chooseTab(keys, picked ?? search[ACTIVE_TAB], Cookies.get(ACTIVE_TAB), fallback)
+  const named = tabParam !== undefined && keys.includes(String(search[tabParam])) ? search[tabParam] : search[ACTIVE_TAB] ?? search.tab
+  const active = chooseTab(keys, picked ?? named, Cookies.get(ACTIVE_TAB), fallback)
   const current = shown.find((tab) => tab.key === active)
   const config = current && configOf(current)
   return (

@@ -7,7 +7,9 @@ import {
   Button, makeStyles, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Tab, TabList, tokens,
 } from '@fluentui/react-components'
 import { Menu } from '../../../ui/common/overlays.tsx'
-import { AddRegular, ChevronDownRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, ArrowSyncRegular, PlugConnectedRegular } from '@fluentui/react-icons'
+import {
+  AddRegular, ChevronDownRegular, ClipboardPasteRegular, CutRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, ArrowSyncRegular, PlugConnectedRegular,
+} from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
@@ -15,7 +17,7 @@ import { useCallback, useMemo, useRef, useState } from 'react'
 import { CATEGORIES_URL, parseCategories, type AssetCategory } from '../../../api/categories.ts'
 import { jsonQuery } from '../../../api/queries.ts'
 import type { Row } from '../../../api/resources.ts'
-import { createNodeChild, deleteNode, firstPlatform, NODE_TREE_URL, moveAssetsToNode, renameNode } from '../../../api/assets.ts'
+import { createNodeChild, deleteNode, firstPlatform, NODE_TREE_URL, moveAssetsToNode, moveNodeUnder, renameNode } from '../../../api/assets.ts'
 import { fetchTreeLevel, type TreeItem } from '../../../api/tree.ts'
 import { isRootOrg, useAccess } from '../../../ui/common/access.tsx'
 import { useConfirm } from '../../../ui/common/ConfirmDialog.tsx'
@@ -80,6 +82,8 @@ function AssetList({ kind }: { kind: string }) {
   const nodeId = typeof search.node_id === 'string' ? search.node_id : undefined
   const tree = useRef<LazyTreeHandle>(null)
   const [prompt, setPrompt] = useState<Prompt>()
+  // a node cut from the tree's menu, waiting for "Paste node here" on its new parent (the keyboard's drag and drop)
+  const [cut, setCut] = useState<TreeItem>()
   const [selection, setSelection] = useState<readonly Row[]>([])
   const categories = useCached(useMemo(() => categoriesQuery(access.orgId), [access.orgId]))
   const root = isRootOrg(access)
@@ -98,6 +102,27 @@ function AssetList({ kind }: { kind: string }) {
     return [
       { id: 'create', label: t`Create child node`, icon: <FolderAddRegular />, disabled: !can('assets.add_node'), run: () => setPrompt({ kind: 'create', item }) },
       { id: 'rename', label: t`Rename node`, icon: <EditRegular />, disabled: !can('assets.change_node'), run: () => setPrompt({ kind: 'rename', item }) },
+      {
+        id: 'cut', label: t`Cut node`, icon: <CutRegular />, disabled: isRoot || !can('assets.change_node'),
+        run: () => {
+          setCut(item)
+          notify('info', t`Node ${item.title} cut`, t`Choose "Paste node here" in the menu of its new parent.`)
+        },
+      },
+      {
+        id: 'paste', label: cut ? t`Paste ${cut.title} here` : t`Paste node here`, icon: <ClipboardPasteRegular />,
+        disabled: !cut || cut.id === item.id || !can('assets.change_node'),
+        run: async () => {
+          if (!cut) return
+          try {
+            await moveNodeUnder(String(item.data.id), String(cut.data.id))
+            setCut(undefined)
+            notify('success', t`Node moved`)
+            control.current?.reload()
+            await reloadAll()
+          } catch (e) { notify('error', describeError(e)) }
+        },
+      },
       {
         id: 'delete', label: t`Delete node`, icon: <DeleteRegular />, disabled: isRoot || !can('assets.delete_node'),
         run: () => confirm({

@@ -42,5 +42,5 @@ const ROLE_TABS: readonly ListTab[] = (['system', 'org'] as const).map((scope) =
 
 export function RoleListPage() {
   const { t } = useLingui()
-  return <TabbedListPage title={t`Roles`} tabs={ROLE_TABS} fallback="system" />
+  return <TabbedListPage title={t`Roles`} tabs={ROLE_TABS} fallback="system" tabParam="scope" />
 }

@@ -56,6 +56,23 @@ const APPLET_TABS: readonly ListTab[] = [
       commands: { extra: [uploadCommand], overrides: { clone: null } },
     }),
   },
+  {
+    key: 'hosts',
+    label: msg`Remote app hosts`,
+    perm: manifestItem('applet-hosts').perms.view,
+    config: () => ({
+      resource: manifestItem('applet-hosts').resource,
+      label: msg`Remote app hosts`,
+      tableName: 'AppletHostList',
+      tools: { import: false, export: true },
+      columns: {
+        min: ['name', 'actions'],
+        defaults: ['name', 'address', 'load', 'inited', 'date_inited', 'is_active', 'actions'],
+        exclude: ['nodes_display', 'auto_config', 'gathered_info', 'protocols', 'deploy_options'],
+      },
+      commands: { overrides: { clone: null } },
+    }),
+  },
 ]
 
 export function AppletsPage() {
