@@ -1,6 +1,7 @@
 import { Button, MenuItem, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { Menu, Tooltip } from './overlays.tsx'
 import { renderInApp } from './testing-render.tsx'
@@ -58,6 +59,61 @@ describe('Menu and Tooltip on first use', () => {
     await user.tab()
     await user.keyboard('{ArrowDown}')
     expect(await screen.findByRole('menuitem', { name: 'Only' })).toBeTruthy()
+  })
+
+  it('a controlled menu asks its caller to open, opens when told, and tells the close', async () => {
+    const user = userEvent.setup()
+    const changes: boolean[] = []
+    function Controlled() {
+      const [open, setOpen] = useState(false)
+      return (
+        <Menu open={open} onOpenChange={(_, d) => { changes.push(d.open); setOpen(d.open) }}>
+          <MenuTrigger disableButtonEnhancement>
+            <Button>Controlled</Button>
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              <MenuItem>Inside</MenuItem>
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+      )
+    }
+    renderInApp(<Controlled />)
+    await user.click(screen.getByRole('button', { name: 'Controlled' }))
+    await user.click(await screen.findByRole('menuitem', { name: 'Inside' }))
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull())
+    expect(changes).toEqual([true, false])
+  })
+
+  it('a nested menu opens from its item', async () => {
+    const user = userEvent.setup()
+    const picked = vi.fn()
+    renderInApp(
+      <Menu>
+        <MenuTrigger disableButtonEnhancement>
+          <Button>Outer</Button>
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            <Menu>
+              <MenuTrigger disableButtonEnhancement>
+                <MenuItem>More</MenuItem>
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  <MenuItem onClick={picked}>Deep</MenuItem>
+                </MenuList>
+              </MenuPopover>
+            </Menu>
+          </MenuList>
+        </MenuPopover>
+      </Menu>,
+    )
+    await user.click(screen.getByRole('button', { name: 'Outer' }))
+    await user.click(await screen.findByRole('menuitem', { name: 'More' }))
+    await user.click(await screen.findByRole('menuitem', { name: 'Deep' }))
+    expect(picked).toHaveBeenCalledTimes(1)
   })
 
   it('a tooltip labels its element at once and keeps the focus when it becomes Fluent\'s', async () => {

@@ -54,49 +54,67 @@ function withTriggerProps(child: ReactNode, add: (props: AnyProps) => AnyProps):
 
 const InRealMenu = createContext(false)
 
+type OpenData = Parameters<NonNullable<Fluent.MenuProps['onOpenChange']>>[1]
+
 export function Menu(props: Fluent.MenuProps) {
   const nested = useContext(InRealMenu)
+  const controlledByCaller = props.open !== undefined
   const [wanted, setWanted] = useState(false)
   const [, arrived] = useReducer((n: number) => n + 1, 0)
-  // The real menu mounts closed and opens right after, as after a click on it: Fluent then moves the focus into it.
-  const [opened, setOpened] = useState<boolean | undefined>(undefined)
+  // Our own open state of an uncontrolled menu once it is real (the stand-in's activation opens it).
+  const [opened, setOpened] = useState(false)
+  // The real menu mounts closed and opens on the next render, as after a click on its trigger: Fluent then moves
+  // the focus into it (mounted open, it would not).
+  const [settled, setSettled] = useState(false)
   const open = wanted || props.open === true
   const real = loaded !== undefined && (open || nested)
   useEffect(() => {
     if (open && !loaded) loadOverlays().then(arrived, () => setWanted(false))
   }, [open])
   useEffect(() => {
-    if (real && wanted && opened === undefined) setOpened(true)
-  }, [real, wanted, opened])
+    if (real && !settled) setSettled(true)
+  }, [real, settled])
   if (real && loaded) {
-    const controlled = props.open !== undefined ? {} : {
-      open: opened ?? false,
-      onOpenChange: (e: Parameters<NonNullable<Fluent.MenuProps['onOpenChange']>>[0], d: Parameters<NonNullable<Fluent.MenuProps['onOpenChange']>>[1]) => {
-        setOpened(d.open)
-        props.onOpenChange?.(e, d)
-      },
+    if (nested) {
+      return <loaded.Menu {...props} />
     }
+    const state = controlledByCaller
+      ? { open: settled && props.open === true }
+      : {
+          open: settled && opened,
+          onOpenChange: (e: Fluent.MenuOpenEvent, d: OpenData) => {
+            setOpened(d.open)
+            props.onOpenChange?.(e, d)
+          },
+        }
     return (
       <InRealMenu.Provider value>
-        <loaded.Menu {...props} {...(nested ? {} : controlled)} />
+        <loaded.Menu {...props} {...state} />
       </InRealMenu.Provider>
     )
   }
-  const activate = () => setWanted(true)
+  const activate = (e: SyntheticEvent, type: 'menuTriggerClick' | 'menuTriggerKeyDown' | 'menuTriggerContextMenu') => {
+    setWanted(true)
+    if (!controlledByCaller) setOpened(true)
+    // As Fluent tells a change: a controlled menu opens when its caller's state says so.
+    props.onOpenChange?.(e as never, { open: true, type, event: e } as OpenData)
+  }
   const [trigger] = Children.toArray(props.children)
   if (!isValidElement<{ children?: ReactNode }>(trigger)) return null
   if (props.openOnContext) {
     // A context menu (a tree item's): the right button or the context-menu key, never a click.
     return withTriggerProps(trigger.props.children, (p) => ({
-      onContextMenu: chain(p.onContextMenu, (e) => { e.preventDefault(); activate() }),
+      onContextMenu: chain(p.onContextMenu, (e) => { e.preventDefault(); activate(e, 'menuTriggerContextMenu') }),
       onPointerEnter: chain(p.onPointerEnter, preload),
     }))
   }
   return withTriggerProps(trigger.props.children, (p) => ({
     'aria-haspopup': 'menu',
     'aria-expanded': false,
-    onClick: chain(p.onClick, (e) => { if (!e.defaultPrevented) activate() }),
-    onKeyDown: chain(p.onKeyDown, (e) => { if ((e as KeyboardEvent).key === 'ArrowDown') { e.preventDefault(); activate() } }),
+    onClick: chain(p.onClick, (e) => { if (!e.defaultPrevented) activate(e, 'menuTriggerClick') }),
+    onKeyDown: chain(p.onKeyDown, (e) => {
+      if ((e as KeyboardEvent).key === 'ArrowDown' && !e.defaultPrevented) { e.preventDefault(); activate(e, 'menuTriggerKeyDown') }
+    }),
     onPointerEnter: chain(p.onPointerEnter, preload),
     onFocus: chain(p.onFocus, preload),
   }))
