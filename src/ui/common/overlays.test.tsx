@@ -1,9 +1,9 @@
-import { Button, MenuItem, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
+import { Button } from '@fluentui/react-components'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { Menu, Tooltip } from './overlays.tsx'
+import { Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Tooltip } from './overlays.tsx'
 import { renderInApp } from './testing-render.tsx'
 import { activateEnglish } from './testing.ts'
 

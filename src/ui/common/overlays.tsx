@@ -6,13 +6,15 @@
  * trigger (click, Enter, Space, ArrowDown) opens the real menu once it has arrived, which moves the focus into it
  * as Fluent does; a tooltip becomes Fluent's at the first pointer or focus (keeping the focus on its element).
  * A menu inside a real menu (a submenu) is real at once; a context menu (`openOnContext`) opens on the context menu
- * event only.
+ * event only. The menu's parts (`MenuTrigger`, `MenuPopover`, `MenuList`, `MenuItem`…) come from here too: they
+ * render Fluent's once the chunk is there (only a real menu renders them; elsewhere they suspend until it arrives),
+ * so no part of Fluent's menu code is in the first screen.
  */
 import type * as Fluent from '@fluentui/react-components'
 import { useMergedRefs } from '@fluentui/react-components'
 import {
-  Children, cloneElement, createContext, isValidElement, useContext, useEffect, useLayoutEffect, useReducer, useRef, useState,
-  type KeyboardEvent, type ReactElement, type ReactNode, type Ref, type SyntheticEvent,
+  Children, cloneElement, createContext, isValidElement, use, useContext, useEffect, useLayoutEffect, useReducer, useRef, useState,
+  type ComponentType, type KeyboardEvent, type ReactElement, type ReactNode, type Ref, type SyntheticEvent,
 } from 'react'
 import type * as OverlaysModule from './overlays.lazy.ts'
 
@@ -149,3 +151,25 @@ export function Tooltip(props: Fluent.TooltipProps) {
   })
 }
 Tooltip.isFluentTriggerComponent = true
+
+type PartName = 'MenuTrigger' | 'MenuPopover' | 'MenuList' | 'MenuItem' | 'MenuItemRadio' | 'MenuItemLink' | 'MenuGroup' | 'MenuGroupHeader' | 'MenuDivider'
+
+/** One of Fluent's menu parts, rendered from the loaded chunk (suspending until it is there). */
+function part<K extends PartName>(name: K): Overlays[K] {
+  function Part(props: AnyProps) {
+    const Real = (loaded ?? use(loadOverlays()))[name] as unknown as ComponentType<AnyProps>
+    return <Real {...props} />
+  }
+  Part.displayName = name
+  return Part as unknown as Overlays[K]
+}
+
+export const MenuTrigger = Object.assign(part('MenuTrigger'), { isFluentTriggerComponent: true })
+export const MenuPopover = part('MenuPopover')
+export const MenuList = part('MenuList')
+export const MenuItem = part('MenuItem')
+export const MenuItemRadio = part('MenuItemRadio')
+export const MenuItemLink = part('MenuItemLink')
+export const MenuGroup = part('MenuGroup')
+export const MenuGroupHeader = part('MenuGroupHeader')
+export const MenuDivider = part('MenuDivider')
