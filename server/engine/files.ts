@@ -196,9 +196,33 @@ class Budget {
   }
 }
 
-/** The first worksheet, read with ExcelJS's streaming reader (rows are visited, not kept as a workbook). */
+/**
+ * The first worksheet, read with ExcelJS's streaming reader (rows are visited, not kept as a workbook). The streaming
+ * reader can fail on a worksheet met before the workbook part ("reading 'sheets'", exceljs issue 962, seen once in
+ * a full test run); the whole-workbook reader then reads it (the size was checked above).
+ */
 async function readXlsx(body: Buffer, budget: Budget): Promise<string[][]> {
   checkZipSize(body, UPLOAD_LIMITS.unzipped)
+  try {
+    return await readXlsxStreaming(body, budget)
+  } catch (e) {
+    if (!(e instanceof TypeError) || !/'sheets'/.test(e.message)) throw e
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.load(body as unknown as ArrayBuffer)
+    const grid: string[][] = []
+    const ws = wb.worksheets[0]
+    ws?.eachRow({ includeEmpty: false }, (row) => {
+      const values = Array.isArray(row.values) ? row.values : []
+      budget.row(values.length)
+      const cells: string[] = []
+      for (let i = 1; i < values.length; i++) cells.push(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim()))
+      grid.push(cells)
+    })
+    return grid
+  }
+}
+
+async function readXlsxStreaming(body: Buffer, budget: Budget): Promise<string[][]> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([body]), {
     sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore',
   })
