@@ -131,6 +131,10 @@ export interface ListPlan {
   /** Only the organization scope applies (no filter, no resource scope, no caller condition): the count may
    * come from the maintained per-org counter (migration 024). */
   unfiltered: boolean
+  /** `date_from`/`date_to` on the resource's `dateRange` column, and every condition but those two (the
+   * per-day count cache, daycounts.ts, counts closed days of `rest` and the range's edges live). */
+  range?: { from?: Date; to?: Date }
+  rest: Cond[]
 }
 
 /** Builds the conditions and ordering of a list request. Bad filter values → 400 field errors. */
@@ -189,18 +193,21 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
     filtered = true
   }
 
+  const rest = [...conds]
+  let range: ListPlan['range']
   if (def.dateRange) {
     for (const [key, op] of [['date_from', '>='], ['date_to', '<=']] as const) {
       const v = qstr(q, key)
       const d = v ? parseDateTime(v, ctx.tz) : undefined
       if (d) {
         conds.push(sql`${col(def.dateRange)} ${sql.raw(op)} ${d}`)
+        range = { ...range, [key === 'date_from' ? 'from' : 'to']: d }
         filtered = true
       }
     }
   }
   const unfiltered = !filtered && !extra && !def.scope && conds.length === scope.length
-  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered }
+  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered, range, rest }
 }
 
 /**

@@ -12,6 +12,7 @@ import { recordOperate, objectDisplay, auditOrgOf } from './audit.ts'
 import { fieldByName, permOf, permOrg, resolveFields } from './fields.ts'
 import { fileColumns, renderToJson, sendFile, templateOf } from './files.ts'
 import { metadata, type MetaMethod } from './metadata.ts'
+import { countByDays } from './daycounts.ts'
 import { cleanIds, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
@@ -99,7 +100,7 @@ async function listAnswer(def: ResourceDef, req: FastifyRequest, opts: ListOptio
     return serializeRows(def, rows, fields, { db: ctx.db, ctx })
   }
   const known = !plan.filtered && opts.count ? await opts.count() : undefined
-  const count = known ?? (plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : await countRows(ctx.db, def, plan.conds))
+  const count = known ?? (plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : (await countByDays(ctx.db, def, plan)) ?? await countRows(ctx.db, def, plan.conds))
   const rows = count > page.offset
     ? await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: page.limit, offset: page.offset, fence: plan.filtered && count <= SMALL_MATCH })
     : []
