@@ -3,8 +3,10 @@
  * counts of dated lists"). A table registered in `day_count_tables` has a generation per UTC day that every write
  * to that day bumps. A list filtered by `date_from`/`date_to` on that table's date column counts:
  *   - each whole UTC day inside the range that has ended: from `day_counts` when the cached count was taken at the
- *     day's current generation, else counted now (and cached with the generation read in the same statement);
+ *     day's current generation;
  *   - the rest of the range (its partial first and last days, today, the future) live.
+ * When a day is missing, the whole range is counted in one pass grouped by day (the cost of an uncached count)
+ * and the missing days are cached with the generation read in the same statement.
  * The sum equals `count(*)` over the whole range; the cache key is a hash of the list's other conditions (their
  * SQL and parameters), so every search and filter has its own counts. Those conditions must not depend on the
  * time of the request (true of the audit tables' filters).
@@ -67,26 +69,44 @@ export async function countByDays(db: DB, def: ResourceDef, plan: ListPlan, now 
     total += Number(r.n)
   }
   const missing = dayList.filter((d) => !have.has(d))
-  if (missing.length) {
-    // One statement: each day's count and the generation it was taken at share a snapshot.
-    const fresh = await sql<{ day: string; gen: string; n: string }>`
-      select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(g.gen, 0) as gen,
-        (select count(*) from ${sql.table(def.table)} as t where ${rest}
-          and ${dateCol} >= (d.day::timestamp at time zone 'UTC') and ${dateCol} < ((d.day + 1)::timestamp at time zone 'UTC')) as n
-      from unnest(${missing}::date[]) as d(day)
-      left join day_generations g on g.tbl = ${def.table} and g.day = d.day`.execute(db)
-    for (const r of fresh.rows) total += Number(r.n)
-    await sql`delete from day_counts where computed < now() - ${KEEP}::interval`.execute(db)
-    await sql`insert into day_counts (tbl, sig, day, gen, n)
-      select ${def.table}, ${sig}, x.day, x.gen, x.n
-      from unnest(${fresh.rows.map((r) => r.day)}::date[], ${fresh.rows.map((r) => r.gen)}::bigint[], ${fresh.rows.map((r) => r.n)}::bigint[]) as x(day, gen, n)
-      order by x.day
-      on conflict (tbl, sig, day) do update set gen = excluded.gen, n = excluded.n, computed = now()`.execute(db)
-  }
-  // The range's partial days, and everything from the start of today on.
   const lo = new Date(first)
   const hi = new Date(end)
-  const edges = await sql<{ n: string }>`select count(*) as n from ${sql.table(def.table)} as t where ${rest}
-    and ((${dateCol} >= ${from} and ${dateCol} < ${lo}) or (${dateCol} >= ${hi}${to ? sql` and ${dateCol} <= ${to}` : sql``}))`.execute(db)
-  return total + Number(edges.rows[0]?.n ?? 0)
+  const toCond = to ? sql` and ${dateCol} <= ${to}` : sql``
+  if (!missing.length) {
+    // Every whole closed day cached: count the range's partial days and everything from the start of today on.
+    // Those rows are found by the date index first (an `offset 0` subquery the planner keeps apart), then
+    // filtered: left to itself, the planner ANDs in a trigram index whose posting lists span the whole table
+    // (86 ms against 23 ms for a week's edges of 1,000,000 commands). The scope (organization) goes inside, as it
+    // leads the date index.
+    const edgeRange = sql`((${dateCol} >= ${from} and ${dateCol} < ${lo}) or (${dateCol} >= ${hi}${toCond}))`
+    const edges = plan.scope.length
+      ? await sql<{ n: string }>`select count(*) as n from (select t.* from ${sql.table(def.table)} as t where ${and(plan.scope)} and ${edgeRange} offset 0) as t
+          where ${rest}`.execute(db)
+      : await sql<{ n: string }>`select count(*) as n from ${sql.table(def.table)} as t where ${rest} and ${edgeRange}`.execute(db)
+    return total + Number(edges.rows[0]?.n ?? 0)
+  }
+  // Otherwise one pass over the whole range (what an uncached count costs), counted per UTC day; the missing days'
+  // counts are kept with the generation read in the same statement (one snapshot).
+  const fresh = await sql<{ day: string | null; gen: string | null; n: string }>`
+    with c as (
+      select (${dateCol} at time zone 'UTC')::date as day, count(*) as n from ${sql.table(def.table)} as t
+      where ${rest} and ${dateCol} >= ${from}${toCond} group by 1
+    ), g as (
+      select d.day, coalesce(g.gen, 0) as gen from unnest(${missing}::date[]) as d(day)
+      left join day_generations g on g.tbl = ${def.table} and g.day = d.day
+    )
+    select to_char(coalesce(c.day, g.day), 'YYYY-MM-DD') as day, g.gen, coalesce(c.n, 0) as n from c full join g on g.day = c.day`.execute(db)
+  let all = 0
+  const keep: Array<{ day: string; gen: string; n: string }> = []
+  for (const r of fresh.rows) {
+    all += Number(r.n)
+    if (r.gen !== null && r.day !== null) keep.push({ day: r.day, gen: r.gen, n: r.n })
+  }
+  await sql`delete from day_counts where computed < now() - ${KEEP}::interval`.execute(db)
+  await sql`insert into day_counts (tbl, sig, day, gen, n)
+    select ${def.table}, ${sig}, x.day, x.gen, x.n
+    from unnest(${keep.map((r) => r.day)}::date[], ${keep.map((r) => r.gen)}::bigint[], ${keep.map((r) => r.n)}::bigint[]) as x(day, gen, n)
+    order by x.day
+    on conflict (tbl, sig, day) do update set gen = excluded.gen, n = excluded.n, computed = now()`.execute(db)
+  return all
 }
