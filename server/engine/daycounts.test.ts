@@ -1,6 +1,8 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { ORG_IDS } from '../rbac/catalog.ts'
+import { searchExpression } from './query.ts'
+import { allResources } from './registry.ts'
 import { dbKind } from '../testing.ts'
 import { useTestServer } from '../use-test-server.ts'
 
@@ -26,14 +28,14 @@ describe(`per-day cached counts of dated lists (${dbKind()})`, () => {
     // ranges not on day boundaries (lina sends "7 days ago, now" and "end of tomorrow"), searches and filters
     const iso = (ms: number) => new Date(ms).toISOString()
     const ranges = [[now - 7 * DAY - 3_600_000, now], [now - 10 * DAY, now + DAY], [now - 9.5 * DAY, now - 2.25 * DAY], [now - 3 * DAY, undefined]] as const
-    const queries = ['', '&search=df', '&search=HOST-1', '&risk_level=5', '&search=host-2&risk_level=0', '&input=ls']
+    const queries = ['', '&search=df', '&search=HOST-1', '&search=Df%20-H', '&risk_level=5', '&search=host-2&risk_level=0', '&input=ls']
     const live = async (from: number, to: number | undefined, q: string, orgId: string | undefined) => {
       const p = new URLSearchParams(q.slice(1))
       const search = p.get('search')?.toLowerCase()
       const r = await sql<{ n: number }>`select count(*)::int as n from commands where datetime >= ${new Date(from)}
         ${to ? sql`and datetime <= ${new Date(to)}` : sql``}
         ${orgId ? sql`and org_id = ${orgId}` : sql``}
-        ${search ? sql`and lower(input || ' ' || "user" || ' ' || asset || ' ' || account) like ${`%${search}%`}` : sql``}
+        ${search ? sql`and (input || ' ' || "user" || ' ' || asset || ' ' || account) ilike ${`%${search}%`}` : sql``}
         ${p.get('risk_level') ? sql`and risk_level = ${Number(p.get('risk_level'))}` : sql``}
         ${p.get('input') ? sql`and input like ${`%${p.get('input')}%`}` : sql``}`.execute(db)
       return r.rows[0]!.n
@@ -49,6 +51,15 @@ describe(`per-day cached counts of dated lists (${dbKind()})`, () => {
       }
     }
     await check('first')
+    // every stored search column holds exactly the lower-cased search expression
+    const stored = allResources().filter((d) => d.searchColumn)
+    expect(stored.map((d) => d.table)).toContain('commands')
+    for (const d of stored) {
+      const r = await sql<{ n: number; bad: number }>`select count(*)::int as n,
+        count(*) filter (where ${sql.ref(`t.${d.searchColumn!}`)} is distinct from lower(${sql.raw(searchExpression(d))}))::int as bad from ${sql.table(d.table)} as t`.execute(db)
+      expect(r.rows[0]!.n, d.table).toBeGreaterThan(0)
+      expect(r.rows[0]!.bad, d.table).toBe(0)
+    }
     const cached = (await sql<{ n: number }>`select count(*)::int as n from day_counts where tbl = 'commands'`.execute(db)).rows[0]!.n
     expect(cached).toBeGreaterThan(0)
     await check('from the cache')

@@ -148,8 +148,12 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
   const search = qstr(q, 'search')
   if (search && def.search?.length) {
     const terms = search.split(/[\s,，]+/).filter(Boolean).slice(0, 10)
-    const expr = sql.raw(searchExpression(def))
-    for (const term of terms) conds.push(sql`${expr} ilike ${`%${escapeLike(term)}%`}`)
+    if (def.searchColumn) {
+      for (const term of terms) conds.push(sql`${col(def.searchColumn)} like lower(${`%${escapeLike(term)}%`})`)
+    } else {
+      const expr = sql.raw(searchExpression(def))
+      for (const term of terms) conds.push(sql`${expr} ilike ${`%${escapeLike(term)}%`}`)
+    }
     if (terms.length) filtered = true
   }
 

@@ -262,6 +262,9 @@ export interface ResourceDef {
   ownObjects?: boolean
   /** Text columns searched by `search` (each term must match one of them). */
   search?: string[]
+  /** A stored column holding `lower(searchExpression)` (a generated column of the table): `search` compares
+   * terms with LIKE on it, what ILIKE does without lower-casing every row (big tables; engine test checks it). */
+  searchColumn?: string
   filters?: Array<string | FilterDef>
   /** Column used by `date_from` / `date_to`. */
   dateRange?: string

@@ -67,3 +67,16 @@ end $$;
 select day_counts_track('commands', 'datetime');
 select day_counts_track('terminal_sessions', 'date_start');
 select day_counts_track('ftp_logs', 'date_start');
+
+-- The commands' search text stored lower-cased (the engine's `searchColumn`, server/engine/query.ts): a search is
+-- `search_text like lower(pattern)`, which is what ILIKE does row by row (PostgreSQL lower-cases both sides in a
+-- multi-byte encoding) without lower-casing every row on every request — a third of the time of a week's scan.
+-- The trigram index moves to the column.
+alter table commands add column search_text text generated always as (lower(coalesce(input::text, '') || ' ' || coalesce("user"::text, '') || ' ' || coalesce(asset::text, '') || ' ' || coalesce(account::text, ''))) stored;
+drop index if exists commands_search_trgm;
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+    execute $i$create index commands_search_trgm on commands using gin (search_text gin_trgm_ops)$i$;
+  end if;
+end $$;
