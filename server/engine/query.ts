@@ -135,6 +135,8 @@ export interface ListPlan {
    * per-day count cache, daycounts.ts, counts closed days of `rest` and the range's edges live). */
   range?: { from?: Date; to?: Date }
   rest: Cond[]
+  /** The count when a single filter with a kept count (FilterDef.count) is the only condition. */
+  soleCount?: () => Promise<number | undefined>
 }
 
 /** Builds the conditions and ordering of a list request. Bad filter values → 400 field errors. */
@@ -158,6 +160,7 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
   }
 
   const errors: Record<string, string[]> = {}
+  const counters: Array<() => Promise<number | undefined>> = []
   for (const fd of filterDefs(def)) {
     const name = typeof fd === 'string' ? fd : fd.name
     const value = qstr(q, name)
@@ -180,6 +183,10 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
     else if (c) {
       conds.push(c)
       filtered = true
+      if (typeof fd !== 'string' && fd.count) {
+        const count = fd.count
+        counters.push(() => count(value, ctx, q))
+      }
     }
   }
   if (Object.keys(errors).length) throw validationError(errors)
@@ -211,7 +218,8 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
     }
   }
   const unfiltered = !filtered && !extra && !def.scope && conds.length === scope.length
-  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered, range, rest }
+  const soleCount = !extra && !def.scope && counters.length === 1 && conds.length === scope.length + 1 ? counters[0] : undefined
+  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered, range, rest, soleCount }
 }
 
 /**

@@ -99,7 +99,7 @@ async function listAnswer(def: ResourceDef, req: FastifyRequest, opts: ListOptio
     const rows = await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: opts.limit })
     return serializeRows(def, rows, fields, { db: ctx.db, ctx })
   }
-  const known = !plan.filtered && opts.count ? await opts.count() : undefined
+  const known = !plan.filtered && opts.count ? await opts.count() : plan.soleCount ? await plan.soleCount() : undefined
   const count = known ?? (plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : (await countByDays(ctx.db, def, plan)) ?? await countRows(ctx.db, def, plan.conds))
   const rows = count > page.offset
     ? await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: page.limit, offset: page.offset, fence: plan.filtered && count <= SMALL_MATCH })
