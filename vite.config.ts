@@ -76,7 +76,9 @@ export default defineConfig({
           // importing the server again for every file cost half of this project's time. Tests that swap a
           // module-level hook put back what was there (server/resources/assets/net.test.ts).
           isolate: false,
-          testTimeout: 60_000,
+          // a cap, not a speed assertion: the permission matrix of one resource is ~17 s alone and was cut at 60 s
+          // in a full run on a loaded machine
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

@@ -110,7 +110,8 @@ describe(`bad headers, cookies and query parameters on every URL family (${dbKin
         expect(res.statusCode, `${entry} ${payload} → ${res.body.slice(0, 200)}`).toBeLessThan(500)
       }
     }
-  })
+    // A cap, not a speed assertion: seven bodies for every POST and PATCH route (each new resource adds some).
+  }, 180_000)
 
   it('"" for a choice field is "\\"\\" is not a valid choice." and nothing is stored (point 5)', async () => {
     admin = await w.as('admin') // the walk above visited /core/auth/logout/

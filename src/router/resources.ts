@@ -67,7 +67,7 @@ export interface ResourceEntry {
    * (`groups: 'users.usergroup'`). Our server says it in OPTIONS (`related`), the table is the fallback.
    */
   related?: Readonly<Record<string, string>>
-  /** Label field of objects of this model in pickers (default: name). */
+  /** Label field of objects of this model in pickers (default: name), or a template of fields (`{name}:{value}`). */
   label?: string
   /** List default order (`null`: the server's; default `-date_updated`); the list page and its loader share it. */
   defaultOrder?: string | null

@@ -184,10 +184,13 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   const created = results(await a.get(`${apiUrl}?search=${encodeURIComponent(base)}`))
   expect(created, `${resource.key}: the created object is listed`).toHaveLength(1)
   const id = String(created[0].id)
-  // The console went on to the list, newest first: what the user sees next, before anything else is opened.
+  // The page the console went on to (the list or the detail) settles before anything else is opened; then the
+  // list searched for the new object, which shows it (a list's default order need not put it on the first page).
+  await expect(page.getByText('Loading…')).toHaveCount(0)
+  await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
   await expect(grid.locator('[data-row-id]').filter({ hasText: named }).first()).toBeVisible()
 
-  // Export from that list (the created object is in it).
+  // Export from that list.
   if (offers.export) {
     await page.locator('[data-command="export"]').click()
     const dialog = page.getByRole('dialog', { name: 'Export' })
@@ -222,15 +225,14 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
     // the console leaves the form once the save is done (the next step must not race that navigation)
     const updatePath = `/ui${pathOf(routes.update.path, id)}`
     await expect(page).not.toHaveURL((url) => url.pathname === updatePath)
-    named = `${named}-ed`
   }
 
   // Delete from the detail page (or the list's row) and the object is gone.
   if (offers.delete) {
     // After the edit's save the console shows the object's detail page (or the list): delete from there.
     const detailPath = offers.detail && routes.detail ? pathOf(routes.detail.path, id) : undefined
-    if (detailPath && new URL(page.url()).pathname !== `/ui${detailPath}`) await visit(page, withSearch(detailPath, search))
-    else await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
+    if (!detailPath) await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
+    else if (new URL(page.url()).pathname !== `/ui${detailPath}`) await visit(page, withSearch(detailPath, search))
     await runCommand(page, 'delete')
     const confirm = page.getByRole('alertdialog')
     await confirm.locator('button[data-danger]').click()

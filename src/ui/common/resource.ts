@@ -23,7 +23,7 @@ export interface ResourceRoutes {
 /** Where a related field's picker takes its options: a list URL and the label field of its rows. */
 export interface RelatedRef {
   url: string
-  /** label field of the rows (default: the generic object label) */
+  /** label field of the rows (default: the generic object label), or a template of fields: `{name}:{value}` */
   label?: string
   /** the target model, `<app>.<model>` */
   model?: string

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { parseField, type FieldMeta } from '../../api/metadata.ts'
-import { relatedSourceFor, reportMissingSources, withRelatedSources } from './related.ts'
+import { relatedSourceFor, reportMissingSources, sourceFromRef, withRelatedSources } from './related.ts'
 
 const f = (name: string, info: Record<string, unknown>): FieldMeta => parseField(name, info)
 
@@ -34,6 +34,11 @@ describe('related-field picker sources', () => {
   it('labels rows by the hinted label field', () => {
     const role = f('system_roles', { type: 'm2m_related_field', related: { url: '/r/', label: 'display_name' } })
     expect(relatedSourceFor(role, undefined, undefined)?.label?.({ id: 1, name: 'SystemAdmin', display_name: 'System administrator' })).toBe('System administrator')
+  })
+
+  it('labels rows by a template of fields (labels: name and value)', () => {
+    const source = sourceFromRef({ url: '/api/v1/assets/labels/', label: '{name}:{value}' })
+    expect(source.label?.({ id: 1, name: 'env', value: 'prod' })).toBe('env:prod')
   })
 
   it('fills every related field of a form and names those without a source', () => {

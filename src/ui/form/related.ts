@@ -12,10 +12,17 @@ import type { RelatedRef, ResourceDef } from '../common/resource.ts'
 import type { FieldOverride, FieldOverrides, RelatedSource } from './types.ts'
 import { chooseWidget } from './widgets.ts'
 
-/** A declared or hinted source as a picker source: rows labelled by their label field when there is one. */
+/**
+ * A declared or hinted source as a picker source: rows labelled by their label field when there is one, or by a
+ * template of fields (`{name}:{value}`, a label's name and value: several labels share a name).
+ */
 export function sourceFromRef(ref: RelatedRef): RelatedSource {
   const field = ref.label
-  return field ? { url: ref.url, label: (row: Row) => String(row[field] ?? row.name ?? row.id) } : { url: ref.url }
+  if (!field) return { url: ref.url }
+  if (field.includes('{')) {
+    return { url: ref.url, label: (row: Row) => field.replace(/\{(\w+)\}/g, (_, name: string) => String(row[name] ?? '')) }
+  }
+  return { url: ref.url, label: (row: Row) => String(row[field] ?? row.name ?? row.id) }
 }
 
 export function isRelatedWidget(field: FieldMeta, override: FieldOverride | undefined): boolean {

@@ -15,8 +15,10 @@ import { bulkPatch, type Row } from '../../api/resources.ts'
 import { describeError } from '../common/errors.ts'
 import { notify } from '../common/notify.tsx'
 import { useMetadata } from '../common/useMetadata.ts'
+import type { ResourceDef } from '../common/resource.ts'
 import { FieldWidget } from '../form/FieldWidget.tsx'
 import { buildPayload, initialValues } from '../form/formModel.ts'
+import { reportMissingSources, withRelatedSources } from '../form/related.ts'
 import { flattenBulkErrors } from '../form/serverErrors.ts'
 import { encryptForServer } from '../form/useResourceForm.ts'
 import { runRules, type FormValues } from '../form/validators.ts'
@@ -31,7 +33,10 @@ const useStyles = makeStyles({
 
 const NOT_BULK = new Set(['id', 'name', 'username', 'hostname'])
 
-export function BulkUpdateDialog({ url, rows, rowName, onClose }: { url: string; rows: readonly Row[]; rowName: (row: Row) => string; onClose: (saved: boolean) => void }) {
+/** `related`: the resource's declared picker sources, as its form takes them (labels, nodes, platform, …). */
+export function BulkUpdateDialog({ url, related, rows, rowName, onClose }: {
+  url: string; related?: ResourceDef['related']; rows: readonly Row[]; rowName: (row: Row) => string; onClose: (saved: boolean) => void
+}) {
   const { t } = useLingui()
   const styles = useStyles()
   const meta = useMetadata(url)
@@ -39,6 +44,11 @@ export function BulkUpdateDialog({ url, rows, rowName, onClose }: { url: string;
     () => formFields(meta.data, ['PATCH', 'PUT']).filter((f) => !f.readOnly && !NOT_BULK.has(f.name) && !SECRET_FIELDS.has(f.name)),
     [meta.data],
   )
+  const overrides = useMemo(() => {
+    const r = withRelatedSources(fields, {}, related)
+    reportMissingSources(url, r.missing)
+    return r.overrides
+  }, [fields, related, url])
   const [chosen, setChosen] = useState<string[]>([])
   const [values, setValues] = useState<FormValues>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -56,7 +66,7 @@ export function BulkUpdateDialog({ url, rows, rowName, onClose }: { url: string;
   const confirm = async () => {
     const found: Record<string, string> = {}
     for (const f of picked) {
-      const m = runRules(rulesFor(f, chooseWidget(f)), values[f.name], values)
+      const m = runRules(rulesFor(f, chooseWidget(f, overrides[f.name])), values[f.name], values)
       if (m) found[f.name] = m
     }
     setErrors(found)
@@ -96,7 +106,7 @@ export function BulkUpdateDialog({ url, rows, rowName, onClose }: { url: string;
               {picked.map((f) => (
                 <div key={f.name} data-field={f.name}>
                   <Field label={f.label} required={f.required} hint={f.helpText} validationMessage={errors[f.name]} validationState={errors[f.name] ? 'error' : 'none'}>
-                    <FieldWidget field={f} widget={chooseWidget(f)} override={{}} value={values[f.name]} values={values} disabled={saving}
+                    <FieldWidget field={f} widget={chooseWidget(f, overrides[f.name])} override={overrides[f.name] ?? {}} value={values[f.name]} values={values} disabled={saving}
                       onChange={(v) => setValues({ ...values, [f.name]: v })} onBlur={() => {}} />
                   </Field>
                 </div>

@@ -230,6 +230,7 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
         <Suspense fallback={null}>
           <BulkUpdateDialog
             url={url}
+            related={resource.related}
             rows={selection.rows}
             rowName={rowName}
             onClose={(saved) => {

@@ -14,6 +14,8 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
     typeLabel: msg`Label`,
     titles: { list: msg`Labels`, create: msg`Create label`, update: msg`Update label`, detail: msg`Label details` },
     related: { assets: 'assets.asset' },
+    // several labels share a name (env:prod, env:dev): pickers show both parts
+    label: '{name}:{value}',
     defaultOrder: null,
   },
   {
