@@ -74,12 +74,12 @@ export async function countByDays(db: DB, def: ResourceDef, plan: ListPlan, now 
   const toCond = to ? sql` and ${dateCol} <= ${to}` : sql``
   if (!missing.length) {
     // Every whole closed day cached: count the range's partial days and everything from the start of today on.
-    // Those rows are found by the date index first (an `offset 0` subquery the planner keeps apart), then
-    // filtered: left to itself, the planner ANDs in a trigram index whose posting lists span the whole table
-    // (86 ms against 23 ms for a week's edges of 1,000,000 commands). The scope (organization) goes inside, as it
-    // leads the date index.
+    // Searched, those rows are found by the date index first (an `offset 0` subquery the planner keeps apart),
+    // then filtered: left to itself, the planner ANDs in a trigram index whose posting lists span the whole table
+    // (86 ms against 23 ms for a week's edges of 1,000,000 commands); other filters keep their own indexes (the
+    // dangerous commands' partial index). The scope (organization) goes inside, as it leads the date index.
     const edgeRange = sql`((${dateCol} >= ${from} and ${dateCol} < ${lo}) or (${dateCol} >= ${hi}${toCond}))`
-    const edges = plan.scope.length
+    const edges = plan.searched && plan.scope.length
       ? await sql<{ n: string }>`select count(*) as n from (select t.* from ${sql.table(def.table)} as t where ${and(plan.scope)} and ${edgeRange} offset 0) as t
           where ${rest}`.execute(db)
       : await sql<{ n: string }>`select count(*) as n from ${sql.table(def.table)} as t where ${rest} and ${edgeRange}`.execute(db)

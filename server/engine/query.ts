@@ -135,6 +135,8 @@ export interface ListPlan {
    * per-day count cache, daycounts.ts, counts closed days of `rest` and the range's edges live). */
   range?: { from?: Date; to?: Date }
   rest: Cond[]
+  /** A `search` term applies (trigram-indexed: see daycounts.ts for when that index is avoided). */
+  searched?: boolean
   /** The count when a single filter with a kept count (FilterDef.count) is the only condition. */
   soleCount?: () => Promise<number | undefined>
 }
@@ -147,6 +149,7 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
   if (extra) conds.push(extra)
   let filtered = false
 
+  let searched = false
   const search = qstr(q, 'search')
   if (search && def.search?.length) {
     const terms = search.split(/[\s,，]+/).filter(Boolean).slice(0, 10)
@@ -156,7 +159,7 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
       const expr = sql.raw(searchExpression(def))
       for (const term of terms) conds.push(sql`${expr} ilike ${`%${escapeLike(term)}%`}`)
     }
-    if (terms.length) filtered = true
+    if (terms.length) filtered = searched = true
   }
 
   const errors: Record<string, string[]> = {}
@@ -219,7 +222,7 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
   }
   const unfiltered = !filtered && !extra && !def.scope && conds.length === scope.length
   const soleCount = !extra && !def.scope && counters.length === 1 && conds.length === scope.length + 1 ? counters[0] : undefined
-  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered, range, rest, soleCount }
+  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered, range, rest, soleCount, searched }
 }
 
 /**
