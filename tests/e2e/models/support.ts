@@ -12,9 +12,13 @@ export interface Session {
   downloads: number
 }
 
-/** A fresh browser session logged in through the login page (each has its own server session). */
-export async function newSession(browser: Browser, baseURL: string, username: string, password: string): Promise<Session> {
+/**
+ * A fresh browser session logged in through the login page (each has its own server session). `clock`: the page
+ * runs on Playwright's clock (installed before the first load; time flows until a test pauses it).
+ */
+export async function newSession(browser: Browser, baseURL: string, username: string, password: string, opts: { clock?: boolean } = {}): Promise<Session> {
   const context = await browser.newContext({ baseURL, acceptDownloads: true })
+  if (opts.clock) await context.clock.install()
   const page = await context.newPage()
   const session: Session = { context, page, downloads: 0 }
   page.on('download', () => {
