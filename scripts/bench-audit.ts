@@ -1,7 +1,8 @@
 /**
  * Audit benchmark (not a test): `npx tsx scripts/bench-audit.ts`.
  * Seeds 1,000,000 commands and 100,000 sessions (generate_series, in batches) and reports median and p95 of
- *   - the commands list: first page of 15, filtered by risk level and date range, searched, newest first,
+ *   - the commands list: first page of 15, filtered by risk level and date range, searched, newest first (five
+ *     searches in turn, as a user pages and re-sorts; and each search once, before any count of it is cached),
  *   - the sessions list: first page of 15, offline, date range, searched,
  *   - the audit dashboard figures (GET /api/v1/index/ with the audit dashboard's switches, 30 days),
  * on PGlite and, when BENCH_DATABASE_URL or DATABASE_URL is set, on PostgreSQL (a fresh database there).
@@ -74,6 +75,10 @@ async function run(label: string): Promise<boolean> {
     const commands = await time(30, async (i) => {
       check(await c.get(`/api/v1/terminal/commands/?offset=0&limit=15&order=-timestamp&date_from=${week}&date_to=${now}&search=${encodeURIComponent(terms[i % terms.length]!)}`))
     })
+    // Each search asked for the first time: no count of it is cached yet (the per-day count cache, daycounts.ts).
+    const cold = await time(30, async (i) => {
+      check(await c.get(`/api/v1/terminal/commands/?offset=0&limit=15&order=-timestamp&date_from=${week}&date_to=${now}&search=${encodeURIComponent(`#${100 + i}`)}`))
+    })
     const danger = await time(30, async () => {
       check(await c.get(`/api/v1/terminal/commands/?offset=0&limit=15&order=-timestamp&risk_level=5&date_from=${week}&date_to=${now}`))
     })
@@ -88,6 +93,7 @@ async function run(label: string): Promise<boolean> {
     const dash30 = await time(10, async () => { check(await c.get(`/api/v1/index/?days=30&${switches}`)) })
     console.log(`floor (users list of one row):          ${fmt(floor)}`)
     console.log(`commands page (15, week, search):       ${fmt(commands)}`)
+    console.log(`  … each search the first time (cold):  ${fmt(cold)}`)
     console.log(`commands page (15, week, dangerous):    ${fmt(danger)}`)
     console.log(`commands of one session (15):           ${fmt(sessionCommands)}`)
     console.log(`sessions page (15, offline, week, search): ${fmt(sessions)}`)

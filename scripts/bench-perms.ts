@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { ORG_IDS } from '../server/rbac/catalog.ts'
 import { createTestServer, type TestServer } from '../server/testing.ts'
-import { fmt, onBothDatabases, time } from './bench-support.ts'
+import { chargeBackendsOf, fmt, onBothDatabases, time } from './bench-support.ts'
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000)
 const TOP = 50
@@ -87,6 +87,7 @@ async function run(label: string): Promise<boolean> {
     console.log(`granted assets: ${first.count.toLocaleString('en')}; first call (builds the cache): ${cold.toFixed(0)} ms`)
     if (first.count !== 20_000 * (ASSETS / 100_000)) throw new Error(`expected 20,000 granted assets, got ${first.count}`)
     const terms = ['host-01', 'host-0423', '10.0.12', '7']
+    chargeBackendsOf(t.databaseUrl ? t.database.db : undefined)
     const page = await time(30, async () => { check(await c.get(`${SELF}assets/?offset=0&limit=15`)) })
     const searched = await time(30, async (i) => { check(await c.get(`${SELF}assets/?offset=0&limit=15&search=${encodeURIComponent(terms[i % terms.length]!)}&order=name`)) })
     const top = (check(await c.get(`${SELF}nodes/children/tree/`)) as { id: string; pId: string }[])
@@ -111,6 +112,7 @@ async function run(label: string): Promise<boolean> {
     console.log(`budgets ${ok ? 'met' : 'MISSED'}`)
     return ok
   } finally {
+    chargeBackendsOf(undefined)
     await t.close()
   }
 }

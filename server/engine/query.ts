@@ -131,6 +131,14 @@ export interface ListPlan {
   /** Only the organization scope applies (no filter, no resource scope, no caller condition): the count may
    * come from the maintained per-org counter (migration 024). */
   unfiltered: boolean
+  /** `date_from`/`date_to` on the resource's `dateRange` column, and every condition but those two (the
+   * per-day count cache, daycounts.ts, counts closed days of `rest` and the range's edges live). */
+  range?: { from?: Date; to?: Date }
+  rest: Cond[]
+  /** A `search` term applies (trigram-indexed: see daycounts.ts for when that index is avoided). */
+  searched?: boolean
+  /** The count when a single filter with a kept count (FilterDef.count) is the only condition. */
+  soleCount?: () => Promise<number | undefined>
 }
 
 /** Builds the conditions and ordering of a list request. Bad filter values → 400 field errors. */
@@ -141,15 +149,21 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
   if (extra) conds.push(extra)
   let filtered = false
 
+  let searched = false
   const search = qstr(q, 'search')
   if (search && def.search?.length) {
     const terms = search.split(/[\s,，]+/).filter(Boolean).slice(0, 10)
-    const expr = sql.raw(searchExpression(def))
-    for (const term of terms) conds.push(sql`${expr} ilike ${`%${escapeLike(term)}%`}`)
-    if (terms.length) filtered = true
+    if (def.searchColumn) {
+      for (const term of terms) conds.push(sql`${col(def.searchColumn)} like lower(${`%${escapeLike(term)}%`})`)
+    } else {
+      const expr = sql.raw(searchExpression(def))
+      for (const term of terms) conds.push(sql`${expr} ilike ${`%${escapeLike(term)}%`}`)
+    }
+    if (terms.length) filtered = searched = true
   }
 
   const errors: Record<string, string[]> = {}
+  const counters: Array<() => Promise<number | undefined>> = []
   for (const fd of filterDefs(def)) {
     const name = typeof fd === 'string' ? fd : fd.name
     const value = qstr(q, name)
@@ -172,6 +186,10 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
     else if (c) {
       conds.push(c)
       filtered = true
+      if (typeof fd !== 'string' && fd.count) {
+        const count = fd.count
+        counters.push(() => count(value, ctx, q))
+      }
     }
   }
   if (Object.keys(errors).length) throw validationError(errors)
@@ -189,18 +207,22 @@ export async function planList(db: DB, def: ResourceDef, req: FastifyRequest, ex
     filtered = true
   }
 
+  const rest = [...conds]
+  let range: ListPlan['range']
   if (def.dateRange) {
     for (const [key, op] of [['date_from', '>='], ['date_to', '<=']] as const) {
       const v = qstr(q, key)
       const d = v ? parseDateTime(v, ctx.tz) : undefined
       if (d) {
         conds.push(sql`${col(def.dateRange)} ${sql.raw(op)} ${d}`)
+        range = { ...range, [key === 'date_from' ? 'from' : 'to']: d }
         filtered = true
       }
     }
   }
   const unfiltered = !filtered && !extra && !def.scope && conds.length === scope.length
-  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered }
+  const soleCount = !extra && !def.scope && counters.length === 1 && conds.length === scope.length + 1 ? counters[0] : undefined
+  return { conds, scope, order: orderBy(def, qstr(q, 'order')), filtered, hasSpm, hasIds, unfiltered, range, rest, soleCount, searched }
 }
 
 /**

@@ -3,6 +3,7 @@
  * and the resource's special actions, each behind its permission (contract §7).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import { sql } from 'kysely'
 import { requireConfirm } from '../auth/confirm.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
@@ -12,7 +13,8 @@ import { recordOperate, objectDisplay, auditOrgOf } from './audit.ts'
 import { fieldByName, permOf, permOrg, resolveFields } from './fields.ts'
 import { fileColumns, renderToJson, sendFile, templateOf } from './files.ts'
 import { metadata, type MetaMethod } from './metadata.ts'
-import { cleanIds, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
+import { countByDays } from './daycounts.ts'
+import { and, cleanIds, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
 import { commitWrites, deleteRows, prepareMany, prepareWrite } from './write.ts'
@@ -98,13 +100,32 @@ async function listAnswer(def: ResourceDef, req: FastifyRequest, opts: ListOptio
     const rows = await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: opts.limit })
     return serializeRows(def, rows, fields, { db: ctx.db, ctx })
   }
-  const known = !plan.filtered && opts.count ? await opts.count() : undefined
-  const count = known ?? (plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : await countRows(ctx.db, def, plan.conds))
+  const known = !plan.filtered && opts.count ? await opts.count() : plan.soleCount ? await plan.soleCount() : undefined
+  if (known === undefined && plan.searched && !plan.range) {
+    const small = await smallMatchPage(ctx.db, def, fields, plan, page)
+    if (small) return { count: small.count, ...pageLinks(req, small.count, page.limit, page.offset), results: await serializeRows(def, small.rows, fields, { db: ctx.db, ctx }) }
+  }
+  const count = known ?? (plan.unfiltered ? await countAll(ctx.db, def, ctx, plan.conds) : (await countByDays(ctx.db, def, plan)) ?? await countRows(ctx.db, def, plan.conds))
   const rows = count > page.offset
     ? await fetchRows(ctx.db, def, fields, plan.conds, { order: plan.order, limit: page.limit, offset: page.offset, fence: plan.filtered && count <= SMALL_MATCH })
     : []
   const results = await serializeRows(def, rows, fields, { db: ctx.db, ctx })
   return { count, ...pageLinks(req, count, page.limit, page.offset), results }
+}
+
+/**
+ * A searched list whose matches are few (at most SMALL_MATCH): its exact count and its page in one pass over the
+ * matches (a window count beside a top-N sort), instead of one pass to count and a second to page. More matches,
+ * or a page past the end: undefined (the caller counts, then pages).
+ */
+async function smallMatchPage(db: DB, def: ResourceDef, fields: FieldDef[], plan: ListPlan, page: { limit: number; offset: number }): Promise<{ count: number; rows: Row[] } | undefined> {
+  const r = await sql<{ id: string | number; n: string }>`select t.id, count(*) over () as n
+    from (select t.* from ${sql.table(def.table)} as t where ${and(plan.conds)} limit ${SMALL_MATCH + 1}) as t
+    order by ${plan.order} limit ${page.limit} offset ${page.offset}`.execute(db)
+  if (!r.rows.length) return page.offset === 0 ? { count: 0, rows: [] } : undefined
+  const count = Number(r.rows[0]!.n)
+  if (count > SMALL_MATCH) return undefined
+  return { count, rows: await fetchRows(db, def, fields, [idsCond(def, r.rows.map((x) => x.id))], { order: plan.order }) }
 }
 
 async function updateOne(def: ResourceDef, req: FastifyRequest, existing: Row, body: unknown, partial: boolean): Promise<Row> {

@@ -148,6 +148,9 @@ export interface FilterDef {
   name: string
   /** Builds the condition (alias `t`); throw a field error for a bad value; return undefined to ignore. */
   apply: (value: string, ctx: Ctx, query: Record<string, string | string[] | undefined>) => Cond | undefined | Promise<Cond | undefined>
+  /** The exact number of rows of the organization the filter selects, when it is kept somewhere cheaper than a
+   * count (a node's cached subtree amount): used when this filter is the list's only condition. */
+  count?: (value: string, ctx: Ctx, query: Record<string, string | string[] | undefined>) => Promise<number | undefined>
 }
 
 export type BulkDeleteGuard = 'org' | 'filtered' | 'ids' | 'never'
@@ -262,6 +265,9 @@ export interface ResourceDef {
   ownObjects?: boolean
   /** Text columns searched by `search` (each term must match one of them). */
   search?: string[]
+  /** A stored column holding `lower(searchExpression)` (a generated column of the table): `search` compares
+   * terms with LIKE on it, what ILIKE does without lower-casing every row (big tables; engine test checks it). */
+  searchColumn?: string
   filters?: Array<string | FilterDef>
   /** Column used by `date_from` / `date_to`. */
   dateRange?: string

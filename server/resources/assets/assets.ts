@@ -11,6 +11,7 @@ import { kindOf } from '../../engine/derive.ts'
 import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
 import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
+import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
 import { cleanCustomInfo, customFieldDefs, platformCustomFields } from './custom-fields.ts'
@@ -165,6 +166,9 @@ const baseFields: FieldDef[] = [
   dateUpdated,
 ]
 
+const directOnly = (q: Record<string, string | string[] | undefined>) =>
+  q.show_current_asset !== undefined ? String(q.show_current_asset) === '1' : ['0', 'false'].includes(String(q.all ?? 'true').toLowerCase())
+
 /** `node_id` (or `node`): assets of a node with its descendants, or only its own with `all=0`/`show_current_asset=1`. */
 const nodeFilter = (name: string) => ({
   name,
@@ -172,9 +176,15 @@ const nodeFilter = (name: string) => ({
     if (!/^[0-9a-f-]{36}$/i.test(value)) return sql`false`
     const node = await nodeTree.byId(ctx.db, value)
     if (!node) return sql`false`
-    const all = String(q.all ?? 'true')
-    const direct = q.show_current_asset !== undefined ? String(q.show_current_asset) === '1' : ['0', 'false'].includes(all.toLowerCase())
-    return nodeTree.memberCond(node, !direct)
+    return nodeTree.memberCond(node, !directOnly(q))
+  },
+  // With descendants, the node's subtree amount kept by the tree (exact, migration 023) is the page's count.
+  async count(value: string, ctx: Ctx, q: Record<string, string | string[] | undefined>) {
+    if (directOnly(q) || !/^[0-9a-f-]{36}$/i.test(value)) return undefined
+    const node = await nodeTree.byId(ctx.db, value)
+    if (!node || (ctx.orgId !== ORG_IDS.ROOT && node.org_id !== ctx.orgId)) return undefined
+    const n = (await nodeTree.amounts(ctx.db, [node])).get(node.id)
+    return typeof n === 'number' ? n : undefined
   },
 })
 

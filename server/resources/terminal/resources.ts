@@ -179,6 +179,7 @@ export const commands: ResourceDef = {
       get: (row, ctx) => displayTimestamp(Number(row.timestamp), ctx.tz) },
   ],
   search: ['input', 'user', 'asset', 'account'],
+  searchColumn: 'search_text',
   filters: ['user', 'asset', 'account', 'session', 'risk_level', 'remote_addr',
     { name: 'input', apply: (v) => sql`t.input ilike ${`%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` }],
   dateRange: 'datetime',
