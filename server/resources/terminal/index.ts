@@ -12,8 +12,12 @@ import { commands, ftpLogs, loginLogs, passwordChangeLogs, sessions, terminals }
 import { applets } from './applets.ts'
 import { APPLET_HOST_RESOURCES } from './applet-hosts.ts'
 import { commandStorages, endpointRules, endpoints, registerEndpointRoutes, replayStorages } from './storages.ts'
+import { storageTreeAction } from './storage-tree.ts'
 
 export { commands, ftpLogs, loginLogs, passwordChangeLogs, sessions, terminals }
+
+// lina's commands page reads the command storages as a tree first
+commandStorages.actions = [...(commandStorages.actions ?? []), storageTreeAction(commands)]
 
 /** Resources of this module, registered through RESOURCES (server/resources/index.ts). */
 export const TERMINAL_RESOURCES = [terminals, sessions, commands, ftpLogs, loginLogs, passwordChangeLogs,

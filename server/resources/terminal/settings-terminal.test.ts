@@ -94,6 +94,34 @@ describe(`Settings → Terminal (${dbKind()})`, () => {
     expect((await s.admin.delete(`${url}${r.json().id}/`)).json()).toMatchObject({ code: 'storage_in_use' })
   })
 
+  it("answers lina's command storage tree: the database storage with its commands counted by the list's filters, others invalid", async () => {
+    const db = s.t.database.db
+    const now = Math.floor(Date.now() / 1000)
+    for (const [user, ago] of [['tree-a', 60], ['tree-a', 120], ['tree-b', 180], ['tree-b', 10 * 86400]] as const) {
+      await sql`insert into commands (id, "user", asset, input, session, timestamp, org_id)
+        values (gen_random_uuid(), ${user}, 'web1', 'ls', 's', ${now - ago}, ${ORG_IDS.DEFAULT})`.execute(db)
+    }
+    const es = await s.admin.post('/api/v1/terminal/command-storages/', { name: 'es-tree', type: 'es', meta: { HOSTS: [esUrl], INDEX: 'jumpserver' } })
+    expect(es.statusCode).toBe(201)
+    const from = new Date((now - 7 * 86400) * 1000).toISOString()
+    const to = new Date((now + 86400) * 1000).toISOString()
+    const tree = await s.admin.get(`/api/v1/terminal/command-storages/tree/?real=1&date_from=${from}&date_to=${to}`)
+    expect(tree.statusCode).toBe(200)
+    const nodes = tree.json() as Array<{ id: string; name: string; pId: string; valid?: boolean }>
+    expect(nodes.at(-1)).toMatchObject({ id: 'root', name: 'Command storages', pId: '', isParent: true })
+    expect(nodes.find((n) => n.name.startsWith('default(server)'))).toMatchObject({ name: 'default(server) (3)', pId: 'root', valid: true })
+    expect(nodes.find((n) => n.id === es.json().id)).toMatchObject({ name: 'es-tree(es) *Invalid', valid: false })
+    const one = (await s.admin.get(`/api/v1/terminal/command-storages/tree/?date_from=${from}&date_to=${to}&user=tree-b`)).json() as typeof nodes
+    expect(one.find((n) => n.valid)?.name).toBe('default(server) (1)')
+    // the page lina then lists
+    const listed = await s.admin.get(`/api/v1/terminal/commands/?command_storage_id=${nodes[0]!.id}&date_from=${from}&date_to=${to}&limit=15`)
+    expect(listed.json().count).toBe(3)
+    // an ordinary user reads neither storages nor commands
+    await s.t.createUser({ username: 'tree-nobody' })
+    const user = await s.t.as('tree-nobody')
+    expect((await user.get('/api/v1/terminal/command-storages/tree/')).statusCode).toBe(403)
+  })
+
   it('matches the endpoint of a connection by the target IP and protocol', async () => {
     const eps = '/api/v1/terminal/endpoints/'
     const def = (await s.admin.get(eps)).json()
