@@ -1,5 +1,4 @@
-import { Button, makeStyles, Text, tokens } from '@fluentui/react-components'
-import { Tooltip } from '../common/overlays.tsx'
+import { Button, makeStyles, Text, tokens, Tooltip } from '@fluentui/react-components'
 import { NavigationRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'

@@ -1,5 +1,4 @@
-import { Button, mergeClasses } from '@fluentui/react-components'
-import { Tooltip } from '../common/overlays.tsx'
+import { Button, mergeClasses, Tooltip } from '@fluentui/react-components'
 import { Suspense } from 'react'
 import { CounterBadge } from '../common/lazyParts.ts'
 import { SettingsRegular, TicketDiagonalRegular, WindowConsoleRegular } from '@fluentui/react-icons'

@@ -1,5 +1,4 @@
-import { Button, makeStyles } from '@fluentui/react-components'
-import { Menu, MenuDivider, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
+import { Button, makeStyles, Menu, MenuDivider, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
 import { AddRegular, ChevronDownRegular, OrganizationRegular, TextBulletListSquareRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'

@@ -1,5 +1,4 @@
-import { Button } from '@fluentui/react-components'
-import { Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
+import { Button, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
 import { ChevronDownRegular } from '@fluentui/react-icons'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
