@@ -209,6 +209,8 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   // Detail
   if (offers.detail && routes.detail) {
     await visit(page, withSearch(pathOf(routes.detail.path, id), search))
+    // a modal closed just before (the export dialog) gives the page back to assistive technology
+    await expect(page.locator('#root'), 'the page stays hidden from assistive technology after a dialog').not.toHaveAttribute('aria-hidden', 'true')
     await expect(page.getByRole('heading', { name: new RegExp(`: ${named}$`) })).toBeVisible()
     await expectNoAxeViolations(page, `${resource.key} detail`)
   }

@@ -11,6 +11,8 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 
 /** Runs axe-core in the page and fails on any violation (WCAG 2 A/AA rules). */
 export async function expectNoAxeViolations(page: Page, context?: string): Promise<void> {
+  // A table refreshing its rows is dimmed (aria-busy) until the answer comes: the settled page is what is checked.
+  await expect(page.locator('[aria-busy="true"]'), `the page settles before axe${context ? ` (${context})` : ''}`).toHaveCount(0)
   // Let running transitions (a tooltip fading in, a drawer sliding) finish: half-faded text fails contrast.
   // Transitions start a frame after the change that causes them (a toast entering): settle until a couple of
   // frames pass with none running (bounded).
@@ -28,12 +30,12 @@ export async function expectNoAxeViolations(page: Page, context?: string): Promi
   // Injected once per document (a page checked twice without navigating keeps it).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[]; html: string; failureSummary?: string }[] }[] }> } }).axe
     // Fluent's focus-trap sentinels (tabster "dummy" elements) are a known false positive (microsoft/tabster#288);
     // every rule still runs on everything else.
     return axe.run({ exclude: [['[data-tabster-dummy]']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
   })
-  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200)}`).join(', ')}`)
   expect(summary, `axe violations${context ? ` on ${context}` : ''}`).toEqual([])
 }
 

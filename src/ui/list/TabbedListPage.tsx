@@ -29,9 +29,8 @@ const configs = new WeakMap<ListTab, ListConfig>()
 function configOf(tab: ListTab): ListConfig {
   let config = configs.get(tab)
   if (!config) {
-    const made = tab.config()
-    // `?tab=` names the tab (the manifest's links to a list shown as a tab): not a filter of the list
-    configs.set(tab, (config = { ...made, hiddenFilters: [...(made.hiddenFilters ?? []), 'tab'] }))
+    // (`?tab=`, which names the tab, is a reserved key of the list state: never a filter of the list)
+    configs.set(tab, (config = tab.config()))
   }
   return config
 }

@@ -14,7 +14,7 @@ describe('validateListSearch', () => {
 
 describe('decode / encode', () => {
   it('round-trips a full state and leaves defaults out of the URL', () => {
-    const search = { page: 3, size: 50, search: 'alice,bob', order: 'name', is_active: 'false', source: 'ldap', activeTab: 'x' }
+    const search = { page: 3, size: 50, search: 'alice,bob', order: 'name', is_active: 'false', source: 'ldap', activeTab: 'x', tab: 'command-storage' }
     const state = decodeListState(search, defaults)
     expect(state).toEqual({ page: 3, size: 50, search: 'alice,bob', order: 'name', filters: { is_active: 'false', source: 'ldap' } })
     expect(encodeListState(state, defaults, search)).toEqual({ ...search, is_active: false })

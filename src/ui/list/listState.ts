@@ -9,7 +9,8 @@
  */
 import type { Query } from '../../api/resources.ts'
 
-export const RESERVED_KEYS: ReadonlySet<string> = new Set(['page', 'size', 'search', 'order', 'date_from', 'date_to', 'activeTab', 'oid', 'clone_from'])
+/** `activeTab` and `tab` name the tab of the page the list is on (settings → terminal, sessions): kept, never filters. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['page', 'size', 'search', 'order', 'date_from', 'date_to', 'activeTab', 'tab', 'oid', 'clone_from'])
 
 export type ListSearch = Record<string, string | number | undefined>
 
@@ -89,7 +90,7 @@ export type UrlSearch = Record<string, string | number | boolean | undefined>
 /** The URL form of a state; values equal to the defaults are left out so links stay short. */
 export function encodeListState(state: ListState, defaults: ListDefaults, keep: ListSearch = {}): UrlSearch {
   const out: UrlSearch = {}
-  for (const key of ['activeTab', 'oid'] as const) if (keep[key] !== undefined) out[key] = keep[key]
+  for (const key of ['activeTab', 'tab', 'oid'] as const) if (keep[key] !== undefined) out[key] = keep[key]
   for (const [k, v] of Object.entries(state.filters)) if (v !== '') out[k] = urlValue(v)
   if (state.search) out.search = state.search
   if (state.order && state.order !== defaults.order) out.order = state.order
