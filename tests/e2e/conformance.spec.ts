@@ -144,6 +144,8 @@ async function visit(page: Page, path: string): Promise<void> {
   }
   await page.evaluate((href) => window.history.pushState(window.history.state, '', href), `/ui${path}`)
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === `/ui${path}`)
+  // the router has loaded the page and shows it (until then the last page is on screen)
+  await expect.poll(async () => decodeURIComponent((await page.locator('main#main').getAttribute('data-settled')) ?? '')).toBe(decodeURIComponent(path))
 }
 
 /** The export dialog is the same component for every resource: axe checks it on the first walk that exports. */
@@ -189,6 +191,10 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   await expect(page.getByText('Loading…')).toHaveCount(0)
   await visit(page, withSearch(routes.list.path, { ...listSearch, ...search, search: base }))
   await expect(grid.locator('[data-row-id]').filter({ hasText: named }).first()).toBeVisible()
+  // (the list before the search may show the row too: the page is on the searched list once its search tag shows)
+  await expect(page.getByRole('button', { name: `${base} Remove` })).toBeVisible()
+  await expect(grid.locator('[data-row-id]')).toHaveCount(1)
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
 
   // Export from that list.
   if (offers.export) {

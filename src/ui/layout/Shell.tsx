@@ -104,7 +104,8 @@ export function Shell() {
         <div id="main-menu">
           <Sidebar open={sidebar.open} type={sidebar.isMobile ? 'overlay' : 'inline'} onClose={() => sidebar.setOpen(false)} onNavigate={sidebar.closeOnMobile} />
         </div>
-        <main id="main" className={styles.main} tabIndex={-1}>
+        {/* busy while a page loads; `data-settled`: the address of the page shown (the end-to-end walks wait on it) */}
+        <main id="main" className={styles.main} tabIndex={-1} aria-busy={visitHref ? undefined : true} data-settled={visitHref || undefined}>
           <Warnings />
           <TabsBar
             tabs={tabs}
