@@ -94,8 +94,17 @@ export async function rowAction(page: Page, text: string, action: string): Promi
   await page.getByRole('menuitem', { name: action, exact: true }).click()
 }
 
-/** Waits until no list is loading (the table's `aria-busy`): a reload after a change must not race the next step. */
+/**
+ * Waits until the router shows the page of the current address (`main`'s `data-settled`; until a pushed address is
+ * loaded the last page stays on screen) and no list is loading (the table's `aria-busy`): a reload after a change
+ * must not race the next step.
+ */
 export async function listSettled(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => {
+    const main = document.querySelector('main#main')
+    const here = decodeURIComponent(location.pathname.replace(/^\/ui/, '') + location.search)
+    return !main || decodeURIComponent(main.getAttribute('data-settled') ?? '') === here
+  }), 'the router shows the page of the address').toBe(true)
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
 }
 

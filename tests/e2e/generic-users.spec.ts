@@ -6,7 +6,7 @@
 import { startSmtp } from '../../server/testing/smtp.ts'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
 import {
-  api, bulkAction, confirmDialog, createLoginUser, grid, login, permissionId, results, row, rowAction, rowIds, search, selectRows, unique, type Api,
+  api, bulkAction, confirmDialog, createLoginUser, grid, listSettled, login, permissionId, results, row, rowAction, rowIds, search, selectRows, unique, type Api,
 } from './generic-support.ts'
 
 const LIST = '/console/users/users'
@@ -204,9 +204,11 @@ test.describe('users', () => {
     await login(page, LIST)
     await search(page, prefix)
     await expect(page).toHaveURL(new RegExp(`search=${prefix}`))
+    await listSettled(page)
     await expect(grid(page).locator('[data-row-id]')).toHaveCount(15)
     await page.getByRole('button', { name: 'Page 2' }).click()
     await expect(page).toHaveURL(/page=2/)
+    await listSettled(page)
     await expect(grid(page).locator('[data-row-id]')).toHaveCount(5)
     const secondPage = await rowIds(page)
 
