@@ -51,6 +51,19 @@ export default tseslint.config(
     },
   },
   {
+    // Menus and tooltips load on first use (src/ui/common/overlays.tsx; docs/decisions.md, issue 17).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/ui/common/overlays.lazy.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{
+        name: '@fluentui/react-components',
+        importNames: ['Menu', 'Tooltip', 'MenuTrigger', 'MenuPopover', 'MenuList', 'MenuItem', 'MenuItemRadio', 'MenuItemLink', 'MenuGroup', 'MenuGroupHeader', 'MenuDivider'],
+        allowTypeImports: true,
+        message: 'import menus and tooltips from src/ui/common/overlays.tsx (loaded on first use)',
+      }] }],
+    },
+  },
+  {
     files: ['server/**/*.ts'],
     // Tests (and their support files) may import the console's crypto to encrypt exactly as the browser does.
     ignores: ['server/**/*.test.ts', 'server/**/test-support.ts'],

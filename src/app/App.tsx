@@ -4,7 +4,7 @@ import { RouterProvider } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
 import { useEffect, useMemo, useState } from 'react'
 import { primaryColor } from '../api/settings.ts'
-import { KeepTabster } from '../ui/common/KeepTabster.tsx'
+import { KeepTabsterSoon } from '../ui/common/keepTabsterSoon.tsx'
 import type { AppRouter } from '../router/router.tsx'
 import { AppProvider } from './AppProvider.tsx'
 import type { AppActorRef, AppSnapshot } from './appMachine.ts'
@@ -50,7 +50,7 @@ export function App({ app, router }: { app: AppActorRef; router: AppRouter }) {
   return (
     <I18nProvider i18n={i18n}>
       <FluentProvider theme={theme} style={{ height: '100%' }}>
-        <KeepTabster />
+        <KeepTabsterSoon />
         <AppProvider app={app}>
           <RouterProvider router={router} />
         </AppProvider>

@@ -125,7 +125,16 @@ test('the language switch changes the interface and the language cookie', async 
   // A fresh load starts keyboard focus in the page content.
   await expect(page.locator('main#main')).toBeFocused()
   await expectAccessible(page, 'console in Chinese')
-  await page.getByTestId('profile-menu').click()
+  // By keyboard (the menu's code loads on first use): Enter opens it with the focus inside, Escape gives the focus
+  // back to its button, ArrowDown opens it again.
+  await page.getByTestId('profile-menu').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('menu').locator(':focus')).toHaveCount(1)
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('menu')).toBeHidden()
+  await expect(page.getByTestId('profile-menu')).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByRole('menu').locator(':focus')).toHaveCount(1)
   await page.getByRole('menuitemradio', { name: '日本語' }).click()
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja')
   await expect(page.getByRole('heading', { level: 1, name: 'ダッシュボード' })).toBeVisible()

@@ -6,19 +6,9 @@
 import { memo, useState, type KeyboardEvent, type ReactElement } from 'react'
 import { t } from '@lingui/core/macro'
 import {
-  Input,
-  makeStyles,
-  mergeClasses,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Tooltip,
-  tokens,
+  Input, makeStyles, mergeClasses, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens,
 } from '@fluentui/react-components'
+import { Tooltip } from '../common/overlays.tsx'
 import { CheckmarkCircleFilled, CircleRegular, ErrorCircleFilled } from '@fluentui/react-icons'
 import { toEditText } from './cells.ts'
 import type { PreviewColumn, RowFields } from './preview.ts'

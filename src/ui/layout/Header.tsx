@@ -1,4 +1,5 @@
-import { Button, makeStyles, Text, tokens, Tooltip } from '@fluentui/react-components'
+import { Button, makeStyles, Text, tokens } from '@fluentui/react-components'
+import { Tooltip } from '../common/overlays.tsx'
 import { NavigationRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'

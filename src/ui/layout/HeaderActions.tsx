@@ -1,4 +1,5 @@
-import { Button, mergeClasses, Tooltip } from '@fluentui/react-components'
+import { Button, mergeClasses } from '@fluentui/react-components'
+import { Tooltip } from '../common/overlays.tsx'
 import { Suspense } from 'react'
 import { CounterBadge } from '../common/lazyParts.ts'
 import { SettingsRegular, TicketDiagonalRegular, WindowConsoleRegular } from '@fluentui/react-icons'

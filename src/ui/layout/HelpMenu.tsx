@@ -1,4 +1,5 @@
-import { Button, Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Tooltip } from '@fluentui/react-components'
+import { Button } from '@fluentui/react-components'
+import { Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Tooltip } from '../common/overlays.tsx'
 import { ArrowDownloadRegular, BookRegular, InfoRegular, PersonSupportRegular, QuestionCircleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'

@@ -1,4 +1,5 @@
-import { Button, makeStyles, Menu, MenuDivider, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
+import { Button, makeStyles } from '@fluentui/react-components'
+import { Menu, MenuDivider, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { AddRegular, ChevronDownRegular, OrganizationRegular, TextBulletListSquareRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'

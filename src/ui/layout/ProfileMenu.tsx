@@ -1,6 +1,5 @@
-import {
-  Button, Menu, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger,
-} from '@fluentui/react-components'
+import { Button } from '@fluentui/react-components'
+import { Menu, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { ContactCardRegular, DarkThemeRegular, KeyMultipleRegular, LocalLanguageRegular, PasswordRegular, PersonSettingsRegular, PlugConnectedRegular, SignOutRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'

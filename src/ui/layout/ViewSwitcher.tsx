@@ -1,4 +1,5 @@
-import { Button, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components'
+import { Button } from '@fluentui/react-components'
+import { Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { ChevronDownRegular } from '@fluentui/react-icons'
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'

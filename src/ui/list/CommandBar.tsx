@@ -4,9 +4,8 @@
  * commands (`commandsFor`), how many show before a More menu, and the look; the bar asks the registry whether
  * each is enabled and runs it with the helpers current at click time.
  */
-import {
-  Button, Menu, MenuButton, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens, type ButtonProps,
-} from '@fluentui/react-components'
+import { Button, MenuButton, makeStyles, tokens, type ButtonProps } from '@fluentui/react-components'
+import { Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'

@@ -1,5 +1,6 @@
 /** From/to dates with the spec's shortcuts (24 h, week, month, 3 months). Values are ISO strings. */
-import { Button, Input, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components'
+import { Button, Input, makeStyles, tokens } from '@fluentui/react-components'
+import { Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { CalendarRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { rangeFor, type RangeShortcut } from './listState.ts'

@@ -2,7 +2,8 @@
  * The search box with tags: free-text terms (comma-joined into `search`) and exact field filters chosen from
  * the Filter menu — choice fields offer their choices, booleans Yes/No, other fields take typed text.
  */
-import { Button, Input, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components'
+import { Button, Input, makeStyles, tokens } from '@fluentui/react-components'
+import { Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { Tag, TagGroup } from '../common/lazyParts.ts'
 import { DismissRegular, FilterRegular, SearchRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'

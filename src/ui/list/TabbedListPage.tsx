@@ -3,18 +3,24 @@
  * user may view, the active one from the click, the URL or the remembered cookie (like every tab), and a fresh
  * list when the tab changes — its search, filters and page do not carry over.
  */
-import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components'
+import { makeStyles, tokens } from '@fluentui/react-components'
+import type * as Fluent from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import Cookies from 'js-cookie'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useAccess } from '../common/access.tsx'
 import { Page } from '../common/Page.tsx'
 import { hasPerm } from '../common/perms.ts'
 import { ACTIVE_TAB, chooseTab } from '../detail/activeTab.ts'
 import { ListTable } from './ListTable.tsx'
 import type { ListConfig } from './types.ts'
+
+// Fluent's tabs load with the first tabbed list (not in the chunk every list shares).
+const tabsModule = () => import('./tabs.lazy.tsx')
+const TabList = lazy(() => tabsModule().then((m) => ({ default: m.TabList }))) as unknown as typeof Fluent.TabList
+const Tab = lazy(() => tabsModule().then((m) => ({ default: m.Tab }))) as unknown as typeof Fluent.Tab
 
 export interface ListTab {
   key: string
@@ -35,7 +41,11 @@ function configOf(tab: ListTab): ListConfig {
   return config
 }
 
-const useStyles = makeStyles({ tabs: { marginBottom: tokens.spacingVerticalM } })
+const useStyles = makeStyles({
+  tabs: { marginBottom: tokens.spacingVerticalM },
+  // the tab list's height while its code loads (medium tabs), so the table does not jump
+  waiting: { marginBottom: tokens.spacingVerticalM, minHeight: '44px' },
+})
 
 /** `tabs` is a module-level constant: each tab's list config is made once. */
 /**
@@ -58,6 +68,7 @@ export function TabbedListPage({ title, tabs, fallback, tabParam }: { title: str
   return (
     <Page title={title} back={false}>
       {shown.length > 1 && (
+        <Suspense fallback={<div className={styles.waiting} />}>
         <TabList className={styles.tabs} selectedValue={active} onTabSelect={(_, d) => {
           const tab = String(d.value)
           setPicked(tab)
@@ -66,6 +77,7 @@ export function TabbedListPage({ title, tabs, fallback, tabParam }: { title: str
         }}>
           {shown.map((tab) => <Tab key={tab.key} value={tab.key}>{i18n._(tab.label)}</Tab>)}
         </TabList>
+        </Suspense>
       )}
       {config && <ListTable key={active} config={config} />}
     </Page>

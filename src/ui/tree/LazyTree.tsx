@@ -4,10 +4,8 @@
  * context-menu key, and the item's "More" button). Keyboard navigation is Fluent's (arrows, Home/End, Enter).
  * It knows no resource: the page gives `load` and `actions`.
  */
-import {
-  Badge, Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, tokens, Tree, TreeItem, TreeItemLayout,
-  type TreeOpenChangeData,
-} from '@fluentui/react-components'
+import { Badge, Button, makeStyles, Spinner, tokens, Tree, TreeItem, TreeItemLayout, type TreeOpenChangeData } from '@fluentui/react-components'
+import { Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '../common/overlays.tsx'
 import { MoreHorizontalRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactElement } from 'react'

@@ -3,9 +3,8 @@
  * filters the table (`?node_id=` in the URL, so a reload or a shared link keeps it); the category tabs switch
  * between the combined list and each kind's; "Create" offers the types grouped by category.
  */
-import {
-  Button, makeStyles, Menu, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Tab, TabList, tokens,
-} from '@fluentui/react-components'
+import { Button, makeStyles, Tab, TabList, tokens } from '@fluentui/react-components'
+import { Menu, MenuGroup, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger } from '../../../ui/common/overlays.tsx'
 import {
   AddRegular, ChevronDownRegular, ClipboardPasteRegular, CutRegular, DeleteRegular, EditRegular, FolderAddRegular, ArrowImportRegular, ArrowSyncRegular, PlugConnectedRegular,
 } from '@fluentui/react-icons'

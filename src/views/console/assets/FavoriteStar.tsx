@@ -2,7 +2,8 @@
  * The favourite star of an asset (the signed-in user's favourites, `/api/v1/assets/favorite-assets/`). Every
  * star on the screen shares one set, read once and kept in step with each toggle.
  */
-import { Button, tokens, Tooltip } from '@fluentui/react-components'
+import { Button, tokens } from '@fluentui/react-components'
+import { Tooltip } from '../../../ui/common/overlays.tsx'
 import { StarFilled, StarRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useSyncExternalStore } from 'react'

@@ -1,0 +1,17 @@
+/**
+ * Mounts KeepTabster once the first page is up, from its own chunk: tabster is not in the first chunk (the lazy
+ * menus, tooltips and tabs bring it with the page), and the reference only matters once a modal has been used.
+ */
+import { useEffect, useState } from 'react'
+import { deferred } from './deferred.tsx'
+
+const Keeper = deferred(() => import('./KeepTabster.tsx').then((m) => m.KeepTabster))
+
+export function KeepTabsterSoon() {
+  const [when, setWhen] = useState(false)
+  useEffect(() => {
+    const id = window.setTimeout(() => setWhen(true), 1000)
+    return () => window.clearTimeout(id)
+  }, [])
+  return <Keeper when={when} />
+}
