@@ -210,16 +210,18 @@ async function readXlsx(body: Buffer, budget: Budget): Promise<string[][]> {
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.load(body as unknown as ArrayBuffer)
     const grid: string[][] = []
-    const ws = wb.worksheets[0]
-    ws?.eachRow({ includeEmpty: false }, (row) => {
-      const values = Array.isArray(row.values) ? row.values : []
-      budget.row(values.length)
-      const cells: string[] = []
-      for (let i = 1; i < values.length; i++) cells.push(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim()))
-      grid.push(cells)
-    })
+    wb.worksheets[0]?.eachRow({ includeEmpty: false }, (row) => grid.push(rowCells(row, budget)))
     return grid
   }
+}
+
+/** A worksheet row's cells as text (ExcelJS's `values` start at index 1), counted against the budget. */
+function rowCells(row: ExcelJS.Row, budget: Budget): string[] {
+  const values = Array.isArray(row.values) ? row.values : []
+  budget.row(values.length)
+  const cells: string[] = []
+  for (let i = 1; i < values.length; i++) cells.push(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim()))
+  return cells
 }
 
 async function readXlsxStreaming(body: Buffer, budget: Budget): Promise<string[][]> {
@@ -228,13 +230,7 @@ async function readXlsxStreaming(body: Buffer, budget: Budget): Promise<string[]
   })
   const grid: string[][] = []
   for await (const ws of reader) {
-    for await (const row of ws) {
-      const cells: string[] = []
-      const values = Array.isArray(row.values) ? row.values : []
-      budget.row(values.length)
-      for (let i = 1; i < values.length; i++) cells.push(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim()))
-      grid.push(cells)
-    }
+    for await (const row of ws) grid.push(rowCells(row as ExcelJS.Row, budget))
     break
   }
   return grid

@@ -169,19 +169,19 @@ const baseFields: FieldDef[] = [
 const directOnly = (q: Record<string, string | string[] | undefined>) =>
   q.show_current_asset !== undefined ? String(q.show_current_asset) === '1' : ['0', 'false'].includes(String(q.all ?? 'true').toLowerCase())
 
+/** The node a `node_id` filter names (a malformed id names none). */
+const nodeOf = async (value: string, ctx: Ctx) => (/^[0-9a-f-]{36}$/i.test(value) ? nodeTree.byId(ctx.db, value) : undefined)
+
 /** `node_id` (or `node`): assets of a node with its descendants, or only its own with `all=0`/`show_current_asset=1`. */
 const nodeFilter = (name: string) => ({
   name,
   async apply(value: string, ctx: Ctx, q: Record<string, string | string[] | undefined>) {
-    if (!/^[0-9a-f-]{36}$/i.test(value)) return sql`false`
-    const node = await nodeTree.byId(ctx.db, value)
-    if (!node) return sql`false`
-    return nodeTree.memberCond(node, !directOnly(q))
+    const node = await nodeOf(value, ctx)
+    return node ? nodeTree.memberCond(node, !directOnly(q)) : sql`false`
   },
   // With descendants, the node's subtree amount kept by the tree (exact, migration 023) is the page's count.
   async count(value: string, ctx: Ctx, q: Record<string, string | string[] | undefined>) {
-    if (directOnly(q) || !/^[0-9a-f-]{36}$/i.test(value)) return undefined
-    const node = await nodeTree.byId(ctx.db, value)
+    const node = directOnly(q) ? undefined : await nodeOf(value, ctx)
     if (!node || (ctx.orgId !== ORG_IDS.ROOT && node.org_id !== ctx.orgId)) return undefined
     const n = (await nodeTree.amounts(ctx.db, [node])).get(node.id)
     return typeof n === 'number' ? n : undefined
