@@ -6,6 +6,7 @@ import {
   type DatabaseConnection, type Dialect, type Driver, type QueryResult,
 } from 'kysely'
 import pg from 'pg'
+import { startMaintenance, type Maintenance } from './maintenance.ts'
 
 /** The database every server module uses: Kysely over PGlite (embedded) or node-postgres. */
 export type DB = Kysely<any>
@@ -19,6 +20,8 @@ export interface Database {
   /** Called after the LISTEN connection was lost and opened again (notifications may have been missed). */
   onReconnect(handler: () => void): () => void
   close(): Promise<void>
+  /** Planner statistics kept current (analyze soon after bulk writes; PGlite: autovacuum's rules on a timer). */
+  maintenance: Maintenance
   /** PGlite only: a dump of the data directory (tests start new databases from it). */
   dump?: () => Promise<Blob>
 }
@@ -94,6 +97,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     // the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.warn(`database: idle connection lost (${err.message})`))
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+    const maintenance = startMaintenance(db, { autovacuum: false })
     const listeners = new Map<string, Set<(p: string) => void>>()
     const reconnectHandlers = new Set<() => void>()
     // The LISTEN connection is a client of its own: when it drops (a PostgreSQL restart, a terminated backend)
@@ -153,6 +157,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     return {
       db,
       kind: 'postgres',
+      maintenance,
       async notify(channel, payload) { await sql`select pg_notify(${channel}, ${payload})`.execute(db) },
       async listen(channel, handler) {
         let set = listeners.get(channel)
@@ -173,6 +178,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
         const client = listenClient
         listenClient = undefined
         await client?.end().catch(() => undefined)
+        await maintenance.stop()
         await db.destroy()
       },
     }
@@ -187,10 +193,13 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     pglite = await PGlite.create({ dataDir: opts.dataDir, extensions })
   }
   const db = new Kysely<any>({ dialect: pgliteDialect(pglite) })
+  // No autovacuum in PGlite: the server keeps its statistics (server/db/maintenance.ts).
+  const maintenance = startMaintenance(db, { autovacuum: true })
   const listeners = new Map<string, Set<(p: string) => void>>()
   return {
     db,
     kind: 'pglite',
+    maintenance,
     async notify(channel, payload) {
       // Single process: deliver in-process, after the current tick like a real NOTIFY.
       queueMicrotask(() => listeners.get(channel)?.forEach((h) => h(payload)))
@@ -205,6 +214,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       return () => undefined
     },
     async close() {
+      await maintenance.stop()
       await db.destroy()
       await pglite.close()
     },

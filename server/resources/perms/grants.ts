@@ -15,6 +15,7 @@
  */
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/connection.ts'
+import { analyzeSoon } from '../../db/maintenance.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 
 export type Subject = { kind: 'user'; id: string } | { kind: 'group'; id: string }
@@ -69,7 +70,7 @@ export async function ensureUserGrants(db: DB, userId: string, orgId: string): P
       left join perm_user_epoch ue on ue.user_id = ${userId} left join perm_org_epoch oe on oe.org_id = ${orgId} where e.id = 1`
   const now = (await fresh.execute(db)).rows[0]
   if (now?.ok) return now.amount
-  return db.transaction().execute(async (tx) => {
+  const built = await db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`perm:${userId}:${orgId}`}, 0))`.execute(tx)
     const again = (await fresh.execute(tx)).rows[0]
     if (again?.ok) return again.amount
@@ -94,6 +95,10 @@ export async function ensureUserGrants(db: DB, userId: string, orgId: string): P
     cacheStats.rebuilds++
     return amount
   })
+  // A rebuild that moved many rows changes what the planner should expect of the cache tables (a user's first
+  // build, a large grant or revocation): have them analyzed now rather than when autovacuum notices.
+  if (built !== null && Math.abs(built - (now?.amount ?? 0)) >= 1000) analyzeSoon(db, 'perm_user_assets', 'perm_user_nodes')
+  return built
 }
 
 /**
