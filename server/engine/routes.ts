@@ -14,7 +14,7 @@ import { fieldByName, permOf, permOrg, resolveFields } from './fields.ts'
 import { fileColumns, renderToJson, sendFile, templateOf } from './files.ts'
 import { metadata, type MetaMethod } from './metadata.ts'
 import { countByDays } from './daycounts.ts'
-import { and, cleanIds, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
+import { and, cleanIds, col, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
 import { commitWrites, deleteRows, prepareMany, prepareWrite } from './write.ts'
@@ -58,8 +58,9 @@ export function resourceApi(def: ResourceDef): ResourceApi {
     def,
     async getObject(req, id, db = req.ctx.db) {
       const ids = cleanIds(def, [id])
-      if (!ids.length) throw notFoundOf(def, req)
-      const rows = await fetchRows(db, def, [], [...scopeConds(def, req.ctx), idsCond(def, ids)])
+      const alt = !ids.length && def.altLookup && typeof id === 'string' && id !== '' ? sql`${col(def.altLookup)} = ${id}` : undefined
+      if (!ids.length && !alt) throw notFoundOf(def, req)
+      const rows = await fetchRows(db, def, [], [...scopeConds(def, req.ctx), alt ?? idsCond(def, ids)])
       if (!rows[0]) throw notFoundOf(def, req)
       return rows[0]
     },

@@ -253,6 +253,11 @@ export interface ResourceDef {
   table: string
   /** Id kind: uuid (generated) or serial (database) — serial ids are integers on the wire. */
   idKind?: 'uuid' | 'serial'
+  /**
+   * A unique column a detail path may name instead of the id (JumpServer's platforms: `/platforms/Linux/`): a value
+   * that is not an id of `idKind` is looked up in it (read and write alike).
+   */
+  altLookup?: string
   fields: FieldDef[]
   /** Rows carry `org_id`; lists are limited to the current org (ROOT sees all). */
   orgScoped?: boolean

@@ -69,6 +69,7 @@ export const platforms: ResourceDef = {
   path: '/api/v1/assets/platforms/',
   table: 'platforms',
   idKind: 'serial',
+  altLookup: 'name',
   fields: [
     { name: 'id', type: 'integer', label: 'ID', read_only: true },
     { name: 'name', type: 'string', label: 'Name', required: true, max_length: 50, unique: true },

@@ -177,6 +177,17 @@ export async function nodesWithChildren(db: DB, s: Subject, orgId: string, keys:
   return new Set(all.filter((n) => set.has(n.parent_key)).map((n) => n.parent_key))
 }
 
+/**
+ * Condition on asset_permissions `p`: the permission reaches the asset — names it, or names one of its nodes or an
+ * ancestor of one (JumpServer's `Q(assets=asset) | Q(nodes__in=asset.get_all_nodes())`), valid or not.
+ */
+export function reachesAssetCond(assetId: string): RawBuilder<unknown> {
+  return sql`p.id in (select x.assetpermission_id from asset_permission_assets x where x.asset_id = ${assetId}
+    union select x.assetpermission_id from asset_permission_nodes x join nodes pn on pn.id = x.node_id
+      where pn.key in (select array_to_string((string_to_array(leaf.key, ':'))[1:i], ':') from asset_nodes an join nodes leaf on leaf.id = an.node_id
+        cross join lateral generate_series(1, array_length(string_to_array(leaf.key, ':'), 1)) i where an.asset_id = ${assetId}))`
+}
+
 export interface PermedAccount {
   alias: string; name: string; username: string; id: string | null; secret_type: string; has_secret: boolean
   actions: number; date_expired: Date

@@ -201,6 +201,40 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     expect(cacheStats.rebuilds).toBe(before + 1)
   })
 
+  it("lina's calls: an asset's authorized users and groups with their permissions, a permission's accounts, a platform by name", async () => {
+    const f = await fixture('who')
+    const u = await user('who-u')
+    const v = await user('who-v')
+    const g = (await s.admin.post('/api/v1/users/groups/', { name: 'who-g', users: [v.id] })).json() as { id: string }
+    const byNode = (await s.admin.post(PERMS, { name: 'who-node', user_groups: [g.id], nodes: [f.top.id], accounts: ['root'] })).json() as { id: string }
+    const direct = (await s.admin.post(PERMS, { name: 'who-direct', users: [u.id], assets: [f.a2], accounts: ['@ALL'], is_active: false })).json() as { id: string }
+    await s.admin.post(PERMS, { name: 'who-elsewhere', users: [u.id], assets: [f.a3], accounts: ['@ALL'] })
+    const names = async (url: string, key = 'name') => ((await s.admin.get(url)).json() as { results: Record<string, string>[] }).results.map((r) => r[key]).sort()
+    const A = '/api/v1/assets/assets/'
+    // a2 lies under `sub`, under `top`: reached by the node permission (an ancestor) and the direct one (inactive too)
+    expect(await names(`${A}${f.a2}/perm-users/?limit=20`, 'username')).toEqual(['who-u', 'who-v'])
+    expect(await names(`${A}${f.a2}/perm-user-groups/?limit=20`)).toEqual(['who-g'])
+    expect(await names(`${A}${f.a2}/perm-users/${u.id}/permissions/?limit=20`)).toEqual(['who-direct'])
+    expect(await names(`${A}${f.a2}/perm-users/${v.id}/permissions/?limit=20`)).toEqual(['who-node'])
+    expect(await names(`${A}${f.a2}/perm-user-groups/${g.id}/permissions/?limit=20`)).toEqual(['who-node'])
+    expect(await names(`${A}${f.a3}/perm-users/?limit=20`, 'username')).toEqual(['who-u'])
+    expect(await names(`${A}${f.a3}/perm-user-groups/?limit=20`)).toEqual([])
+    expect((await s.admin.get(`${A}${randomUUID()}/perm-users/`)).statusCode).toBe(404)
+    expect((await u.c.get(`${A}${f.a2}/perm-users/`)).statusCode).toBe(403)
+    // a permission's accounts: those it names on the assets it reaches (every one with @ALL); never a secret
+    const accounts = async (id: string) => ((await s.admin.get(`${PERMS}${id}/accounts/?limit=50`)).json() as { results: Record<string, unknown>[] }).results
+    const nodeAccounts = await accounts(byNode.id)
+    expect(nodeAccounts.map((a) => `${(a.asset as { name: string }).name}:${a.username}`).sort()).toEqual(['who-a1:root', 'who-a2:root'])
+    expect(nodeAccounts.every((a) => !('secret' in a))).toBe(true)
+    expect((await accounts(direct.id)).map((a) => a.username).sort()).toEqual(['root', 'web'])
+    expect((await u.c.get(`${PERMS}${byNode.id}/accounts/`)).statusCode).toBe(403)
+    // JumpServer's platforms answer by name too (lina's applet host form reads /platforms/RemoteAppHost/)
+    const linux = (await s.admin.get('/api/v1/assets/platforms/Linux/')).json() as { id: number; name: string }
+    expect(linux.name).toBe('Linux')
+    expect(((await s.admin.get(`/api/v1/assets/platforms/${linux.id}/`)).json() as { name: string }).name).toBe('Linux')
+    expect((await s.admin.get('/api/v1/assets/platforms/No such platform/')).statusCode).toBe(404)
+  })
+
   it('connection tokens: only for a granted asset, account and protocol with connect; own tokens only; expire and delete', async () => {
     const f = await fixture('tok')
     const u = await user('tokener')

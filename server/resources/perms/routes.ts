@@ -25,9 +25,11 @@ import { tr } from '../../i18n.ts'
 import type { Lang } from '../../http/request-context.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { assets } from '../assets/assets.ts'
+import { accounts } from '../accounts/accounts.ts'
+import { userGroups } from '../users/groups.ts'
 import { users } from '../users/users.ts'
 import { actionsOf, assetPermissions } from './permissions.ts'
-import { assetGrant, grantedActions, grantedAssets, grantedNodeAmount, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
+import { assetGrant, reachesAssetCond, grantedActions, grantedAssets, grantedNodeAmount, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
 
 /** Fields of a granted asset in lists (no kind-specific or sensitive fields). */
 export const GRANTED_ASSET_FIELDS = ['id', 'name', 'address', 'platform', 'nodes_display', 'protocols', 'category', 'type', 'is_active', 'connectivity', 'comment', 'org_id', 'org_name']
@@ -185,6 +187,56 @@ export function registerGrantRoutes(app: FastifyInstance): void {
           join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${p.id})` })
     })
   }
+  // A permission's accounts: the accounts of every asset it reaches whose username it names (all with `@ALL`),
+  // JumpServer's AssetPermission.get_all_accounts.
+  const accountsApi = resourceApi(accounts)
+  for (const url of ['/api/v1/perms/asset-permissions/:id/accounts/', '/api/v1/perms/asset-permissions/:id/accounts']) {
+    app.get(url, async (req) => {
+      await requirePerm(req, 'perms.view_assetpermission')
+      const p = await permApi.getObject(req, (req.params as Params).id!)
+      const names = (Array.isArray(p.accounts) ? p.accounts : []).map(String)
+      const named = names.includes('@ALL') ? sql`true` : sql`t.username = any(${names.filter((n) => !n.startsWith('@') && !n.startsWith('%'))}::text[])`
+      return accountsApi.listResponse(req, { extra: sql`${named} and t.asset_id in (select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${p.id}
+        union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
+          join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+          join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${p.id})` })
+    })
+  }
+
+  // Who is granted an asset (lina's asset detail, "Authorized users" tab): the users and user groups of the
+  // permissions reaching it, and those permissions per user / group (JumpServer's AssetPermUser… APIs).
+  const groupsApi = resourceApi(userGroups)
+  const reaching = async (req: FastifyRequest) => {
+    await requirePerm(req, 'perms.view_assetpermission')
+    const asset = await assetApi.getObject(req, (req.params as Params).id!)
+    return sql`select p.id from asset_permissions p where ${reachesAssetCond(String(asset.id))}`
+  }
+  const route = (path: string, handler: (req: FastifyRequest) => Promise<unknown>) => {
+    for (const url of [path, path.replace(/\/$/, '')]) app.get(url, handler)
+  }
+  route('/api/v1/assets/assets/:id/perm-users/', async (req) => {
+    const perms = await reaching(req)
+    return usersApi.listResponse(req, { extra: sql`t.id in (select u.user_id from asset_permission_users u where u.assetpermission_id in (${perms})
+      union select m.user_id from asset_permission_user_groups g join user_group_members m on m.usergroup_id = g.usergroup_id where g.assetpermission_id in (${perms}))` })
+  })
+  route('/api/v1/assets/assets/:id/perm-user-groups/', async (req) => {
+    const perms = await reaching(req)
+    return groupsApi.listResponse(req, { extra: sql`t.id in (select g.usergroup_id from asset_permission_user_groups g where g.assetpermission_id in (${perms}))` })
+  })
+  route('/api/v1/assets/assets/:id/perm-users/:user/permissions/', async (req) => {
+    const perms = await reaching(req)
+    const user = String((req.params as { user: string }).user)
+    if (!isUuid(user)) throw notFound(req.ctx.lang, 'User')
+    return permApi.listResponse(req, { extra: sql`t.id in (${perms}) and t.id in (select u.assetpermission_id from asset_permission_users u where u.user_id = ${user}
+      union select g.assetpermission_id from asset_permission_user_groups g join user_group_members m on m.usergroup_id = g.usergroup_id where m.user_id = ${user})` })
+  })
+  route('/api/v1/assets/assets/:id/perm-user-groups/:group/permissions/', async (req) => {
+    const perms = await reaching(req)
+    const group = String((req.params as { group: string }).group)
+    if (!isUuid(group)) throw notFound(req.ctx.lang, 'User group')
+    return permApi.listResponse(req, { extra: sql`t.id in (${perms}) and t.id in (select g.assetpermission_id from asset_permission_user_groups g where g.usergroup_id = ${group})` })
+  })
+
   for (const url of ['/api/v1/perms/asset-permissions/:id/users/all/', '/api/v1/perms/asset-permissions/:id/users/all']) {
     app.get(url, async (req) => {
       await requirePerm(req, 'perms.view_assetpermission')
