@@ -5,9 +5,11 @@
  */
 import { sql } from 'kysely'
 import type { DB } from '../../db/connection.ts'
+import { isUuid } from '../../engine/parse.ts'
 import type { FieldDef, ResourceDef, Row } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
+import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, updatedBy } from '../common.ts'
 import { automationDefaults, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
 import { cleanCustomFields } from './custom-fields.ts'
@@ -112,6 +114,21 @@ export const platforms: ResourceDef = {
   perms: { view: 'assets.view_platform' },
   systemPermFor: ['add', 'change', 'delete', 'import_add', 'import_change'],
   bulkDelete: 'ids',
+  actions: [{
+    // The platforms of the given assets and of every asset under the given nodes, in the current organization
+    // (lina's account push form: which platforms' push methods to offer).
+    path: 'filter-nodes-assets', detail: false, method: 'POST', perm: 'assets.view_platform',
+    async handler(req, _reply, api) {
+      const body = (req.body ?? {}) as { node_ids?: unknown; asset_ids?: unknown }
+      const uuids = (v: unknown) => (Array.isArray(v) ? v.filter(isUuid).map(String) : [])
+      const ctx = req.ctx
+      const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`a.org_id = ${ctx.orgId}`
+      const ids = (await sql<{ id: number }>`select distinct a.platform_id as id from assets a where ${inOrg} and (a.id = any(${uuids(body.asset_ids)}::uuid[])
+        or a.id in (select an.asset_id from nodes top join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+          join asset_nodes an on an.node_id = n.id where top.id = any(${uuids(body.node_ids)}::uuid[])))`.execute(ctx.db)).rows
+      return api.serialize(req, ids.map((r) => ({ id: Number(r.id) })))
+    },
+  }],
   hooks: {
     async validate(values, ctx, info) {
       const errors: Row = {}

@@ -233,6 +233,13 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     expect(linux.name).toBe('Linux')
     expect(((await s.admin.get(`/api/v1/assets/platforms/${linux.id}/`)).json() as { name: string }).name).toBe('Linux')
     expect((await s.admin.get('/api/v1/assets/platforms/No such platform/')).statusCode).toBe(404)
+    // the platforms of assets and of nodes' subtrees (lina's account push form)
+    const FILTER = '/api/v1/assets/platforms/filter-nodes-assets/'
+    const platformsOf = async (body: unknown) => ((await s.admin.post(FILTER, body)).json() as { name: string }[]).map((p) => p.name)
+    expect(await platformsOf({ node_ids: [f.top.id] })).toEqual(['Linux'])
+    expect(await platformsOf({ asset_ids: [f.a3], node_ids: ['nope'] })).toEqual(['Linux'])
+    expect(await platformsOf({})).toEqual([])
+    expect((await u.c.post(FILTER, { node_ids: [f.top.id] })).statusCode).toBe(403)
   })
 
   it('connection tokens: only for a granted asset, account and protocol with connect; own tokens only; expire and delete', async () => {
