@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import type { DB } from '../db/connection.ts'
 import { and, col, type ListPlan } from './query.ts'
-import type { ResourceDef } from './types.ts'
+import type { Cond, ResourceDef } from './types.ts'
 
 const DAY_MS = 86_400_000
 /** More whole days than this: counted live (a cache miss over years would be thousands of day counts). */
@@ -36,6 +36,15 @@ function trackedTables(db: DB): Promise<Map<string, string>> {
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/**
+ * The exact count of the rows matching `conds` (alias `t`) dated in [from, to] through the per-day cache (a
+ * dashboard's totals), or undefined when the cache does not apply (see countByDays).
+ */
+export function countDated(db: DB, def: ResourceDef, conds: Cond[], range: { from: Date; to?: Date }, now = Date.now()): Promise<number | undefined> {
+  const plan: ListPlan = { conds, scope: conds, order: sql``, filtered: true, hasSpm: false, hasIds: false, unfiltered: false, range, rest: conds }
+  return countByDays(db, def, plan, now)
+}
 
 /**
  * The exact count of a filtered list through the per-day cache, or undefined when it does not apply (the table is

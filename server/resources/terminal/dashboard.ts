@@ -7,9 +7,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
+import { countDated } from '../../engine/daycounts.ts'
 import { requirePerm } from '../../http/context.ts'
 import { formatDateTime } from '../../http/datetime.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
+import { commands } from './resources.ts'
 
 type Q = Record<string, unknown>
 const DAY_MS = 86_400_000
@@ -74,7 +76,9 @@ export async function indexAnswer(req: FastifyRequest): Promise<Record<string, u
   if (total('total_count_change_password_logs')) data.total_count_change_password_logs = await count(sql`select count(*)::int n from password_change_logs where datetime >= ${since} and ${memberNames}`)
   // Commands are counted on the generated datetime: (org_id, datetime) and the dangerous commands' index answer
   // these without reading the table.
-  const commandsTotal = () => count(sql`select count(*)::int n from commands t where datetime >= ${since} and ${org()}`)
+  // The total over the period: closed days from the per-day count cache (daycounts.ts), the rest live.
+  const commandsTotal = async () => (await countDated(db, commands, [org()], { from: since }))
+    ?? count(sql`select count(*)::int n from commands t where datetime >= ${since} and ${org()}`)
   const commandsDanger = () => count(sql`select count(*)::int n from commands t where datetime >= ${since} and risk_level = 5 and ${org()}`)
   if (total('total_count_commands')) data.total_count_commands = await commandsTotal()
   if (total('total_count_commands_danger')) data.total_count_commands_danger = await commandsDanger()
@@ -99,13 +103,23 @@ export async function indexAnswer(req: FastifyRequest): Promise<Record<string, u
   }
   const dayOf = (col: string) => sql`to_char(${sql.ref(col)} at time zone ${tz}, 'YYYY-MM-DD')`
   if (all || on('dates_metrics') || on('session_dates_metrics')) data.dates_metrics_date = dates.map((d) => d.slice(5))
-  if (all || on('session_dates_metrics')) {
-    data.dates_metrics_total_count_session = await series(sql`select ${dayOf('date_start')} d, count(*)::int n from terminal_sessions t where date_start >= ${from} and ${org()} group by 1`)
+  const sessionSeries = all || on('session_dates_metrics')
+  const activeSeries = all || on('dates_metrics')
+  if (sessionSeries || activeSeries) {
+    // Sessions, active users and active assets per day: one pass over the period's sessions.
+    const r = await sql<{ d: string; n: number; u: number; a: number }>`select to_char(x.d, 'YYYY-MM-DD') d, x.n, x.u, x.a from (
+        select (date_start at time zone ${tz})::date d, count(*)::int n, count(distinct user_id)::int u, count(distinct asset_id)::int a
+        from terminal_sessions t where date_start >= ${from} and ${org()} group by 1) x`.execute(db)
+    const by = new Map(r.rows.map((x) => [String(x.d), x]))
+    const per = (k: 'n' | 'u' | 'a') => dates.map((d) => Number(by.get(d)?.[k] ?? 0))
+    if (sessionSeries) data.dates_metrics_total_count_session = per('n')
+    if (activeSeries) {
+      data.dates_metrics_total_count_active_users = per('u')
+      data.dates_metrics_total_count_active_assets = per('a')
+    }
   }
-  if (all || on('dates_metrics')) {
+  if (activeSeries) {
     data.dates_metrics_total_count_login = await series(sql`select ${dayOf('datetime')} d, count(*)::int n from login_logs where datetime >= ${from} and ${members} group by 1`)
-    data.dates_metrics_total_count_active_users = await series(sql`select ${dayOf('date_start')} d, count(distinct user_id)::int n from terminal_sessions t where date_start >= ${from} and ${org()} group by 1`)
-    data.dates_metrics_total_count_active_assets = await series(sql`select ${dayOf('date_start')} d, count(distinct asset_id)::int n from terminal_sessions t where date_start >= ${from} and ${org()} group by 1`)
   }
   if (all || on('dates_login_times_top10_assets')) {
     const r = await sql<{ asset: string; total: number; last: Date }>`select asset, count(*)::int total, max(date_start) last from terminal_sessions t

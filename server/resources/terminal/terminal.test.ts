@@ -193,6 +193,17 @@ describe(`terminal component API (${dbKind()})`, () => {
     expect(r.dates_login_times_top10_users.map((x: { user: string }) => x.user).sort()).toEqual(['Alice(alice)', 'Bob(bob)'])
     expect(r.dates_login_times_top10_assets).toHaveLength(2)
     expect(r.dates_login_record_top10_sessions[0]).toMatchObject({ user: 'Bob(bob)', is_finished: false })
+    // The period's command total counts closed days through the per-day cache: exact after a write to a cached day.
+    const total = async () => (await s.admin.get('/api/v1/index/?days=7&total_count_commands=1', { 'x-jms-org': 'ROOT' })).json().total_count_commands as number
+    const at = (days: number) => Math.floor((Date.now() - days * 86_400_000) / 1000)
+    const db = s.t.database.db
+    await sql`insert into commands (id, "user", asset, account, input, session, risk_level, timestamp, org_id)
+      values (gen_random_uuid(), 'Alice(alice)', 'web1(10.0.0.1)', 'root', 'old-3', ${sessionId}, 0, ${at(3)}, ${ORG_IDS.DEFAULT}),
+             (gen_random_uuid(), 'Alice(alice)', 'web1(10.0.0.1)', 'root', 'old-10', ${sessionId}, 0, ${at(10)}, ${ORG_IDS.DEFAULT})`.execute(db)
+    expect(await total()).toBe(3)
+    expect(await total()).toBe(3) // the closed days from the cache now
+    await sql`delete from commands where input in ('old-3', 'old-10')`.execute(db)
+    expect(await total()).toBe(2)
     expect(Object.keys((await s.admin.get('/api/v1/index/?total_count_users=1')).json())).toEqual(['total_count_users'])
     expect((await s.admin.get('/api/v1/index/?days=abc&dates_metrics=1')).json().dates_metrics_date).toHaveLength(1)
     expect((await s.t.client().get('/api/v1/index/')).statusCode).toBe(401)
