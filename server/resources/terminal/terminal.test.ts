@@ -80,7 +80,8 @@ describe(`terminal component API (${dbKind()})`, () => {
     expect(r.statusCode).toBe(201)
     expect(r.json()).toEqual([])
     const [t] = (await s.admin.get('/api/v1/terminal/terminals/?name=koko-1')).json()
-    expect(t).toMatchObject({ is_alive: true, is_active: true, load: { value: 'critical' }, stat: { cpu_load: 9.5, memory_used: 50 } })
+    // JumpServer's thresholds: a cpu load of 9.5 is high (5–20), memory 50 % and disk 20 % normal
+    expect(t).toMatchObject({ is_alive: true, is_active: true, load: { value: 'high' }, stat: { cpu_load: 9.5, memory_used: 50 } })
     const bad = await signed(s.t, comp, 'POST', '/api/v1/terminal/terminals/status/', { cpu_load: 'x', sessions: ['nope'] })
     expect(bad.statusCode).toBe(400)
     expect(Object.keys(bad.json()).sort()).toEqual(['cpu_load', 'sessions'])
@@ -160,6 +161,35 @@ describe(`terminal component API (${dbKind()})`, () => {
     expect((await signed(s.t, comp, 'POST', '/api/v1/terminal/terminals/status/', {})).json()).toEqual([])
     // An administrator is no component: the task list is not theirs.
     expect((await s.admin.get('/api/v1/terminal/tasks/')).statusCode).toBe(403)
+  })
+
+  it('answers the per-type component metrics of Settings → Terminal → Monitor (terminal.view_terminal)', async () => {
+    const URL = '/api/v1/terminal/components/metrics/'
+    const register = async (name: string, type: string) => (await s.t.app.inject({ method: 'POST', url: '/api/v1/terminal/terminal-registrations/',
+      headers: { authorization: `BootstrapToken ${BOOTSTRAP}`, 'content-type': 'application/json' }, payload: JSON.stringify({ name, type }) })).json().service_account.access_key as { id: string; secret: string }
+    const lion = await register('lion-1', 'lion')
+    const lion2 = await register('lion-2', 'lion')
+    const gone = await register('lion-gone', 'lion')
+    const beat = (key: { id: string; secret: string }, stat: Record<string, number>) => signed(s.t, key, 'POST', '/api/v1/terminal/terminals/status/', stat)
+    expect((await beat(comp, { cpu_load: 0.5, memory_used: 90, disk_used: 10 })).statusCode).toBe(201)
+    expect((await beat(lion, { cpu_load: 1, memory_used: 96, disk_used: 10 })).statusCode).toBe(201)
+    expect((await beat(lion2, { cpu_load: 1, memory_used: 10, disk_used: 10 })).statusCode).toBe(201)
+    await beat(gone, {})
+    const goneId = (await s.admin.get('/api/v1/terminal/terminals/?name=lion-gone')).json()[0].id
+    expect((await s.admin.delete(`/api/v1/terminal/terminals/${goneId}/`)).statusCode).toBe(204)
+    const r = await s.admin.get(URL)
+    expect(r.statusCode).toBe(200)
+    // koko-1 is alive with memory 90 % (high) and one online session; its second registration never reported
+    expect(r.json()).toEqual([
+      { normal: 0, high: 1, critical: 0, offline: 1, total: 2, session_active: 1, type: 'koko' },
+      { normal: 1, high: 0, critical: 1, offline: 0, total: 2, session_active: 0, type: 'lion' },
+    ])
+    expect(Object.keys(r.json()[0])).toEqual(['normal', 'high', 'critical', 'offline', 'total', 'session_active', 'type'])
+    // the same in every organization; an auditor (no terminal.view_terminal) and anonymous callers are refused
+    expect((await s.admin.get(URL, { 'x-jms-org': ORG_IDS.ROOT })).json()).toEqual(r.json())
+    await s.t.createUser({ username: 'metrics-auditor', systemRoles: [ROLE_IDS.SystemAuditor], orgRoles: [] })
+    expect((await (await s.t.as('metrics-auditor')).get(URL)).statusCode).toBe(403)
+    expect((await s.t.client().get(URL)).statusCode).toBe(401)
   })
 
   it('lets an auditor read everything and change nothing', async () => {
