@@ -108,6 +108,20 @@ const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number
     const protocol = (host.protocols as Array<{ name: string }> | undefined)?.[0]?.name ?? 'ssh'
     return { asset: host.id, account: `c${n}`, protocol }
   },
+  // A sharing belongs to its session's user: a session of the administrator's, so the administrator lists it.
+  'terminal.sessionsharing': async (f, requestOrg) => {
+    const org = requestOrg === ORG_IDS.ROOT ? ORG_IDS.DEFAULT : requestOrg
+    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Row
+    const made = await f.admin.post('/api/v1/terminal/sessions/', { user: `${String(me.name)}(${String(me.username)})`, user_id: me.id, asset: 'shared', org_id: org }, { 'x-jms-org': org })
+    if (made.statusCode !== 201) throw new Error(`session for a sharing: ${made.statusCode} ${made.body}`)
+    return { session: made.json().id }
+  },
+  // A join is recorded for a live sharing with its verify code (a refused one answers 400 {error}).
+  'terminal.sessionjoinrecord': async (f, org) => {
+    const sharing = await f.create(byName('terminal.sessionsharing')!, org, { expired_time: 60, users: [] })
+    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Row
+    return { sharing: sharing.id, verify_code: sharing.verify_code, joiner: me.id }
+  },
 }
 
 export class Factory {

@@ -79,6 +79,13 @@ export function resourceApi(def: ResourceDef): ResourceApi {
     async listResponse(req, opts = {}) {
       return listAnswer(def, req, opts)
     },
+    async create(req, body) {
+      const fields = await resolveFields(def, req.ctx, 'create')
+      const r = await prepareWrite(req.ctx.db, def, fields, body ?? {}, req.ctx, { op: 'create', partial: false })
+      if (r.errors) throw validationError(r.errors)
+      const [out] = await commitWrites(req, def, fields, [{ prepared: r.prepared! }], { op: 'create', partial: false }, fields)
+      return out!
+    },
     async update(req, id, body, opts = {}) {
       const existing = await api.getObject(req, id)
       return updateOne(def, req, existing, body, opts.partial ?? true)

@@ -216,6 +216,8 @@ export interface ResourceApi {
   serialize(req: FastifyRequest, rows: Row[], opts?: { action?: Action; only?: string[]; db?: DB }): Promise<Row[]>
   /** A paginated (or bare) list answer, honouring every list parameter. */
   listResponse(req: FastifyRequest, opts?: ListOptions): Promise<unknown>
+  /** Runs the generic create of one object (validation, transaction, operate log); answers it serialized. */
+  create(req: FastifyRequest, body: unknown): Promise<Row>
   /** Runs an update of one object with the engine's validation, transaction and operate log. */
   update(req: FastifyRequest, id: string, body: Row, opts?: { partial?: boolean }): Promise<Row>
   /** Records an operate log entry. */
@@ -261,6 +263,13 @@ export interface ResourceDef {
   fields: FieldDef[]
   /** Rows carry `org_id`; lists are limited to the current org (ROOT sees all). */
   orgScoped?: boolean
+  /**
+   * The organization of a new object taken from a related one named in the body (JumpServer serializers that set
+   * `org_id` from a parent, e.g. a session sharing from its session): used in any current org, so a component in
+   * ROOT needs no `org_id`. Undefined → the current org (in ROOT: none, so the parent's field must be required:
+   * its error is the answer). The relation check still holds the parent to the request's scope.
+   */
+  orgFrom?: (body: Row, ctx: Ctx, db: DB) => Promise<string | undefined>
   /** Base restriction of every query (alias `t`), e.g. users limited to the current org's members. */
   scope?: (ctx: Ctx) => Cond | undefined
   /**

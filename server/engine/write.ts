@@ -72,6 +72,12 @@ const isObject = (v: unknown): v is Row => !!v && typeof v === 'object' && !Arra
 async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing?: Row): Promise<string | Errors | undefined> {
   if (!def.orgScoped) return undefined
   if (existing) return String(existing.org_id)
+  if (def.orgFrom) {
+    const parentOrg = await def.orgFrom(body, ctx, db)
+    if (parentOrg) return parentOrg
+    // no parent found: its (required) field's error says why, not "Please save in a org"
+    if (ctx.orgId === ORG_IDS.ROOT) return undefined
+  }
   if (ctx.orgId !== ORG_IDS.ROOT) return ctx.orgId
   const raw = body.org_id
   if (isUuid(raw) && raw !== ORG_IDS.ROOT) {

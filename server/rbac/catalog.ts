@@ -102,6 +102,10 @@ const ROWS: Row[] = [
   // Background tasks (docs/tasks.md): edit schedules, run now. Appended so existing permission ids stay.
   ['ops', 'celerytask', ['change'], true],
   ['ops', 'celerytaskexecution', ['add'], true],
+  // Session sharing (JumpServer's SessionSharing / SessionJoinRecord): components share and record joins.
+  ['terminal', 'sessionsharing', ['view'], false],
+  ['terminal', 'supersessionsharing', ['add'], false],
+  ['terminal', 'sessionjoinrecord', ['view', 'add', 'change'], false],
 ]
 
 function codenameOf(app: string, model: string, action: string): string {
@@ -138,6 +142,9 @@ const AUDIT_PERMS = [
   'audits.view_ftplog', 'audits.download_ftplog', 'audits.view_activitylog', 'audits.view_jobauditlog',
   'terminal.view_session', 'terminal.view_command', 'terminal.view_sessionreplay', 'terminal.download_sessionreplay',
   'terminal.monitor_session',
+  // Not in JumpServer 3.2's auditor roles (its `terminal.session.*` pattern names the session model only), but lina
+  // shows a session's join records on the session detail the auditor reads.
+  'terminal.view_sessionjoinrecord',
 ]
 const ORG_USER_PERMS = [
   'rbac.view_workbench', 'rbac.view_webterminal', 'rbac.view_filemanager', 'perms.view_myassets', 'perms.connect_myassets',

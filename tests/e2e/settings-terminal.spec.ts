@@ -18,7 +18,7 @@ test('Settings → Terminal: terminals with their load, storage tests, endpoint 
   expect(reg.status(), await reg.text()).toBe(201)
   const key = (await reg.json()).service_account.access_key as { id: string; secret: string }
   const beat = '/api/v1/terminal/terminals/status/'
-  const res = await request.post(beat, { headers: { ...signRequest(key.id, key.secret, 'POST', beat), 'X-JMS-ORG': 'ROOT' }, data: { cpu_load: 0.2, memory_used: 95, disk_used: 10, session_online: 0 } })
+  const res = await request.post(beat, { headers: { ...signRequest(key.id, key.secret, 'POST', beat), 'X-JMS-ORG': 'ROOT' }, data: { cpu_load: 0.2, memory_used: 96, disk_used: 10, session_online: 0 } })
   expect(res.status()).toBe(201)
   const s3 = unique('s3')
   await a.post('/api/v1/terminal/replay-storages/', { name: s3, type: 's3', meta: { BUCKET: 'replays', ENDPOINT: 'http://127.0.0.1:9', SECRET_KEY: 'never-shown' } })

@@ -10,6 +10,7 @@ import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/ty
 import { userDisplay } from '../../engine/index.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
+import { accountActions } from './account-actions.ts'
 import { openSecret, sealedColumns, sealSecret, secretErrors, secretFields } from './secrets.ts'
 
 addMessages({
@@ -178,4 +179,5 @@ export const accounts: ResourceDef = {
     columns: (values, ctx, info) => accountColumns(values, ctx, info),
     afterSave: recordHistory,
   },
+  actions: accountActions,
 }

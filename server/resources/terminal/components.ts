@@ -22,7 +22,7 @@ import { formatDateTime } from '../../http/datetime.ts'
 import { tr } from '../../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../../rbac/catalog.ts'
 import { getSetting } from '../../settings/store.ts'
-import { sessions, terminals } from './resources.ts'
+import { ALIVE_SECONDS, loadOf, sessions, terminals } from './resources.ts'
 
 /** Tasks older than this are no longer handed out (JumpServer: 10 minutes). */
 const TASK_WINDOW_MINUTES = 10
@@ -294,6 +294,14 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
     } })
   }
 
+  // Settings → Terminal → Monitor (lina 3.2.2): per component type, the load counts and the online sessions.
+  for (const url of both('/api/v1/terminal/components/metrics/')) {
+    app.get(url, async (req) => {
+      await requirePerm(req, 'terminal.view_terminal', ORG_IDS.ROOT)
+      return componentMetrics(req)
+    })
+  }
+
   // The user's own sessions (workbench) across organizations.
   for (const url of both('/api/v1/terminal/my-sessions/')) {
     app.get(url, async (req) => {
@@ -301,4 +309,29 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       return resourceApi(sessions).listResponse(req, { ctx: { ...req.ctx, orgId: ORG_IDS.ROOT }, extra: sql`t.user_id = ${user.id}` })
     })
   }
+}
+
+/**
+ * JumpServer's ComponentsMetricsAPIView (TypedComponentsStatusMetricsUtil): the registered, not deleted terminals
+ * grouped by type (types in order, only those present), each `{normal, high, critical, offline, total,
+ * session_active, type}` — the load of each from its latest heartbeat (the terminals list's `load`), and its
+ * unfinished sessions in every organization.
+ */
+async function componentMetrics(req: FastifyRequest): Promise<Row[]> {
+  const r = await sql<{ type: string; stat: unknown; is_alive: boolean; online: number }>`select t.type, t.stat,
+      coalesce(t.date_stat > now() - make_interval(secs => ${ALIVE_SECONDS}), false) as is_alive,
+      (select count(*)::int from terminal_sessions s where s.terminal_id = t.id and not s.is_finished) as online
+    from terminals t where not t.is_deleted order by t.type`.execute(req.ctx.db)
+  const out: Row[] = []
+  for (const row of r.rows) {
+    let m = out.at(-1)
+    if (!m || m.type !== row.type) {
+      m = { normal: 0, high: 0, critical: 0, offline: 0, total: 0, session_active: 0, type: row.type }
+      out.push(m)
+    }
+    m[loadOf(row)] = Number(m[loadOf(row)]) + 1
+    m.total = Number(m.total) + 1
+    m.session_active = Number(m.session_active) + Number(row.online)
+  }
+  return out
 }

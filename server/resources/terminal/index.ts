@@ -13,6 +13,7 @@ import { applets } from './applets.ts'
 import { APPLET_HOST_RESOURCES } from './applet-hosts.ts'
 import { commandStorages, endpointRules, endpoints, registerEndpointRoutes, replayStorages } from './storages.ts'
 import { storageTreeAction } from './storage-tree.ts'
+import { sessionJoinRecords, sessionSharings } from './sharing.ts'
 
 export { commands, ftpLogs, loginLogs, passwordChangeLogs, sessions, terminals }
 
@@ -21,7 +22,7 @@ commandStorages.actions = [...(commandStorages.actions ?? []), storageTreeAction
 
 /** Resources of this module, registered through RESOURCES (server/resources/index.ts). */
 export const TERMINAL_RESOURCES = [terminals, sessions, commands, ftpLogs, loginLogs, passwordChangeLogs,
-  replayStorages, commandStorages, endpoints, endpointRules, applets, ...APPLET_HOST_RESOURCES]
+  replayStorages, commandStorages, endpoints, endpointRules, applets, ...APPLET_HOST_RESOURCES, sessionSharings, sessionJoinRecords]
 
 /** Replay directory per database handle (the clean-up task knows its database, not the app's configuration). */
 const replayRoots = new WeakMap<object, string>()

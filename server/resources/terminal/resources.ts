@@ -75,13 +75,25 @@ export const terminals: ResourceDef = {
 
 const LOADS: Record<string, string> = { critical: 'Critical', high: 'High', normal: 'Normal', offline: 'Offline' }
 
-/** JumpServer's Terminal.load: offline without a recent heartbeat, else by cpu/memory/disk. */
-function loadOf(row: Row): string {
+/** JumpServer's ComputeLoadUtil thresholds: `[normal up to, high up to]`; above (or below 0) is critical. */
+const LOAD_THRESHOLDS: Array<[key: string, normal: number, high: number]> = [['cpu_load', 5, 20], ['memory_used', 85, 95], ['disk_used', 80, 99]]
+
+/**
+ * JumpServer's Terminal.load (ComputeLoadUtil.compute_load): offline without a recent heartbeat; else the worst of
+ * cpu load (normal up to 5, high up to 20), memory used % (85, 95) and disk used % (80, 99), each kept to one
+ * decimal place as JumpServer's Status does; a missing value counts as 0.
+ */
+export function loadOf(row: Row): 'critical' | 'high' | 'normal' | 'offline' {
   if (!row.is_alive) return 'offline'
   const s = (row.stat ?? {}) as Record<string, unknown>
-  const worst = Math.max(Number(s.cpu_load ?? 0) * 10, Number(s.memory_used ?? 0), Number(s.disk_used ?? 0))
-  if (!Number.isFinite(worst)) return 'normal'
-  return worst >= 90 ? 'critical' : worst >= 80 ? 'high' : 'normal'
+  let worst: 'critical' | 'high' | 'normal' = 'normal'
+  for (const [key, normal, high] of LOAD_THRESHOLDS) {
+    const raw = typeof s[key] === 'number' ? (s[key] as number) : 0
+    const v = Math.round(raw * 10) / 10
+    if (!(v >= 0 && v <= high)) return 'critical'
+    if (v > normal) worst = 'high'
+  }
+  return worst
 }
 
 const SESSION_TYPES = [{ value: 'normal', label: 'Normal' }, { value: 'tunnel', label: 'Tunnel' }, { value: 'command', label: 'Command' }]

@@ -80,7 +80,8 @@ describe(`terminal component API (${dbKind()})`, () => {
     expect(r.statusCode).toBe(201)
     expect(r.json()).toEqual([])
     const [t] = (await s.admin.get('/api/v1/terminal/terminals/?name=koko-1')).json()
-    expect(t).toMatchObject({ is_alive: true, is_active: true, load: { value: 'critical' }, stat: { cpu_load: 9.5, memory_used: 50 } })
+    // JumpServer's thresholds: a cpu load of 9.5 is high (5–20), memory 50 % and disk 20 % normal
+    expect(t).toMatchObject({ is_alive: true, is_active: true, load: { value: 'high' }, stat: { cpu_load: 9.5, memory_used: 50 } })
     const bad = await signed(s.t, comp, 'POST', '/api/v1/terminal/terminals/status/', { cpu_load: 'x', sessions: ['nope'] })
     expect(bad.statusCode).toBe(400)
     expect(Object.keys(bad.json()).sort()).toEqual(['cpu_load', 'sessions'])
@@ -160,6 +161,112 @@ describe(`terminal component API (${dbKind()})`, () => {
     expect((await signed(s.t, comp, 'POST', '/api/v1/terminal/terminals/status/', {})).json()).toEqual([])
     // An administrator is no component: the task list is not theirs.
     expect((await s.admin.get('/api/v1/terminal/tasks/')).statusCode).toBe(403)
+  })
+
+  it('answers the per-type component metrics of Settings → Terminal → Monitor (terminal.view_terminal)', async () => {
+    const URL = '/api/v1/terminal/components/metrics/'
+    const register = async (name: string, type: string) => (await s.t.app.inject({ method: 'POST', url: '/api/v1/terminal/terminal-registrations/',
+      headers: { authorization: `BootstrapToken ${BOOTSTRAP}`, 'content-type': 'application/json' }, payload: JSON.stringify({ name, type }) })).json().service_account.access_key as { id: string; secret: string }
+    const lion = await register('lion-1', 'lion')
+    const lion2 = await register('lion-2', 'lion')
+    const gone = await register('lion-gone', 'lion')
+    const beat = (key: { id: string; secret: string }, stat: Record<string, number>) => signed(s.t, key, 'POST', '/api/v1/terminal/terminals/status/', stat)
+    expect((await beat(comp, { cpu_load: 0.5, memory_used: 90, disk_used: 10 })).statusCode).toBe(201)
+    expect((await beat(lion, { cpu_load: 1, memory_used: 96, disk_used: 10 })).statusCode).toBe(201)
+    expect((await beat(lion2, { cpu_load: 1, memory_used: 10, disk_used: 10 })).statusCode).toBe(201)
+    await beat(gone, {})
+    const goneId = (await s.admin.get('/api/v1/terminal/terminals/?name=lion-gone')).json()[0].id
+    expect((await s.admin.delete(`/api/v1/terminal/terminals/${goneId}/`)).statusCode).toBe(204)
+    const r = await s.admin.get(URL)
+    expect(r.statusCode).toBe(200)
+    // koko-1 is alive with memory 90 % (high) and one online session; its second registration never reported
+    expect(r.json()).toEqual([
+      { normal: 0, high: 1, critical: 0, offline: 1, total: 2, session_active: 1, type: 'koko' },
+      { normal: 1, high: 0, critical: 1, offline: 0, total: 2, session_active: 0, type: 'lion' },
+    ])
+    expect(Object.keys(r.json()[0])).toEqual(['normal', 'high', 'critical', 'offline', 'total', 'session_active', 'type'])
+    // the same in every organization; an auditor (no terminal.view_terminal) and anonymous callers are refused
+    expect((await s.admin.get(URL, { 'x-jms-org': ORG_IDS.ROOT })).json()).toEqual(r.json())
+    await s.t.createUser({ username: 'metrics-auditor', systemRoles: [ROLE_IDS.SystemAuditor], orgRoles: [] })
+    expect((await (await s.t.as('metrics-auditor')).get(URL)).statusCode).toBe(403)
+    expect((await s.t.client().get(URL)).statusCode).toBe(401)
+  })
+
+  it('shares a session: the component records joins (kept when refused) and finishes them; lina lists them by session', async () => {
+    const SHARE = '/api/v1/terminal/session-sharings/'
+    const JOIN = '/api/v1/terminal/session-join-records/'
+    const shared = '6c1b5e0a-1f0e-4a57-9d44-0d2f2d2a0c03'
+    const joiner = await s.t.createUser({ username: 'joiner', systemRoles: [ROLE_IDS.User], orgRoles: [ROLE_IDS.OrgUser] })
+    const other = await s.t.createUser({ username: 'joiner2', systemRoles: [ROLE_IDS.User], orgRoles: [ROLE_IDS.OrgUser] })
+    expect((await signed(s.t, comp, 'POST', '/api/v1/terminal/sessions/', { id: shared, user: 'Administrator(admin)', user_id: s.t.adminId, asset: 'web-01', org_id: ORG_IDS.DEFAULT })).statusCode).toBe(201)
+    // the component shares it (in ROOT: the sharing takes the session's organization, its user is the creator)
+    const share = async (body: Record<string, unknown>) => signed(s.t, comp, 'POST', SHARE, { session: shared, users: [], expired_time: 10, ...body })
+    const made = await share({ action_permission: 'readonly' })
+    expect(made.statusCode, made.body).toBe(201)
+    const sharing = made.json()
+    expect(sharing).toMatchObject({ session: shared, creator: s.t.adminId, is_active: true, expired_time: 10, org_id: ORG_IDS.DEFAULT, users_display: [] })
+    expect(sharing.verify_code).toMatch(/^[A-Za-z0-9]{4}$/)
+    expect((await s.admin.get(SHARE)).json().map((x: { id: string }) => x.id)).toEqual([sharing.id])
+    const only = (await share({ users: [other] })).json()
+    expect(only.users_display).toEqual(['joiner2(joiner2)'])
+    const expired = (await share({ expired_time: 0 })).json()
+
+    const join = (body: Record<string, unknown>) => signed(s.t, comp, 'POST', JOIN, { joiner, remote_addr: '10.2.2.2', login_from: 'WT', ...body })
+    const ok = await join({ sharing: sharing.id, verify_code: sharing.verify_code })
+    expect(ok.statusCode, ok.body).toBe(201)
+    expect(ok.json()).toMatchObject({ session: shared, sharing: sharing.id, joiner, joiner_display: 'joiner(joiner)', is_success: true, is_finished: false,
+      reason: '-', login_from: { value: 'WT', label: 'Web Terminal' }, action_permission: { value: 'readonly', label: 'Read Only' }, org_id: ORG_IDS.DEFAULT, date_left: null })
+    // refused joins are kept, unsuccessful, with the reason (JumpServer answers 400 {error})
+    const refusals = [
+      [await join({ sharing: sharing.id, verify_code: 'zzzz' }), 'Invalid verification code'],
+      [await join({ sharing: only.id, verify_code: only.verify_code }), 'User not allowed to join'],
+      [await join({ sharing: expired.id, verify_code: expired.verify_code }), 'Link expired'],
+    ] as const
+    for (const [r, reason] of refusals) expect([r.statusCode, r.json()]).toEqual([400, { error: reason }])
+    const zh = await join({ sharing: sharing.id, verify_code: 'yyyy' }).then(() => signed(s.t, comp, 'POST', JOIN, { joiner, remote_addr: 'x', sharing: sharing.id, verify_code: 'wwww' }, { 'accept-language': 'zh' }))
+    expect(zh.json()).toEqual({ error: '验证码不正确' })
+    // (the reason is stored in the request's language, as JumpServer stores the translated text)
+    // bad input: field errors
+    const bad = await signed(s.t, comp, 'POST', JOIN, { sharing: 'nope', login_from: 'XX' })
+    expect(bad.statusCode).toBe(400)
+    expect(Object.keys(bad.json()).sort()).toEqual(['joiner', 'login_from', 'remote_addr', 'sharing', 'verify_code'])
+
+    // lina's session detail: the records of the session, newest first, paginated like every list
+    const listed = await s.admin.get(`${JOIN}?session=${shared}&limit=20&offset=0`)
+    expect(listed.statusCode).toBe(200)
+    expect(listed.json().count).toBe(6)
+    expect(listed.json().results.map((x: { is_success: boolean; reason: string }) => [x.is_success, x.reason]).sort()).toEqual([
+      [false, 'Invalid verification code'], [false, 'Invalid verification code'],
+      [false, 'Link expired'], [false, 'User not allowed to join'], [false, '验证码不正确'], [true, '-']])
+    expect((await s.admin.get(`${JOIN}?session=${sessionId}`)).json()).toEqual([])
+    expect((await s.admin.get(`${JOIN}?session=garbage`)).statusCode).toBe(400)
+    expect((await s.admin.get(`${JOIN}?session=${shared}&is_success=1`)).json().map((x: { id: string }) => x.id)).toEqual([ok.json().id])
+
+    // the joiner leaves: finished once, with the date left
+    const fin = await signed(s.t, comp, 'PATCH', `${JOIN}${ok.json().id}/finished/`, {})
+    expect([fin.statusCode, fin.json()]).toEqual([200, { msg: 'ok' }])
+    const after = (await s.admin.get(`${JOIN}${ok.json().id}/`)).json()
+    expect(after).toMatchObject({ is_finished: true, date_left: expect.any(String) })
+    expect((await signed(s.t, comp, 'PATCH', `${JOIN}${ok.json().id}/finished/`, {})).json()).toEqual({ msg: 'ok' })
+    expect((await s.admin.get(`${JOIN}${ok.json().id}/`)).json().date_left).toBe(after.date_left)
+
+    // auditors read the records and write nothing; users without the permission read nothing
+    await s.t.createUser({ username: 'join-auditor', systemRoles: [ROLE_IDS.SystemAuditor], orgRoles: [] })
+    const auditor = await s.t.as('join-auditor')
+    expect((await auditor.get(`${JOIN}?session=${shared}`, { 'x-jms-org': 'ROOT' })).json()).toHaveLength(6)
+    expect((await auditor.post(JOIN, { sharing: sharing.id, verify_code: sharing.verify_code, joiner, remote_addr: 'x' }, { 'x-jms-org': 'ROOT' })).statusCode).toBe(403)
+    expect((await auditor.patch(`${JOIN}${ok.json().id}/finished/`, {}, { 'x-jms-org': 'ROOT' })).statusCode).toBe(403)
+    expect((await auditor.post(SHARE, { session: shared, users: [] }, { 'x-jms-org': 'ROOT' })).statusCode).toBe(403)
+    const user = await s.t.as('joiner')
+    expect((await user.get(`${JOIN}?session=${shared}`)).statusCode).toBe(403)
+    // sharing is off while the Security setting "Session share" is
+    await s.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: false })
+    const off = await share({})
+    expect([off.statusCode, off.json().detail]).toEqual([405, 'Secure session sharing settings is disabled'])
+    await s.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
+    // the session goes with its sharings and records (the later tests count sessions)
+    await sql`delete from terminal_sessions where id = ${shared}`.execute(s.t.database.db)
+    expect((await s.admin.get(`${JOIN}?session=${shared}`)).json()).toEqual([])
   })
 
   it('lets an auditor read everything and change nothing', async () => {
