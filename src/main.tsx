@@ -26,6 +26,8 @@ function preloadOpenedPage(router: ReturnType<typeof createAppRouter>): void {
 }
 
 async function main() {
+  // Marks of the first visit's timeline (`BENCH_LIST=1 npm run bench:console` prints them).
+  performance.mark('bastion:main')
   // Import and export join every list's header tools.
   registerTransferTools()
   // Links the server still writes as /ui/#/x become /ui/x before anything reads the location.
@@ -51,6 +53,7 @@ async function main() {
   const router = createAppRouter(app, Shell)
   preloadOpenedPage(router)
   await Promise.all([locale, prepareTheme(currentScheme())])
+  performance.mark('bastion:render')
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App app={app} router={router} />
