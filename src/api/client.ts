@@ -174,6 +174,24 @@ export interface CallContext {
 }
 export const silent = (options: Options = {}): Options => ({ ...options, context: { ...options.context, silent: true } })
 
+/** localStorage key of the time zone last sent, for the early script's requests of the next visit (early.ts). */
+export const TIME_ZONE_KEY = 'bastionTimeZone'
+let remembered: string | undefined
+
+/** The browser's time zone (X-TZ), remembered for the next visit's early requests. */
+function timeZone(): string {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone
+  if (tz !== remembered) {
+    remembered = tz
+    try {
+      localStorage.setItem(TIME_ZONE_KEY, tz)
+    } catch {
+      // not remembered: the next visit asks Intl early
+    }
+  }
+  return tz
+}
+
 /**
  * The only HTTP client of the console: CSRF, X-JMS-ORG (route query `oid` or the current org), X-TZ,
  * 60 s timeout, no retries (spec 000 §7). Failed answers go to the error toast (unless `context.silent`) and
@@ -191,7 +209,7 @@ export const http: KyInstance = ky.create({
         const pageOid = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('oid')
         const org = orgHeader(pageOid)
         if (org && !request.headers.has('X-JMS-ORG')) request.headers.set('X-JMS-ORG', org)
-        request.headers.set('X-TZ', Intl.DateTimeFormat().resolvedOptions().timeZone)
+        request.headers.set('X-TZ', timeZone())
         // The same request asked early, before the code arrived (early.ts): its success is the answer.
         return adoptEarly(request)
       },

@@ -37,9 +37,9 @@ function assetsOfTag(): EarlyAssets | undefined {
   }
 }
 
-function storedPageSize(config: EarlyConfig | undefined): string | null {
+function stored(key: string | undefined): string | null {
   try {
-    return config ? localStorage.getItem(config.pageSize.key) : null
+    return key ? localStorage.getItem(key) : null
   } catch {
     return null
   }
@@ -52,7 +52,7 @@ function start(): EarlyRecord[] {
     search: window.location.search,
     cookies: document.cookie,
     language: navigator.language,
-    storedPageSize: storedPageSize(config),
+    storedPageSize: stored(config?.pageSize.key),
     config,
     assets: assetsOfTag(),
   })
@@ -64,12 +64,14 @@ function start(): EarlyRecord[] {
     link.crossOrigin = '' // as the module script tag: one fetch serves both
     document.head.appendChild(link)
   }
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone
+  // The time zone the client sent last (the first Intl call of a page costs tens of milliseconds); the client
+  // adopts an answer only when its own X-TZ is the same.
+  const tz = stored(config?.timeZoneKey) || Intl.DateTimeFormat().resolvedOptions().timeZone
   return plan.requests.map((r) => {
     const headers: Record<string, string> = { Accept: 'application/json', 'X-TZ': tz }
     if (r.org) headers['X-JMS-ORG'] = r.org
     const url = new URL(r.url, window.location.href)
-    const record: EarlyRecord = { ...r, url: url.pathname + url.search, answer: fetch(url, { method: r.method, credentials: 'same-origin', headers }) }
+    const record: EarlyRecord = { ...r, url: url.pathname + url.search, tz, answer: fetch(url, { method: r.method, credentials: 'same-origin', headers }) }
     // A failure is the caller's to see when it asks (it then calls again); the arrival dates the answer.
     record.answer.then(() => { record.arrived = performance.now() }, () => {})
     return record

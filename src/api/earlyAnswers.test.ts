@@ -1,34 +1,36 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { http, request } from './client.ts'
+import { http, request, TIME_ZONE_KEY } from './client.ts'
 import { dropEarly, EARLY_MAX_AGE_MS, takeEarly, type EarlyRecord } from './earlyAnswers.ts'
 
 const ORG = '00000000-0000-0000-0000-000000000002'
 const OTHER_ORG = '6f0c7a5e-3b2d-4c1a-9e8f-0a1b2c3d4e5f'
 const LIST = '/api/v1/users/users/?limit=15&offset=0'
+const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-const record = (over: Partial<EarlyRecord> = {}): EarlyRecord => ({ method: 'GET', url: LIST, org: ORG, answer: Promise.resolve(json(200, { early: true })), ...over })
+const record = (over: Partial<EarlyRecord> = {}): EarlyRecord => ({ method: 'GET', url: LIST, org: ORG, tz: TZ, answer: Promise.resolve(json(200, { early: true })), ...over })
 
 describe('takeEarly (the adoption rules)', () => {
   it('takes only the very same request: method, path and query, organization header', () => {
     const records = [record(), record({ method: 'OPTIONS', url: '/api/v1/users/users/' })]
-    expect(takeEarly(records, { method: 'GET', url: LIST, org: OTHER_ORG }, 0)).toBeUndefined()
-    expect(takeEarly(records, { method: 'GET', url: LIST, org: null }, 0)).toBeUndefined()
-    expect(takeEarly(records, { method: 'GET', url: '/api/v1/users/users/?limit=30&offset=0', org: ORG }, 0)).toBeUndefined()
-    expect(takeEarly(records, { method: 'GET', url: '/api/v1/users/users/?order=name&limit=15&offset=0', org: ORG }, 0)).toBeUndefined()
-    expect(takeEarly(records, { method: 'GET', url: '/api/v1/users/users/', org: ORG }, 0)).toBeUndefined()
-    expect(takeEarly(records, { method: 'options', url: '/api/v1/users/users/', org: ORG }, 0)?.method).toBe('OPTIONS')
-    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG }, 0)?.url).toBe(LIST)
+    expect(takeEarly(records, { method: 'GET', url: LIST, org: OTHER_ORG, tz: TZ }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'GET', url: LIST, org: null, tz: TZ }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'GET', url: '/api/v1/users/users/?limit=30&offset=0', org: ORG, tz: TZ }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'GET', url: '/api/v1/users/users/?order=name&limit=15&offset=0', org: ORG, tz: TZ }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'GET', url: '/api/v1/users/users/', org: ORG, tz: TZ }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG, tz: 'Asia/Tokyo' }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'options', url: '/api/v1/users/users/', org: ORG, tz: TZ }, 0)?.method).toBe('OPTIONS')
+    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG, tz: TZ }, 0)?.url).toBe(LIST)
   })
 
   it('once', () => {
     const records = [record()]
-    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG }, 0)).toBeDefined()
-    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG }, 0)).toBeUndefined()
+    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG, tz: TZ }, 0)).toBeDefined()
+    expect(takeEarly(records, { method: 'GET', url: LIST, org: ORG, tz: TZ }, 0)).toBeUndefined()
   })
 
   it('while fresh: on its way, or arrived at most the maximum age ago', () => {
-    const key = { method: 'GET', url: LIST, org: ORG }
+    const key = { method: 'GET', url: LIST, org: ORG, tz: TZ }
     expect(takeEarly([record()], key, 1e9)).toBeDefined() // still on its way
     expect(takeEarly([record({ arrived: 1000 })], key, 1000 + EARLY_MAX_AGE_MS)).toBeDefined()
     const records = [record({ arrived: 1000 })]
@@ -62,6 +64,17 @@ describe('the client adopts early answers', () => {
     expect(seen).toEqual([])
     expect(await get()).toEqual({ asked: true })
     expect(seen).toHaveLength(1)
+  })
+
+  it('remembers the time zone it sends, for the next visit’s early requests', async () => {
+    await get()
+    expect(localStorage.getItem(TIME_ZONE_KEY)).toBe(TZ)
+    expect(seen[0]!.headers.get('X-TZ')).toBe(TZ)
+  })
+
+  it('an early answer asked in another time zone (a stale remembered one) is not taken', async () => {
+    holder.__bastionEarly = [record({ tz: 'Asia/Tokyo' })]
+    expect(await get()).toEqual({ asked: true })
   })
 
   it('a request of another organization is asked the ordinary way (and the early answer stays for its own)', async () => {

@@ -1,8 +1,8 @@
 /**
  * The answers early.ts asked for before the console's code arrived, and the rules by which the HTTP client
  * (client.ts) adopts one instead of asking again (docs/architecture.md, "First visit"):
- * - only for the very same request: method, path and query, and X-JMS-ORG header (none = none), so an early guess
- *   of another organization, page size or order is never taken for the loader's request;
+ * - only for the very same request: method, path and query, X-JMS-ORG header (none = none) and X-TZ, so an early
+ *   guess of another organization, page size, order or time zone is never taken for the loader's request;
  * - once;
  * - only while fresh: still on its way, or arrived at most `EARLY_MAX_AGE_MS` ago;
  * - only a success: anything else (a 401 of a session that ended, a 403, a network failure) is asked again the
@@ -17,6 +17,8 @@ export interface EarlyRecord {
   url: string
   /** X-JMS-ORG sent, null for none */
   org: string | null
+  /** X-TZ sent */
+  tz: string
   answer: Promise<Response>
   /** `performance.now()` when the answer arrived (unset while on its way) */
   arrived?: number
@@ -27,6 +29,7 @@ export interface RequestKey {
   /** path and query */
   url: string
   org: string | null
+  tz: string | null
 }
 
 export const EARLY_MAX_AGE_MS = 10_000
@@ -37,7 +40,7 @@ export function takeEarly(records: EarlyRecord[], key: RequestKey, now: number):
     const r = records[i]!
     if (r.arrived !== undefined && now - r.arrived > EARLY_MAX_AGE_MS) records.splice(i, 1)
   }
-  const at = records.findIndex((r) => r.method === key.method.toUpperCase() && r.url === key.url && r.org === key.org)
+  const at = records.findIndex((r) => r.method === key.method.toUpperCase() && r.url === key.url && r.org === key.org && r.tz === key.tz)
   return at < 0 ? undefined : records.splice(at, 1)[0]
 }
 
@@ -64,6 +67,6 @@ export async function adoptEarly(request: Request): Promise<Response | undefined
   const records = holder.__bastionEarly
   if (!records?.length || (request.method !== 'GET' && request.method !== 'OPTIONS')) return undefined
   const url = new URL(request.url)
-  const record = takeEarly(records, { method: request.method, url: url.pathname + url.search, org: request.headers.get('X-JMS-ORG') }, performance.now())
+  const record = takeEarly(records, { method: request.method, url: url.pathname + url.search, org: request.headers.get('X-JMS-ORG'), tz: request.headers.get('X-TZ') }, performance.now())
   return record ? successOf(record.answer, request.signal) : undefined
 }

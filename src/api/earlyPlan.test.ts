@@ -11,6 +11,7 @@ const config: EarlyConfig = {
   pageSize: { key: 'paginationSize', sizes: [15, 30, 50, 100], fallback: 15 },
   org: { cookie: 'X-JMS-ORG', fallback: ORG },
   locale: { cookie: 'django_language', known: ['zh', 'en', 'ja'], fallback: 'zh' },
+  timeZoneKey: 'bastionTimeZone',
 }
 const assets = {
   catalogues: { en: '/ui/assets/en-1.js', zh: '/ui/assets/zh-1.js', ja: '/ui/assets/ja-1.js' },

@@ -32,6 +32,8 @@ export interface EarlyConfig {
   org: { cookie: string; fallback: string }
   /** the console's language: this cookie, then the browser's, then `fallback` (first two letters, lower case) */
   locale: { cookie: string; known: readonly string[]; fallback: string }
+  /** localStorage key of the time zone the client last sent (its X-TZ), so no Intl call delays the requests */
+  timeZoneKey: string
 }
 
 /** Chunk files of the build, by use (the `data-assets` of the early script tag). */

@@ -11,7 +11,7 @@
  * Left out: lists whose URL the page chooses at run time (`pageUrl`), lists with a default date range (today's
  * dates), lists shown as tabs of another page, and paths with parameters.
  */
-import { DEFAULT_ORG_ID } from '../api/client.ts'
+import { DEFAULT_ORG_ID, TIME_ZONE_KEY } from '../api/client.ts'
 import { SIZE_SLOT, type EarlyConfig } from '../api/earlyPlan.ts'
 import { withQuery } from '../api/resources.ts'
 import { LANGUAGE_COOKIE, LOCALES } from '../app/i18n.ts'
@@ -62,5 +62,6 @@ export function earlyTable(): EarlyConfig {
     org: { cookie: ORG_COOKIE, fallback: DEFAULT_ORG_ID },
     // detectLocale's order (src/app/i18n.ts): the cookie, the browser, then Chinese.
     locale: { cookie: LANGUAGE_COOKIE, known: [...LOCALES], fallback: 'zh' },
+    timeZoneKey: TIME_ZONE_KEY,
   }
 }
