@@ -22,6 +22,12 @@ import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.ts
 
 export interface RouterContext {
   app: AppActorRef
+  /**
+   * Whether a page's loader waits for its data before the page shows: not on the first page of a visit (there is
+   * no page to keep showing meanwhile, and the shell and the page's frame render while the data is on its way —
+   * docs/architecture.md, "First visit"); on every later navigation (the page left stays until the data is there).
+   */
+  awaitData?: () => boolean
 }
 
 declare module '@tanstack/react-router' {
@@ -99,7 +105,8 @@ export function loaderFor(route: RouteDef) {
     if (route.view && viewOrg?.view !== route.view) return
     if (decide(route, location.pathname, guardState(s, context.app)).kind !== 'allow') return
     const perms = new Set(s.context.profile!.perms)
-    await startPageData({ name: route.name, orgId: viewOrg?.currentOrg?.id, params, search: deps.search, can: (p) => hasPerm(perms, p) })
+    const data = startPageData({ name: route.name, orgId: viewOrg?.currentOrg?.id, params, search: deps.search, can: (p) => hasPerm(perms, p) })
+    if (context.awaitData?.() !== false) await data
   }
 }
 
@@ -164,10 +171,11 @@ export function buildRouteTree(shellComponent: () => React.ReactNode) {
 }
 
 export function createAppRouter(app: AppActorRef, shellComponent: () => React.ReactNode) {
-  return createRouter({
+  let firstPageShown = false
+  const router = createRouter({
     routeTree: buildRouteTree(shellComponent),
     basepath: '/ui',
-    context: { app },
+    context: { app, awaitData: () => firstPageShown },
     // Hovering a link or menu entry loads its route: guard, data (our cache decides freshness, hence no
     // preload stale time of the router's own) and code chunk.
     defaultPreload: 'intent',
@@ -177,6 +185,11 @@ export function createAppRouter(app: AppActorRef, shellComponent: () => React.Re
     defaultErrorComponent: RouteErrorPage,
     scrollRestoration: true,
   })
+  const stop = router.subscribe('onResolved', () => {
+    firstPageShown = true
+    stop()
+  })
+  return router
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>
