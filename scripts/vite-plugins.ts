@@ -5,7 +5,9 @@
  *   `preCompressed`). A compressed copy that is not smaller is not written.
  * - `earlyStart`: builds `src/api/early.ts` as its own tiny entry and puts it into the console's HTML as the first
  *   (classic) `<script>` of <head>, so the start-up calls leave while the code still downloads (docs/architecture.md,
- *   "First visit"). External, not inline, so a strict script CSP (`script-src 'self'`) allows it.
+ *   "First visit"). External, not inline, so a strict script CSP (`script-src 'self'`) allows it. In the console's
+ *   build it also writes the early table (src/router/earlyTable.ts, `__BASTION_EARLY__`) into that script and the
+ *   chunk files it preloads into the tag's `data-assets`.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -235,9 +237,12 @@ export function earlyStart(): Plugin {
           : `${config.base}${EARLY_ENTRY}`
         void refId
         // A classic script first in <head>: it runs as soon as it arrives, before the browser is busy compiling the
-        // console's code (an async module waited for that). It has no imports, so the ES output is a plain script.
+        // console's code (an async module waited for that). Its chunk has no imports (EARLY_MODULES stay out of every
+        // group), so the ES output is a plain script.
         const attrs: Record<string, string> = { src }
         if (build) attrs['data-assets'] = JSON.stringify(packAssets(earlyAssets(ctx.bundle as never, config.base, pageModules)))
+        // The dev server serves the source, whose imports (earlyPlan.ts) only a module script may have.
+        else attrs.type = 'module'
         return [{ tag: 'script', attrs, injectTo: 'head-prepend' }]
       },
     },
