@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppActorRef } from '../app/appMachine.ts'
 import { routeByName } from './catalog.ts'
-import { loaderFor, type RouterContext } from './router.tsx'
+import { FIRST_PAGE_WAIT_MS, loaderFor, type RouterContext } from './router.tsx'
 
 const ORG = { id: '00000000-0000-0000-0000-000000000002', name: 'DEFAULT', is_default: true, is_root: false }
 
@@ -45,12 +45,23 @@ describe('a list route’s loader', () => {
   const run = (context: RouterContext, search: Record<string, unknown>) => {
     const loader = loaderFor(routeByName('UserList')!)!
     const done = loader({ context, params: {}, deps: { search }, location: { pathname: '/console/users/users' } }).then(() => 'done')
-    return Promise.race([done, new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))])
+    return Promise.race([done, new Promise((resolve) => setTimeout(() => resolve('waiting'), FIRST_PAGE_WAIT_MS + 50))])
   }
 
-  it('on the first page of a visit, starts the data and lets the page show at once', async () => {
-    expect(await run({ app: readyApp(), awaitData: () => false }, { search: 'first' })).toBe('done')
-    expect(asked).toBe(2) // the metadata and the first page
+  it('on the first page of a visit, starts the data and lets the page show after a short wait at most', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] })
+    try {
+      const loader = loaderFor(routeByName('UserList')!)!
+      let done = false
+      void loader({ context: { app: readyApp(), awaitData: () => false }, params: {}, deps: { search: { search: 'first' } }, location: { pathname: '/console/users/users' } }).then(() => { done = true })
+      await vi.advanceTimersByTimeAsync(FIRST_PAGE_WAIT_MS - 1)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(done).toBe(true)
+      expect(asked).toBe(2) // the metadata and the first page
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('on later navigations, waits for the data (the page left stays meanwhile)', async () => {

@@ -23,12 +23,19 @@ import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.ts
 export interface RouterContext {
   app: AppActorRef
   /**
-   * Whether a page's loader waits for its data before the page shows: not on the first page of a visit (there is
-   * no page to keep showing meanwhile, and the shell and the page's frame render while the data is on its way —
-   * docs/architecture.md, "First visit"); on every later navigation (the page left stays until the data is there).
+   * Whether a page's loader waits for its data before the page shows: on every later navigation (the page left
+   * stays until the data is there); on the first page of a visit only `FIRST_PAGE_WAIT_MS` at most (there is no
+   * page to keep showing, so when the data is late the shell and the page's frame render while it comes —
+   * docs/architecture.md, "First visit").
    */
   awaitData?: () => boolean
 }
+
+/**
+ * How long the first page's loader waits for its data: long enough that data already asked early (src/api/early.ts)
+ * renders with the page in one pass, short enough that late data does not hold back the shell.
+ */
+export const FIRST_PAGE_WAIT_MS = 150
 
 declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
@@ -107,6 +114,7 @@ export function loaderFor(route: RouteDef) {
     const perms = new Set(s.context.profile!.perms)
     const data = startPageData({ name: route.name, orgId: viewOrg?.currentOrg?.id, params, search: deps.search, can: (p) => hasPerm(perms, p) })
     if (context.awaitData?.() !== false) await data
+    else await Promise.race([data, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))])
   }
 }
 
