@@ -172,7 +172,10 @@ async function coldVisit(browser: Browser, base: string, state: Awaited<ReturnTy
       const js = res.filter((e) => /\.m?js(\?|$)/.test(e.name))
       const jsBytes = js.reduce((n, e) => n + e.transferSize, 0)
       const allBytes = res.reduce((n, e) => n + e.transferSize, 0) + (nav?.transferSize ?? 0)
-      const names = res.map((e) => `${Math.round(e.startTime)} ms ${new URL(e.name).pathname}${new URL(e.name).search.slice(0, 60)} ${(e.transferSize / 1024).toFixed(1)} KB`)
+      const names = res.map((e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest' ? 'fetch ' : ''}${new URL(e.name).pathname}${new URL(e.name).search.slice(0, 60)} ${(e.transferSize / 1024).toFixed(1)} KB`)
+      if (nav) names.unshift(`0–${Math.round(nav.responseEnd)} ms the page (${(nav.transferSize / 1024).toFixed(1)} KB); DOM interactive ${Math.round(nav.domInteractive)} ms, DOMContentLoaded ${Math.round(nav.domContentLoadedEventEnd)} ms`)
+      for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('bastion:')) names.push(`${Math.round(m.startTime)} ms mark ${m.name.slice(8)}`)
+      names.push(`${Math.round(t)} ms first row`)
       const page = res.filter((e) => /[?&]limit=/.test(e.name)).at(-1)
       return { ms: t, requests: res.length + 1, scripts: js.length, jsKB: jsBytes / 1024, totalKB: allBytes / 1024, names, afterData: page ? t - page.responseEnd : NaN }
     }, ROW, { polling: 'raf', timeout: 30_000 })

@@ -10,10 +10,10 @@ import { gzipSync } from 'node:zlib'
 
 const BUDGETS_KB: Record<string, number> = { 'index.html': 257, 'login.html': 135 }
 
-/** Script and modulepreload URLs of an HTML page (paths under the /ui/ base). */
+/** Script (module and classic, e.g. the early script) and modulepreload URLs of an HTML page (paths under /ui/). */
 export function htmlEntries(html: string): string[] {
   const urls = new Set<string>()
-  for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) urls.add(m[1]!)
+  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) urls.add(m[1]!)
   for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) urls.add(m[1]!)
   return [...urls]
 }

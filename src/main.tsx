@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createAppActor, routerPath } from './app/appActor.ts'
 import { App, prepareTheme } from './app/App.tsx'
+import { dropEarly } from './api/earlyAnswers.ts'
 import { activateLocale, detectLocale } from './app/i18n.ts'
 import { currentScheme } from './app/themeMode.ts'
 import { hashLinkTarget } from './router/guards.ts'
@@ -26,6 +27,8 @@ function preloadOpenedPage(router: ReturnType<typeof createAppRouter>): void {
 }
 
 async function main() {
+  // Marks of the first visit's timeline (`BENCH_LIST=1 npm run bench:console` prints them).
+  performance.mark('bastion:main')
   // Import and export join every list's header tools.
   registerTransferTools()
   // Links the server still writes as /ui/#/x become /ui/x before anything reads the location.
@@ -50,7 +53,13 @@ async function main() {
   void builtIn?.mountInspector(app)
   const router = createAppRouter(app, Shell)
   preloadOpenedPage(router)
+  // Early answers (src/api/early.ts) serve the first page only: what is left after it is forgotten.
+  const stopDropping = router.subscribe('onResolved', () => {
+    stopDropping()
+    dropEarly()
+  })
   await Promise.all([locale, prepareTheme(currentScheme())])
+  performance.mark('bastion:render')
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App app={app} router={router} />

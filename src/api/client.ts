@@ -2,6 +2,7 @@ import { i18n, type MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
 import ky, { HTTPError, TimeoutError, type KyInstance, type Options } from 'ky'
+import { adoptEarly, dropEarly } from './earlyAnswers.ts'
 
 /** Organization ids with a fixed meaning (contract §1.6). */
 export const ROOT_ORG_ID = '00000000-0000-0000-0000-000000000000'
@@ -173,6 +174,24 @@ export interface CallContext {
 }
 export const silent = (options: Options = {}): Options => ({ ...options, context: { ...options.context, silent: true } })
 
+/** localStorage key of the time zone last sent, for the early script's requests of the next visit (early.ts). */
+export const TIME_ZONE_KEY = 'bastionTimeZone'
+let remembered: string | undefined
+
+/** The browser's time zone (X-TZ), remembered for the next visit's early requests. */
+function timeZone(): string {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone
+  if (tz !== remembered) {
+    remembered = tz
+    try {
+      localStorage.setItem(TIME_ZONE_KEY, tz)
+    } catch {
+      // not remembered: the next visit asks Intl early
+    }
+  }
+  return tz
+}
+
 /**
  * The only HTTP client of the console: CSRF, X-JMS-ORG (route query `oid` or the current org), X-TZ,
  * 60 s timeout, no retries (spec 000 §7). Failed answers go to the error toast (unless `context.silent`) and
@@ -190,14 +209,19 @@ export const http: KyInstance = ky.create({
         const pageOid = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('oid')
         const org = orgHeader(pageOid)
         if (org && !request.headers.has('X-JMS-ORG')) request.headers.set('X-JMS-ORG', org)
-        request.headers.set('X-TZ', Intl.DateTimeFormat().resolvedOptions().timeZone)
+        request.headers.set('X-TZ', timeZone())
+        // The same request asked early, before the code arrived (early.ts): its success is the answer.
+        return adoptEarly(request)
       },
     ],
     afterResponse: [
       async (request, options, response) => {
         if (response.ok) {
           if (!isProfileUrl(request.url)) activityListeners.forEach((listener) => listener(request.url))
-          if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) writeListeners.forEach((listener) => listener(request.url))
+          if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+            dropEarly() // answers asked before a change are not answers after it
+            writeListeners.forEach((listener) => listener(request.url))
+          }
           return
         }
         const data = await readBody(response.clone())
@@ -212,30 +236,10 @@ export const http: KyInstance = ky.create({
 export type RequestOptions = Options
 
 /**
- * The answer the early module (early.ts) already asked for `url`, once; undefined when there is none or it was
- * taken. A caller uses it only when it is a success and otherwise calls again the ordinary way, so errors, 401s
- * and toasts stay in one place.
- */
-export function takeEarly(url: string): Promise<Response> | undefined {
-  const early = (globalThis as unknown as { __bastionEarly?: Map<string, Promise<Response>> }).__bastionEarly
-  const answer = early?.get(url)
-  if (answer) early!.delete(url)
-  return answer
-}
-
-/**
  * `http` plus error conversion: JSON in, JSON out (undefined for empty answers), every failure an `ApiError`.
  * Network failures and time-outs are toasted here (ky's hooks only see answers).
  */
 export async function request<T>(method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options: Options = {}): Promise<T> {
-  if (method === 'get' && !options.searchParams) {
-    // A start-up call the early module already made (early.ts): its success is the answer; anything else, ask again.
-    const early = await takeEarly(url)?.catch(() => undefined)
-    if (early?.ok) {
-      const text = await early.text()
-      return (text ? JSON.parse(text) : undefined) as T
-    }
-  }
   try {
     const response = await http(url, { ...options, method })
     const text = await response.text()

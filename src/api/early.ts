@@ -1,34 +1,82 @@
 /**
- * The first visit's start-up calls, started before the console's code has downloaded (docs/architecture.md,
- * "First visit"). The build makes this file its own tiny entry, imported by nothing, and puts it first into
- * index.html as a classic script (scripts/vite-plugins.ts), so it runs as soon as its few hundred bytes arrive.
- * It leaves the answers' promises in `globalThis.__bastionEarly`; `takeEarly` (client.ts) hands each to the
- * first `request()` of the same URL, once.
+ * The first visit's requests, started before the console's code has downloaded (docs/architecture.md, "First
+ * visit"). The build makes this file its own tiny entry, imported by nothing, and puts it first into index.html as
+ * a classic script (scripts/vite-plugins.ts), so it runs as soon as its few hundred bytes arrive. What it asks is
+ * decided by earlyPlan.ts from the address, the cookies and the build's table (`__BASTION_EARLY__`, written in by
+ * the build; none in development) and chunk files (the tag's `data-assets`).
  *
- * Only GETs whose answer does not depend on anything the console decides later: the settings, the profile and
- * the asset categories, with the headers the client would send (X-TZ, X-JMS-ORG from the page's `oid`). The
- * signed-in calls leave only when the session mark cookie says a session may exist, so a visitor who is not
- * signed in makes no call that can only fail; a signed-in one does not ask for the open settings, which the public
- * settings include (src/app/appActor.ts, initApp).
+ * It leaves the answers in `globalThis.__bastionEarly`; the HTTP client adopts one for the very same request
+ * (method, address, organization header), once, while the first page loads (earlyAnswers.ts).
  */
+import { planEarly, type EarlyAssets, type EarlyConfig } from './earlyPlan.ts'
+import type { EarlyRecord } from './earlyAnswers.ts'
 
-const SESSION_MARK = 'jms_session_expire'
-const OPEN = ['/api/v1/settings/public/open/']
-const SIGNED_IN = ['/api/v1/settings/public/', '/api/v1/users/profile/', '/api/v1/assets/categories/']
+declare const __BASTION_EARLY__: EarlyConfig | undefined
 
-function start(): Map<string, Promise<Response>> {
-  const early = new Map<string, Promise<Response>>()
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-TZ': Intl.DateTimeFormat().resolvedOptions().timeZone }
-  const oid = new URLSearchParams(window.location.search).get('oid')
-  if (oid) headers['X-JMS-ORG'] = oid
-  const signedIn = document.cookie.split(/;\s*/).some((c) => c.startsWith(`${SESSION_MARK}=`))
-  for (const url of signedIn ? SIGNED_IN : OPEN) {
-    const answer = fetch(url, { credentials: 'same-origin', headers })
-    answer.catch(() => {}) // a failure is the caller's to see when it asks (it then calls again)
-    early.set(url, answer)
-  }
-  return early
+/** The tag's `data-assets`: each file once in `files`, named elsewhere by its index (scripts/vite-plugins.ts). */
+interface PackedAssets {
+  files: string[]
+  catalogues: Record<string, number>
+  list: number[]
+  pages: Record<string, number[]>
 }
 
-const holder = globalThis as unknown as { __bastionEarly?: Map<string, Promise<Response>> }
+function assetsOfTag(): EarlyAssets | undefined {
+  try {
+    const raw = (document.currentScript as HTMLScriptElement | null)?.dataset.assets
+    if (!raw) return undefined
+    const packed = JSON.parse(raw) as PackedAssets
+    const files = (ids: number[]) => ids.map((i) => packed.files[i]!)
+    return {
+      catalogues: Object.fromEntries(Object.entries(packed.catalogues).map(([k, i]) => [k, packed.files[i]!])),
+      list: files(packed.list),
+      pages: Object.fromEntries(Object.entries(packed.pages).map(([k, ids]) => [k, files(ids)])),
+    }
+  } catch {
+    return undefined
+  }
+}
+
+function stored(key: string | undefined): string | null {
+  try {
+    return key ? localStorage.getItem(key) : null
+  } catch {
+    return null
+  }
+}
+
+function start(): EarlyRecord[] {
+  const config = typeof __BASTION_EARLY__ === 'undefined' ? undefined : __BASTION_EARLY__
+  const plan = planEarly({
+    pathname: window.location.pathname,
+    search: window.location.search,
+    cookies: document.cookie,
+    language: navigator.language,
+    storedPageSize: stored(config?.pageSize.key),
+    config,
+    assets: assetsOfTag(),
+  })
+  // The code first: the server sends these files at once, its answers take longer.
+  for (const href of plan.preloads) {
+    const link = document.createElement('link')
+    link.rel = 'modulepreload'
+    link.href = href
+    link.crossOrigin = '' // as the module script tag: one fetch serves both
+    document.head.appendChild(link)
+  }
+  // The time zone the client sent last (the first Intl call of a page costs tens of milliseconds); the client
+  // adopts an answer only when its own X-TZ is the same.
+  const tz = stored(config?.timeZoneKey) || Intl.DateTimeFormat().resolvedOptions().timeZone
+  return plan.requests.map((r) => {
+    const headers: Record<string, string> = { Accept: 'application/json', 'X-TZ': tz }
+    if (r.org) headers['X-JMS-ORG'] = r.org
+    const url = new URL(r.url, window.location.href)
+    const record: EarlyRecord = { ...r, url: url.pathname + url.search, tz, answer: fetch(url, { method: r.method, credentials: 'same-origin', headers }) }
+    // A failure is the caller's to see when it asks (it then calls again); the arrival dates the answer.
+    record.answer.then(() => { record.arrived = performance.now() }, () => {})
+    return record
+  })
+}
+
+const holder = globalThis as unknown as { __bastionEarly?: EarlyRecord[] }
 holder.__bastionEarly ??= start()

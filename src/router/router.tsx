@@ -22,7 +22,20 @@ import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.ts
 
 export interface RouterContext {
   app: AppActorRef
+  /**
+   * Whether a page's loader waits for its data before the page shows: on every later navigation (the page left
+   * stays until the data is there); on the first page of a visit only `FIRST_PAGE_WAIT_MS` at most (there is no
+   * page to keep showing, so when the data is late the shell and the page's frame render while it comes —
+   * docs/architecture.md, "First visit").
+   */
+  awaitData?: () => boolean
 }
+
+/**
+ * How long the first page's loader waits for its data: long enough that data already asked early (src/api/early.ts)
+ * renders with the page in one pass, short enough that late data does not hold back the shell.
+ */
+export const FIRST_PAGE_WAIT_MS = 150
 
 declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
@@ -99,7 +112,9 @@ export function loaderFor(route: RouteDef) {
     if (route.view && viewOrg?.view !== route.view) return
     if (decide(route, location.pathname, guardState(s, context.app)).kind !== 'allow') return
     const perms = new Set(s.context.profile!.perms)
-    await startPageData({ name: route.name, orgId: viewOrg?.currentOrg?.id, params, search: deps.search, can: (p) => hasPerm(perms, p) })
+    const data = startPageData({ name: route.name, orgId: viewOrg?.currentOrg?.id, params, search: deps.search, can: (p) => hasPerm(perms, p) })
+    if (context.awaitData?.() !== false) await data
+    else await Promise.race([data, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))])
   }
 }
 
@@ -164,10 +179,11 @@ export function buildRouteTree(shellComponent: () => React.ReactNode) {
 }
 
 export function createAppRouter(app: AppActorRef, shellComponent: () => React.ReactNode) {
-  return createRouter({
+  let firstPageShown = false
+  const router = createRouter({
     routeTree: buildRouteTree(shellComponent),
     basepath: '/ui',
-    context: { app },
+    context: { app, awaitData: () => firstPageShown },
     // Hovering a link or menu entry loads its route: guard, data (our cache decides freshness, hence no
     // preload stale time of the router's own) and code chunk.
     defaultPreload: 'intent',
@@ -177,6 +193,11 @@ export function createAppRouter(app: AppActorRef, shellComponent: () => React.Re
     defaultErrorComponent: RouteErrorPage,
     scrollRestoration: true,
   })
+  const stop = router.subscribe('onResolved', () => {
+    firstPageShown = true
+    stop()
+  })
+  return router
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>

@@ -474,16 +474,22 @@ export function manifestItem(key: string): ResourceManifestItem {
   return item
 }
 
-/** The manifest item and page kind of a route name. */
-export function manifestRoute(name: string): { item: ResourceManifestItem; kind: 'list' | 'create' | 'update' | 'detail' } | undefined {
-  for (const item of RESOURCE_MANIFEST) {
-    for (const kind of ['list', 'create', 'update', 'detail'] as const) {
-      // A list shown as a tab belongs to its host page (which starts its own reads).
-      if (kind === 'list' && item.entry.listTab) continue
-      if (item.routes[kind]?.name === name) return { item, kind }
-    }
+type PageKind = 'list' | 'create' | 'update' | 'detail'
+
+/** Route name → manifest item and page kind (every route's loader asks, when the router is built). */
+const byRouteName = new Map<string, { item: ResourceManifestItem; kind: PageKind }>()
+for (const item of RESOURCE_MANIFEST) {
+  for (const kind of ['list', 'create', 'update', 'detail'] as const) {
+    // A list shown as a tab belongs to its host page (which starts its own reads).
+    if (kind === 'list' && item.entry.listTab) continue
+    const name = item.routes[kind]?.name
+    if (name && !byRouteName.has(name)) byRouteName.set(name, { item, kind })
   }
-  return undefined
+}
+
+/** The manifest item and page kind of a route name. */
+export function manifestRoute(name: string): { item: ResourceManifestItem; kind: PageKind } | undefined {
+  return byRouteName.get(name)
 }
 
 const resourcePages: Record<string, PageLoader> = {}
