@@ -176,18 +176,14 @@ export const silent = (options: Options = {}): Options => ({ ...options, context
 
 /** localStorage key of the time zone last sent, for the early script's requests of the next visit (early.ts). */
 export const TIME_ZONE_KEY = 'bastionTimeZone'
-let remembered: string | undefined
 
-/** The browser's time zone (X-TZ), remembered for the next visit's early requests. */
+/** The browser's time zone (X-TZ), remembered for the next visit's early requests (written when it differs). */
 function timeZone(): string {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone
-  if (tz !== remembered) {
-    remembered = tz
-    try {
-      localStorage.setItem(TIME_ZONE_KEY, tz)
-    } catch {
-      // not remembered: the next visit asks Intl early
-    }
+  try {
+    if (localStorage.getItem(TIME_ZONE_KEY) !== tz) localStorage.setItem(TIME_ZONE_KEY, tz)
+  } catch {
+    // not remembered: the next visit asks Intl early
   }
   return tz
 }

@@ -67,6 +67,7 @@ describe('the client adopts early answers', () => {
   })
 
   it('remembers the time zone it sends, for the next visit’s early requests', async () => {
+    localStorage.removeItem(TIME_ZONE_KEY) // another test (one module cache per worker) may have set or cleared it
     await get()
     expect(localStorage.getItem(TIME_ZONE_KEY)).toBe(TZ)
     expect(seen[0]!.headers.get('X-TZ')).toBe(TZ)

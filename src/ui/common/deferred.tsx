@@ -4,10 +4,11 @@
  * stays mounted (so it can animate closed and open again without another load). Keeps what the first screen does
  * not show out of its code (issue 17, docs/architecture.md "First visit").
  */
-import { lazy, Suspense, useState, type ComponentType, type JSX } from 'react'
+import { Suspense, useState, type ComponentType, type JSX } from 'react'
+import { lazyRetry } from './retryImport.ts'
 
 export function deferred<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P & { when: boolean }> {
-  const Lazy = lazy(async () => ({ default: await load() }))
+  const Lazy = lazyRetry(async () => ({ default: await load() }))
   function Deferred({ when, ...props }: P & { when: boolean }) {
     const [wanted, setWanted] = useState(when)
     if (when && !wanted) setWanted(true)

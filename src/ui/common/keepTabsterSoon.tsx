@@ -4,8 +4,10 @@
  */
 import { useEffect, useState } from 'react'
 import { deferred } from './deferred.tsx'
+import { retryImport } from './retryImport.ts'
 
-const Keeper = deferred(() => import('./KeepTabster.tsx').then((m) => m.KeepTabster))
+// Its chunk failing for good (the server gone longer than the retries) costs only the reference: render nothing.
+const Keeper = deferred(() => retryImport(() => import('./KeepTabster.tsx')).then((m) => m.KeepTabster, () => () => null))
 
 export function KeepTabsterSoon() {
   const [when, setWhen] = useState(false)

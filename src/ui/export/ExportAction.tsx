@@ -1,5 +1,5 @@
 /** The list header's Export button and its dialog (list slot `renderExport`). */
-import { lazy, Suspense, useState, type ReactElement } from 'react'
+import { Suspense, useState, type ReactElement } from 'react'
 import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowDownloadRegular } from '@fluentui/react-icons'
@@ -7,9 +7,10 @@ import { notify } from '../common/notify.tsx'
 import { reloginHref } from '../confirm/relogin.ts'
 import type { ListToolContext } from '../list/types.ts'
 import { confirmFailureText } from './confirmFailure.ts'
+import { lazyRetry } from '../common/retryImport.ts'
 
 // The dialog loads when it opens: the button is on every list's first screen.
-const ExportDialog = lazy(() => import('./ExportDialog.tsx').then((m) => ({ default: m.ExportDialog })))
+const ExportDialog = lazyRetry(() => import('./ExportDialog.tsx').then((m) => ({ default: m.ExportDialog })))
 
 export function ExportAction({ ctx, navigate = (href) => window.location.assign(href) }: { ctx: ListToolContext; navigate?: (href: string) => void }): ReactElement {
   const { t } = useLingui()

@@ -1,13 +1,14 @@
 /** The list header's Import button and its dialog (list slot `renderImport`). */
-import { lazy, Suspense, useState, type ReactElement } from 'react'
+import { Suspense, useState, type ReactElement } from 'react'
 import { useLingui } from '@lingui/react/macro'
 import { Button } from '@fluentui/react-components'
 import { ArrowUploadRegular } from '@fluentui/react-icons'
 import { useAccess } from '../common/access.tsx'
 import type { ListToolContext } from '../list/types.ts'
+import { lazyRetry } from '../common/retryImport.ts'
 
 // The dialog (its machine, parsers and preview) loads when it opens: the button is on every list's first screen.
-const ImportDialog = lazy(() => import('./ImportDialog.tsx').then((m) => ({ default: m.ImportDialog })))
+const ImportDialog = lazyRetry(() => import('./ImportDialog.tsx').then((m) => ({ default: m.ImportDialog })))
 
 export function ImportAction({ ctx }: { ctx: ListToolContext }): ReactElement {
   const access = useAccess()

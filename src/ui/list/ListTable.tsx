@@ -11,7 +11,7 @@ import { makeStyles, tokens } from '@fluentui/react-components'
 import { MessageBar, MessageBarBody } from '../common/lazyParts.ts'
 import { useLingui } from '@lingui/react'
 import { useLingui as useLinguiMacro } from '@lingui/react/macro'
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { fieldsOf, parseField, type FieldMeta } from '../../api/metadata.ts'
 import { listQuery } from '../../api/queries.ts'
 import type { Page } from '../../api/resources.ts'
@@ -35,10 +35,11 @@ import type { CommandHelpers, ListCommand, ListConfig, ListToolContext } from '.
 import { useListColumns } from './useListColumns.tsx'
 import { useListDefaults, useLocalListState, useUrlListState, type SetListState } from './useListState.ts'
 import { useSelection } from './useSelection.ts'
+import { lazyRetry } from '../common/retryImport.ts'
 
 
 // The bulk-update form (and the form machinery under it) loads when it opens, not with every list (issue 17).
-const BulkUpdateDialog = lazy(() => import('./BulkUpdateDialog.tsx').then((m) => ({ default: m.BulkUpdateDialog })))
+const BulkUpdateDialog = lazyRetry(() => import('./BulkUpdateDialog.tsx').then((m) => ({ default: m.BulkUpdateDialog })))
 const useStyles = makeStyles({
   error: { marginBottom: tokens.spacingVerticalS },
 })

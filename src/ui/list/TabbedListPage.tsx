@@ -9,18 +9,19 @@ import type { MessageDescriptor } from '@lingui/core'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import Cookies from 'js-cookie'
-import { lazy, Suspense, useState } from 'react'
+import { Suspense, useState } from 'react'
 import { useAccess } from '../common/access.tsx'
 import { Page } from '../common/Page.tsx'
 import { hasPerm } from '../common/perms.ts'
 import { ACTIVE_TAB, chooseTab } from '../detail/activeTab.ts'
 import { ListTable } from './ListTable.tsx'
 import type { ListConfig } from './types.ts'
+import { lazyRetry } from '../common/retryImport.ts'
 
 // Fluent's tabs load with the first tabbed list (not in the chunk every list shares).
 const tabsModule = () => import('./tabs.lazy.tsx')
-const TabList = lazy(() => tabsModule().then((m) => ({ default: m.TabList }))) as unknown as typeof Fluent.TabList
-const Tab = lazy(() => tabsModule().then((m) => ({ default: m.Tab }))) as unknown as typeof Fluent.Tab
+const TabList = lazyRetry(() => tabsModule().then((m) => ({ default: m.TabList }))) as unknown as typeof Fluent.TabList
+const Tab = lazyRetry(() => tabsModule().then((m) => ({ default: m.Tab }))) as unknown as typeof Fluent.Tab
 
 export interface ListTab {
   key: string

@@ -5,11 +5,12 @@
  */
 import { Card, CardHeader, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import { indexFigures, type IndexFigures } from '../../../api/terminal.ts'
 import { Page } from '../../../ui/common/Page.tsx'
+import { lazyRetry } from '../../../ui/common/retryImport.ts'
 
-const Charts = lazy(() => import('./Charts.tsx').then((m) => ({ default: m.DashboardCharts })))
+const Charts = lazyRetry(() => import('./Charts.tsx').then((m) => ({ default: m.DashboardCharts })))
 
 const useStyles = makeStyles({
   cards: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalL },

@@ -7,7 +7,7 @@ import { DismissCircleRegular, PlayRegular } from '@fluentui/react-icons'
 import { msg, t } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
-import { lazy, Suspense, useMemo, useState } from 'react'
+import { Suspense, useMemo, useState } from 'react'
 import type { Row } from '../../../api/resources.ts'
 import { COMMANDS_URL, terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
@@ -19,6 +19,7 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
+import { lazyRetry } from '../../../ui/common/retryImport.ts'
 
 const useStyles = makeStyles({
   tabs: { marginBottom: tokens.spacingVerticalM },
@@ -144,7 +145,7 @@ function Commands({ object }: DetailContext) {
   return <ListTable config={config} />
 }
 
-const ReplayPlayer = lazy(() => import('./ReplayPlayer.tsx').then((m) => ({ default: m.ReplayPlayer })))
+const ReplayPlayer = lazyRetry(() => import('./ReplayPlayer.tsx').then((m) => ({ default: m.ReplayPlayer })))
 
 function Replay({ object }: DetailContext) {
   const { t: tt } = useLingui()
