@@ -173,6 +173,11 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     get('nodes/:node/assets/', (req, who, p) => nodeAssets(req, who, p.node!))
   }
 
+  /** The assets a permission names, and every asset under the nodes it names (valid or not). */
+  const permAssets = (id: string) => sql`select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${id}
+    union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
+      join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+      join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${id}`
   // A permission's own reach: `…/asset-permissions/<id>/assets/all/` and `…/users/all/` (direct and through nodes /
   // groups), with the assets and users lists' parameters.
   const permApi = resourceApi(assetPermissions)
@@ -181,10 +186,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     app.get(url, async (req) => {
       await requirePerm(req, 'perms.view_assetpermission')
       const p = await permApi.getObject(req, (req.params as Params).id!)
-      return assetApi.listResponse(req, { only: GRANTED_ASSET_FIELDS, extra: sql`t.id in (select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${p.id}
-        union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
-          join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
-          join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${p.id})` })
+      return assetApi.listResponse(req, { only: GRANTED_ASSET_FIELDS, extra: sql`t.id in (${permAssets(String(p.id))})` })
     })
   }
   // A permission's accounts: the accounts of every asset it reaches whose username it names (all with `@ALL`),
@@ -196,10 +198,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
       const p = await permApi.getObject(req, (req.params as Params).id!)
       const names = (Array.isArray(p.accounts) ? p.accounts : []).map(String)
       const named = names.includes('@ALL') ? sql`true` : sql`t.username = any(${names.filter((n) => !n.startsWith('@') && !n.startsWith('%'))}::text[])`
-      return accountsApi.listResponse(req, { extra: sql`${named} and t.asset_id in (select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${p.id}
-        union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
-          join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
-          join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${p.id})` })
+      return accountsApi.listResponse(req, { extra: sql`${named} and t.asset_id in (${permAssets(String(p.id))})` })
     })
   }
 
