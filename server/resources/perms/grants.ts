@@ -177,6 +177,14 @@ export async function nodesWithChildren(db: DB, s: Subject, orgId: string, keys:
   return new Set(all.filter((n) => set.has(n.parent_key)).map((n) => n.parent_key))
 }
 
+/** The assets a permission names, and every asset under the nodes it names (valid or not): `asset_id` rows. */
+export function permissionAssets(permissionId: string): RawBuilder<{ asset_id: string }> {
+  return sql<{ asset_id: string }>`select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${permissionId}
+    union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
+      join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
+      join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${permissionId}`
+}
+
 /**
  * Condition on asset_permissions `p`: the permission reaches the asset — names it, or names one of its nodes or an
  * ancestor of one (JumpServer's `Q(assets=asset) | Q(nodes__in=asset.get_all_nodes())`), valid or not.

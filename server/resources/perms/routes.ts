@@ -29,7 +29,7 @@ import { accounts } from '../accounts/accounts.ts'
 import { userGroups } from '../users/groups.ts'
 import { users } from '../users/users.ts'
 import { actionsOf, assetPermissions } from './permissions.ts'
-import { assetGrant, reachesAssetCond, grantedActions, grantedAssets, grantedNodeAmount, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
+import { assetGrant, permissionAssets, reachesAssetCond, grantedActions, grantedAssets, grantedNodeAmount, grantedNodes, nodesWithChildren, type Subject } from './grants.ts'
 
 /** Fields of a granted asset in lists (no kind-specific or sensitive fields). */
 export const GRANTED_ASSET_FIELDS = ['id', 'name', 'address', 'platform', 'nodes_display', 'protocols', 'category', 'type', 'is_active', 'connectivity', 'comment', 'org_id', 'org_name']
@@ -173,11 +173,6 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     get('nodes/:node/assets/', (req, who, p) => nodeAssets(req, who, p.node!))
   }
 
-  /** The assets a permission names, and every asset under the nodes it names (valid or not). */
-  const permAssets = (id: string) => sql`select a.asset_id from asset_permission_assets a where a.assetpermission_id = ${id}
-    union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
-      join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
-      join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${id}`
   // A permission's own reach: `…/asset-permissions/<id>/assets/all/` and `…/users/all/` (direct and through nodes /
   // groups), with the assets and users lists' parameters.
   const permApi = resourceApi(assetPermissions)
@@ -186,7 +181,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     app.get(url, async (req) => {
       await requirePerm(req, 'perms.view_assetpermission')
       const p = await permApi.getObject(req, (req.params as Params).id!)
-      return assetApi.listResponse(req, { only: GRANTED_ASSET_FIELDS, extra: sql`t.id in (${permAssets(String(p.id))})` })
+      return assetApi.listResponse(req, { only: GRANTED_ASSET_FIELDS, extra: sql`t.id in (${permissionAssets(String(p.id))})` })
     })
   }
   // A permission's accounts: the accounts of every asset it reaches whose username it names (all with `@ALL`),
@@ -198,7 +193,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
       const p = await permApi.getObject(req, (req.params as Params).id!)
       const names = (Array.isArray(p.accounts) ? p.accounts : []).map(String)
       const named = names.includes('@ALL') ? sql`true` : sql`t.username = any(${names.filter((n) => !n.startsWith('@') && !n.startsWith('%'))}::text[])`
-      return accountsApi.listResponse(req, { extra: sql`${named} and t.asset_id in (${permAssets(String(p.id))})` })
+      return accountsApi.listResponse(req, { extra: sql`${named} and t.asset_id in (${permissionAssets(String(p.id))})` })
     })
   }
 

@@ -12,6 +12,7 @@ import { commitWrites, prepareWrite } from '../../engine/write.ts'
 import { taskRunner } from '../../tasks/service.ts'
 import { accounts } from '../accounts/accounts.ts'
 import { ACCOUNT_TASK } from '../accounts/run.ts'
+import { permissionAssets } from './grants.ts'
 
 /** At most this many assets get template accounts per save (the rest on the next save). */
 const MAX_ASSETS = 1000
@@ -23,11 +24,7 @@ export async function applyTemplateAccounts(req: FastifyRequest, permissionId: s
   const templateIds = (perm?.accounts ?? []).filter((a) => a.startsWith('%')).map((a) => a.slice(1))
   if (!perm || !templateIds.length) return []
   const templates = (await sql<{ id: string; username: string; name: string }>`select id, username, name from account_templates where id = any(${templateIds}::uuid[]) and org_id = ${perm.org_id}`.execute(ctx.db)).rows
-  const assets = (await sql<{ id: string }>`select a.asset_id as id from asset_permission_assets a where a.assetpermission_id = ${permissionId}
-    union select an.asset_id from asset_permission_nodes pn join nodes top on top.id = pn.node_id
-      join nodes n on n.org_id = top.org_id and (n.key = top.key or (n.key ~>=~ (top.key || ':') and n.key ~<~ (top.key || ';')))
-      join asset_nodes an on an.node_id = n.id where pn.assetpermission_id = ${permissionId}
-    limit ${MAX_ASSETS}`.execute(ctx.db)).rows.map((r) => r.id)
+  const assets = (await sql<{ id: string }>`select x.asset_id as id from (${permissionAssets(permissionId)}) x limit ${MAX_ASSETS}`.execute(ctx.db)).rows.map((r) => r.id)
   if (!assets.length) return []
   const fields = await resolveFields(accounts, ctx, 'create')
   const created: string[] = []

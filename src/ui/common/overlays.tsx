@@ -17,6 +17,7 @@ import {
   type ComponentType, type KeyboardEvent, type ReactElement, type ReactNode, type Ref, type SyntheticEvent,
 } from 'react'
 import type * as OverlaysModule from './overlays.lazy.ts'
+import { retryImport } from './retryImport.ts'
 
 type Overlays = typeof OverlaysModule
 let loaded: Overlays | undefined
@@ -24,7 +25,7 @@ let loading: Promise<Overlays> | undefined
 
 /** Loads the real components (once; again after a failed download); resolves when they can render. */
 export function loadOverlays(): Promise<Overlays> {
-  loading ??= import('./overlays.lazy.ts').then(
+  loading ??= retryImport(() => import('./overlays.lazy.ts')).then(
     (m) => (loaded = m),
     (e: unknown) => {
       loading = undefined
