@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react'
 import babel from '@rolldown/plugin-babel'
 import { lingui } from '@lingui/vite-plugin'
 import { earlyStart, firstScreenGroups, precompress, thenBuildLogin } from './scripts/vite-plugins.ts'
+import { griffelExtract } from './scripts/griffel-extract.ts'
 
 /** `vite build` builds the console, then the login page apart (scripts/vite-plugins.ts, thenBuildLogin). */
 const loginBuild = process.env.BASTION_BUILD === 'login'
@@ -22,7 +23,7 @@ export default defineConfig({
   base: '/ui/',
   plugins: [
     react(), babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), lingui(),
-    earlyStart(), thenBuildLogin(import.meta.filename), precompress(),
+    earlyStart(), griffelExtract(), thenBuildLogin(import.meta.filename), precompress(),
   ],
   build: {
     outDir: 'dist',
@@ -71,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
           // One module cache per worker across test files: each file builds its own app on its own database, and
           // importing the server again for every file cost half of this project's time. Tests that swap a
           // module-level hook put back what was there (server/resources/assets/net.test.ts).

@@ -9,6 +9,13 @@ import { dirname, join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
 const BUDGETS_KB: Record<string, number> = { 'index.html': 257, 'login.html': 135 }
+/** The stylesheet each page links (Griffel's rules, extracted at build time: scripts/griffel-extract.ts), gzip. */
+const CSS_BUDGETS_KB: Record<string, number> = { 'index.html': 32, 'login.html': 12 }
+
+/** Stylesheets an HTML page links. */
+export function htmlStylesheets(html: string): string[] {
+  return [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!)
+}
 
 /** Script (module and classic, e.g. the early script) and modulepreload URLs of an HTML page (paths under /ui/). */
 export function htmlEntries(html: string): string[] {
@@ -71,6 +78,12 @@ function main() {
     over ||= !ok
     console.log(`${page}: ${kb(size.gzip)} gzip (${kb(size.raw)} raw) in ${size.files.length} files — budget ${budget} KB ${ok ? 'ok' : 'EXCEEDED'}`)
     for (const f of size.files) console.log(`  ${f}`)
+    const html = readFileSync(join(dist, page), 'utf8')
+    const css = htmlStylesheets(html).map((url) => readFileSync(join(dist, url.replace(/^\/ui\//, '').replace(/^\//, ''))))
+    const cssGzip = css.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0)
+    const cssOk = cssGzip <= CSS_BUDGETS_KB[page]! * 1024
+    over ||= !cssOk
+    console.log(`${page} stylesheets: ${kb(cssGzip)} gzip (${kb(css.reduce((n, b) => n + b.length, 0))} raw) in ${css.length} files — budget ${CSS_BUDGETS_KB[page]} KB ${cssOk ? 'ok' : 'EXCEEDED'}`)
   }
   if (over) process.exitCode = 1
 }

@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
 import ky, { HTTPError, TimeoutError, type KyInstance, type Options } from 'ky'
 import { adoptEarly, dropEarly } from './earlyAnswers.ts'
+import { browserTimeZoneSources, createTimeZone } from './timeZone.ts'
 
 /** Organization ids with a fixed meaning (contract §1.6). */
 export const ROOT_ORG_ID = '00000000-0000-0000-0000-000000000000'
@@ -174,19 +175,8 @@ export interface CallContext {
 }
 export const silent = (options: Options = {}): Options => ({ ...options, context: { ...options.context, silent: true } })
 
-/** localStorage key of the time zone last sent, for the early script's requests of the next visit (early.ts). */
-export const TIME_ZONE_KEY = 'bastionTimeZone'
-
-/** The browser's time zone (X-TZ), remembered for the next visit's early requests (written when it differs). */
-function timeZone(): string {
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone
-  try {
-    if (localStorage.getItem(TIME_ZONE_KEY) !== tz) localStorage.setItem(TIME_ZONE_KEY, tz)
-  } catch {
-    // not remembered: the next visit asks Intl early
-  }
-  return tz
-}
+export { TIME_ZONE_KEY } from './timeZone.ts'
+const timeZone = createTimeZone(browserTimeZoneSources)
 
 /**
  * The only HTTP client of the console: CSRF, X-JMS-ORG (route query `oid` or the current org), X-TZ,
@@ -205,7 +195,7 @@ export const http: KyInstance = ky.create({
         const pageOid = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('oid')
         const org = orgHeader(pageOid)
         if (org && !request.headers.has('X-JMS-ORG')) request.headers.set('X-JMS-ORG', org)
-        request.headers.set('X-TZ', timeZone())
+        request.headers.set('X-TZ', timeZone.current())
         // The same request asked early, before the code arrived (early.ts): its success is the answer.
         return adoptEarly(request)
       },

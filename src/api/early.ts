@@ -10,6 +10,7 @@
  */
 import { planEarly, type EarlyAssets, type EarlyConfig } from './earlyPlan.ts'
 import type { EarlyRecord } from './earlyAnswers.ts'
+import type { EarlyTimeZone } from './timeZone.ts'
 
 declare const __BASTION_EARLY__: EarlyConfig | undefined
 
@@ -66,7 +67,9 @@ function start(): EarlyRecord[] {
   }
   // The time zone the client sent last (the first Intl call of a page costs tens of milliseconds); the client
   // adopts an answer only when its own X-TZ is the same.
-  const tz = stored(config?.timeZoneKey) || Intl.DateTimeFormat().resolvedOptions().timeZone
+  const remembered = stored(config?.timeZoneKey)
+  const tz = remembered || Intl.DateTimeFormat().resolvedOptions().timeZone
+  ;(globalThis as unknown as { __bastionTimeZone?: EarlyTimeZone }).__bastionTimeZone = { zone: tz, fromIntl: !remembered }
   return plan.requests.map((r) => {
     const headers: Record<string, string> = { Accept: 'application/json', 'X-TZ': tz }
     if (r.org) headers['X-JMS-ORG'] = r.org

@@ -76,3 +76,18 @@ test('with the session ended, the early answers are left and the console goes to
   expect(users.lists()).toHaveLength(1)
   expect(errors).toEqual([])
 })
+
+test('the first screen’s styles come from the built stylesheet: Griffel inserts no rule while rendering', async ({ page }) => {
+  await login(page, '/console/users/users')
+  await expect(grid(page)).toBeVisible()
+  // Fluent's pre-compiled styles and the console's own makeStyles are extracted at build time
+  // (scripts/griffel-extract.ts); a call left to run time would insert its rules into Griffel's <style> buckets.
+  const styles = await page.evaluate(() => ({
+    linked: [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => (l.sheet?.cssRules.length ?? 0) > 1000),
+    inserted: [...document.querySelectorAll<HTMLStyleElement>('style[data-make-styles-bucket]')].reduce((n, s) => n + (s.sheet?.cssRules.length ?? 0), 0),
+  }))
+  expect(styles).toEqual({ linked: [true], inserted: 0 })
+  // …and the rules apply: the primary button has the brand colour of the theme.
+  const create = page.getByRole('button', { name: 'Create' }).first()
+  expect(await create.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
+})

@@ -1,0 +1,99 @@
+/**
+ * The browser's time zone, sent as X-TZ on every request (spec 000 §7).
+ *
+ * The first `Intl.DateTimeFormat()` of a page loads the zone database: 40–80 ms of the main thread on the
+ * reference machine, once per page — on a first visit's critical path if the client asked it before its first
+ * request. So a page starts with a zone it already has:
+ * - the early script's (early.ts): it asked Intl itself when nothing was remembered (`fromIntl`), and then that
+ *   answer is this page's own;
+ * - else the zone remembered from the last visit, checked against Intl once the page has started; a zone that changed
+ *   (a laptop that travelled) is sent from then on and remembered.
+ * Only with neither does the first request ask Intl.
+ */
+
+/** localStorage key of the time zone last sent, for the early script's requests of the next visit (early.ts). */
+export const TIME_ZONE_KEY = 'bastionTimeZone'
+
+/** What early.ts leaves on `globalThis.__bastionTimeZone`. */
+export interface EarlyTimeZone {
+  zone: string
+  /** asked of Intl by this page (rather than taken from storage) */
+  fromIntl: boolean
+}
+
+export interface TimeZoneSources {
+  early(): EarlyTimeZone | undefined
+  remembered(): string | null
+  remember(zone: string): void
+  intl(): string
+  /** runs `check` once the page has time: after its start (a few seconds), when idle */
+  later(check: () => void): void
+}
+
+export interface TimeZone {
+  /** the zone to send now */
+  current(): string
+}
+
+export function createTimeZone(sources: TimeZoneSources): TimeZone {
+  let zone: string | undefined
+  const ask = (): string => {
+    const asked = sources.intl()
+    if (asked !== sources.remembered()) sources.remember(asked)
+    return asked
+  }
+  return {
+    current() {
+      if (zone !== undefined) return zone
+      const early = sources.early()
+      if (early?.fromIntl) {
+        zone = early.zone
+        if (sources.remembered() !== zone) sources.remember(zone)
+        return zone
+      }
+      const known = early?.zone ?? sources.remembered()
+      if (!known) return (zone = ask())
+      zone = known
+      sources.later(() => {
+        zone = ask()
+      })
+      return zone
+    },
+  }
+}
+
+function storage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage
+  } catch {
+    return undefined // storage denied (privacy settings)
+  }
+}
+
+/** The page's sources: early.ts's global, localStorage, Intl, an idle callback (a timer where there is none). */
+export const browserTimeZoneSources: TimeZoneSources = {
+  early: () => (globalThis as { __bastionTimeZone?: EarlyTimeZone }).__bastionTimeZone,
+  remembered: () => {
+    try {
+      return storage()?.getItem(TIME_ZONE_KEY) ?? null
+    } catch {
+      return null
+    }
+  },
+  remember: (zone) => {
+    try {
+      storage()?.setItem(TIME_ZONE_KEY, zone)
+    } catch {
+      // not remembered: the next visit asks Intl early
+    }
+  },
+  intl: () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+  // Not at the first idle moment: a starting page is idle while it waits for its data, and the check would then
+  // hold up the render when the data arrives.
+  later: (check) => {
+    setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(check, { timeout: 5_000 })
+      else check()
+    }, 5_000)
+  },
+}
