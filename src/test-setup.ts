@@ -2,4 +2,12 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterEach } from 'vitest'
 
-afterEach(() => cleanup())
+// One jsdom per worker across files (vite.config.ts, `isolate: false`): each test leaves the document and the
+// address as it found them, so no test sees another file's page (a login test's `?mfa=1` once changed where a
+// confirm dialog test's re-login went).
+const startAddress = window.location.href
+
+afterEach(() => {
+  cleanup()
+  if (window.location.href !== startAddress) window.history.replaceState(null, '', startAddress)
+})
