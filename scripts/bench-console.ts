@@ -197,7 +197,8 @@ async function main(): Promise<void> {
   const server = await startServer()
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    // (the omnibox pop-up UIs Chromium 156 loads into every new window: see playwright.config.ts and coldVisit)
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'],
   })
   try {
     const password = await seed(server.base)

@@ -61,6 +61,15 @@ const useStyles = makeStyles({
 
 const keepOrder = (_a: Row, _b: Row) => 0
 
+/**
+ * A cell's content, rendered again only when its row or its column's render changes: Fluent's grid renders all its
+ * rows three times as it mounts (its column sizing measures the container and settles its state in layout
+ * effects), and the cells' content — links, badges, the row's action buttons — is most of a row's work.
+ */
+const CellContent = memo(function CellContent({ render, row }: { render: (row: Row) => ReactNode; row: Row }) {
+  return render(row)
+})
+
 function DataTableImpl(props: DataTableProps) {
   const { t } = useLingui()
   const styles = useStyles()
@@ -71,7 +80,7 @@ function DataTableImpl(props: DataTableProps) {
       columnId: c.id,
       ...(c.sortable ? { compare: keepOrder } : {}),
       renderHeaderCell: () => c.label,
-      renderCell: c.render,
+      renderCell: (row: Row) => <CellContent render={c.render} row={row} />,
     })),
     [columns],
   )
