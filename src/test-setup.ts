@@ -5,9 +5,10 @@ import { afterEach } from 'vitest'
 // One jsdom per worker across files (vite.config.ts, `isolate: false`): each test leaves the document and the
 // address as it found them, so no test sees another file's page (a login test's `?mfa=1` once changed where a
 // confirm dialog test's re-login went).
-const startAddress = window.location.href
+// (Machine tests run in Node, without a window.)
+const startAddress = typeof window === 'undefined' ? undefined : window.location.href
 
 afterEach(() => {
   cleanup()
-  if (window.location.href !== startAddress) window.history.replaceState(null, '', startAddress)
+  if (startAddress && window.location.href !== startAddress) window.history.replaceState(null, '', startAddress)
 })
