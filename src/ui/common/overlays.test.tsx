@@ -1,9 +1,9 @@
 import { Button } from '@fluentui/react-components'
-import { screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Tooltip } from './overlays.tsx'
+import { forgetOverlays, loadOverlays, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Tooltip } from './overlays.tsx'
 import { renderInApp } from './testing-render.tsx'
 import { activateEnglish } from './testing.ts'
 
@@ -114,6 +114,26 @@ describe('Menu and Tooltip on first use', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'More' }))
     await user.click(await screen.findByRole('menuitem', { name: 'Deep' }))
     expect(picked).toHaveBeenCalledTimes(1)
+  })
+
+  it('a click pressed while the tooltip becomes Fluent\'s is not lost (the upgrade waits for the release)', async () => {
+    forgetOverlays() // the stand-in, as on a first visit
+    const clicked = vi.fn()
+    renderInApp(
+      <Tooltip content="Bell" relationship="label">
+        <Button onClick={clicked}>bell</Button>
+      </Tooltip>,
+    )
+    const before = screen.getByRole('button', { name: 'Bell' })
+    fireEvent.pointerEnter(before) // starts loading Fluent's Tooltip
+    fireEvent.pointerDown(before)
+    await loadOverlays() // the chunk arrives during the press
+    await act(async () => {})
+    expect(screen.getByRole('button', { name: 'Bell' })).toBe(before) // not re-mounted under the press
+    fireEvent.pointerUp(before)
+    fireEvent.click(before)
+    expect(clicked).toHaveBeenCalledTimes(1)
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Bell' })).not.toBe(before)) // Fluent's, after the click
   })
 
   it('a tooltip labels its element at once and keeps the focus when it becomes Fluent\'s', async () => {

@@ -34,6 +34,12 @@ export function loadOverlays(): Promise<Overlays> {
   )
   return loading
 }
+/** Tests only: forget the loaded chunk, so that the stand-ins render again (module state outlives a test file). */
+export function forgetOverlays(): void {
+  loaded = undefined
+  loading = undefined
+}
+
 const preload = () => void loadOverlays().catch(() => {}) // a later interest tries again
 
 type AnyProps = Record<string, unknown>
@@ -127,27 +133,46 @@ export function Tooltip(props: Fluent.TooltipProps) {
   const [real, setReal] = useState(() => loaded !== undefined)
   const node = useRef<HTMLElement | null>(null)
   const refocus = useRef(false)
+  // Fluent's Tooltip wraps the element, so the upgrade re-mounts it: never while it is pressed, or the click of a
+  // press that began on the old element would end on the new one and be lost (the first click on the bell was).
+  const [pressed, setPressed] = useState(false)
   const child = props.children as ReactElement<AnyProps & { ref?: Ref<HTMLElement> }>
   const ref = useMergedRefs(node, isValidElement(child) ? child.props.ref : undefined)
+  const showReal = real && loaded !== undefined && !pressed
   useLayoutEffect(() => {
-    if (real && refocus.current) {
+    if (showReal && refocus.current) {
       refocus.current = false
       if (document.activeElement === document.body || document.activeElement === null) node.current?.focus()
     }
-  }, [real])
+  }, [showReal])
   if (!isValidElement(child)) return child
-  if (real && loaded) return <loaded.Tooltip {...props}>{cloneElement(child, { ref })}</loaded.Tooltip>
+  if (showReal && loaded) return <loaded.Tooltip {...props}>{cloneElement(child, { ref })}</loaded.Tooltip>
   function upgrade(focused: boolean) {
     loadOverlays().then(() => {
       refocus.current ||= focused && document.activeElement === node.current
       setReal(true)
     }, () => {})
   }
+  function press() {
+    setPressed(true)
+    const release = () => {
+      window.removeEventListener('pointerup', release, true)
+      window.removeEventListener('pointercancel', release, true)
+      // after this press's click (dispatched in the same task as the release)
+      setTimeout(() => {
+        refocus.current ||= document.activeElement === node.current
+        setPressed(false)
+      })
+    }
+    window.addEventListener('pointerup', release, true)
+    window.addEventListener('pointercancel', release, true)
+  }
   const label = props.relationship === 'label' && typeof props.content === 'string' ? { 'aria-label': child.props['aria-label'] ?? props.content } : {}
   return cloneElement(child, {
     ...label,
     ref,
     onPointerEnter: chain(child.props.onPointerEnter, () => upgrade(false)),
+    onPointerDown: chain(child.props.onPointerDown, press),
     onFocus: chain(child.props.onFocus, () => upgrade(true)),
   })
 }
