@@ -175,7 +175,6 @@ export interface CallContext {
 }
 export const silent = (options: Options = {}): Options => ({ ...options, context: { ...options.context, silent: true } })
 
-export { TIME_ZONE_KEY } from './timeZone.ts'
 const timeZone = createTimeZone(browserTimeZoneSources)
 
 /**

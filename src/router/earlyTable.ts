@@ -11,7 +11,8 @@
  * Left out: lists whose URL the page chooses at run time (`pageUrl`), lists with a default date range (today's
  * dates), lists shown as tabs of another page, and paths with parameters.
  */
-import { DEFAULT_ORG_ID, TIME_ZONE_KEY } from '../api/client.ts'
+import { DEFAULT_ORG_ID } from '../api/client.ts'
+import { TIME_ZONE_KEY } from '../api/timeZone.ts'
 import { SIZE_SLOT, type EarlyConfig } from '../api/earlyPlan.ts'
 import { withQuery } from '../api/resources.ts'
 import { LANGUAGE_COOKIE, LOCALES } from '../app/i18n.ts'
