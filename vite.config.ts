@@ -4,8 +4,9 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import babel from '@rolldown/plugin-babel'
 import { lingui } from '@lingui/vite-plugin'
-import { earlyStart, firstScreenGroups, precompress, thenBuildLogin } from './scripts/vite-plugins.ts'
+import { earlyStart, firstScreenGroups, lightThemeAtBuild, precompress, thenBuildLogin } from './scripts/vite-plugins.ts'
 import { griffelExtract } from './scripts/griffel-extract.ts'
+import { iconImportsByFamily } from './scripts/icon-imports.ts'
 
 /** `vite build` builds the console, then the login page apart (scripts/vite-plugins.ts, thenBuildLogin). */
 const loginBuild = process.env.BASTION_BUILD === 'login'
@@ -22,8 +23,8 @@ const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080'
 export default defineConfig({
   base: '/ui/',
   plugins: [
-    react(), babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), lingui(),
-    earlyStart(), griffelExtract(), thenBuildLogin(import.meta.filename), precompress(),
+    iconImportsByFamily(), react(), babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), lingui(),
+    earlyStart(), lightThemeAtBuild(), griffelExtract(), thenBuildLogin(import.meta.filename), precompress(),
   ],
   build: {
     outDir: 'dist',
@@ -63,6 +64,9 @@ export default defineConfig({
           // test): half the CPU time of isolating every file, measured in docs/running.md.
           isolate: false,
           include: ['src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts'],
+          // Vitest empties stylesheets; the build-time light theme's is kept, for the test that reads it back
+          // (src/app/theme.test.ts).
+          css: { include: [/virtual:bastion\/light-theme\.css/] },
           // jsdom + Fluent renders are slow on CI's 2 cores under a parallel run; a cap, not a speed assertion.
           testTimeout: 30_000,
         },

@@ -157,9 +157,38 @@ interface ColdVisit {
 }
 
 /**
- * A first visit: a fresh context (empty cache) with the session's cookies, navigation to the list, then the
- * page's own clock at the first row and its Resource Timing entries started before it (transferSize: encoded
- * body plus headers, as the network carried it).
+ * What a first visit's page records at its first row (run by `firstRowRecorder` inside the page): the page's own
+ * clock, and its Resource Timing entries started before it (transferSize: encoded body plus headers, as the network
+ * carried it). Plain JavaScript text, not a compiled function: it is installed through the devtools protocol.
+ */
+const RECORD_FIRST_ROW = `(() => {
+  const sel = ${JSON.stringify(ROW)}
+  const check = () => {
+    if (!document.querySelector(sel)) return requestAnimationFrame(check)
+    const t = performance.now()
+    const nav = performance.getEntriesByType('navigation')[0]
+    const res = performance.getEntriesByType('resource').filter((e) => e.startTime <= t)
+    const js = res.filter((e) => /\\.m?js(\\?|$)/.test(e.name))
+    const jsBytes = js.reduce((n, e) => n + e.transferSize, 0)
+    const allBytes = res.reduce((n, e) => n + e.transferSize, 0) + (nav ? nav.transferSize : 0)
+    const names = res.map((e) => Math.round(e.startTime) + '–' + Math.round(e.responseEnd) + ' ms ' + (e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest' ? 'fetch ' : '') + new URL(e.name).pathname + new URL(e.name).search.slice(0, 60) + ' ' + (e.transferSize / 1024).toFixed(1) + ' KB')
+    if (nav) names.unshift('0–' + Math.round(nav.responseEnd) + ' ms the page (' + (nav.transferSize / 1024).toFixed(1) + ' KB); DOM interactive ' + Math.round(nav.domInteractive) + ' ms, DOMContentLoaded ' + Math.round(nav.domContentLoadedEventEnd) + ' ms')
+    for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('bastion:')) names.push(Math.round(m.startTime) + ' ms mark ' + m.name.slice(8))
+    names.push(Math.round(t) + ' ms first row')
+    const page = res.filter((e) => /[?&]limit=/.test(e.name)).at(-1)
+    window.__benchFirstVisit = { ms: t, requests: res.length + 1, scripts: js.length, jsKB: jsBytes / 1024, totalKB: allBytes / 1024, names, afterData: page ? t - page.responseEnd : NaN }
+  }
+  requestAnimationFrame(check)
+})()`
+
+/**
+ * A first visit: a fresh context (empty cache) with the session's cookies, navigation to the list, then the page's
+ * own clock at the first row (checked on each animation frame, as a user sees frames) and what it had fetched.
+ *
+ * Measured through the devtools protocol only: a recorder installed before the page's own scripts, read back with
+ * `Runtime.evaluate` every 50 ms. Playwright's `waitForFunction` first installs its own helper scripts into the
+ * page — tens of milliseconds of the page's main thread in the middle of the visit, which no user's browser runs
+ * (interleaved on one build: 868 ms with it, 809 ms without; docs/running.md).
  */
 async function coldVisit(browser: Browser, base: string, state: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<ColdVisit> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', storageState: state })
@@ -170,24 +199,18 @@ async function coldVisit(browser: Browser, base: string, state: Awaited<ReturnTy
     // open before they type the address: the window settles on a blank page first (the cache stays empty).
     await page.goto('about:blank')
     await page.waitForTimeout(SETTLE_MS)
-    await page.goto(`${base}${LIST_PATH}`, { waitUntil: 'commit' })
-    const handle = await page.waitForFunction((sel) => {
-      if (!document.querySelector(sel)) return false
-      const t = performance.now()
-      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
-      const res = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.startTime <= t)
-      // (no named inner functions here: tsx would wrap them in a helper the page does not have)
-      const js = res.filter((e) => /\.m?js(\?|$)/.test(e.name))
-      const jsBytes = js.reduce((n, e) => n + e.transferSize, 0)
-      const allBytes = res.reduce((n, e) => n + e.transferSize, 0) + (nav?.transferSize ?? 0)
-      const names = res.map((e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest' ? 'fetch ' : ''}${new URL(e.name).pathname}${new URL(e.name).search.slice(0, 60)} ${(e.transferSize / 1024).toFixed(1)} KB`)
-      if (nav) names.unshift(`0–${Math.round(nav.responseEnd)} ms the page (${(nav.transferSize / 1024).toFixed(1)} KB); DOM interactive ${Math.round(nav.domInteractive)} ms, DOMContentLoaded ${Math.round(nav.domContentLoadedEventEnd)} ms`)
-      for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('bastion:')) names.push(`${Math.round(m.startTime)} ms mark ${m.name.slice(8)}`)
-      names.push(`${Math.round(t)} ms first row`)
-      const page = res.filter((e) => /[?&]limit=/.test(e.name)).at(-1)
-      return { ms: t, requests: res.length + 1, scripts: js.length, jsKB: jsBytes / 1024, totalKB: allBytes / 1024, names, afterData: page ? t - page.responseEnd : NaN }
-    }, ROW, { polling: 'raf', timeout: 30_000 })
-    return (await handle.jsonValue()) as ColdVisit
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Page.enable')
+    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: RECORD_FIRST_ROW })
+    await cdp.send('Page.navigate', { url: `${base}${LIST_PATH}` })
+    const deadline = Date.now() + 30_000
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const read = await cdp.send('Runtime.evaluate', { expression: 'window.__benchFirstVisit', returnByValue: true }).catch(() => undefined)
+      const visit = read?.result.value as ColdVisit | undefined
+      if (visit) return visit
+    }
+    throw new Error(`no row of ${LIST_PATH} within 30 s`)
   } finally {
     await context.close()
   }

@@ -309,7 +309,8 @@ export function stylesheet(gathered: CSSRulesByBucket[]): string {
 
 /**
  * The build plugin: extracts while transforming, writes `assets/styles-<hash>.css` with the rules of the modules
- * that made it into the bundle, and links it from each HTML page of the build, before its scripts.
+ * that made it into the bundle (after the CSS the entry imports itself), and links it from each HTML page of the
+ * build, before its scripts.
  */
 export function griffelExtract(): Plugin {
   const byModule = new Map<string, CSSRulesByBucket[]>()
@@ -342,11 +343,20 @@ export function griffelExtract(): Plugin {
       const gathered: CSSRulesByBucket[] = []
       for (const chunk of chunks) for (const id of chunk.moduleIds) gathered.push(...(byModule.get(id) ?? []))
       if (!gathered.length) return
-      const ref = this.emitFile({ type: 'asset', name: 'styles.css', source: stylesheet(gathered) })
+      // CSS the entry imports itself (the build-time light theme, src/main.tsx) opens the same file: one stylesheet,
+      // one request for the first screen. First, as in the dev server, where imported CSS precedes Griffel's rules.
+      const entryCss = chunks.filter((c) => c.isEntry).flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])])
+      const opening = entryCss.map((fileName) => {
+        const asset = bundle[fileName]
+        delete bundle[fileName]
+        return asset?.type === 'asset' ? String(asset.source) : ''
+      })
+      const ref = this.emitFile({ type: 'asset', name: 'styles.css', source: opening.join('') + stylesheet(gathered) })
       const href = `${base}${this.getFileName(ref)}`
+      const folded = entryCss.map((fileName) => `${base}${fileName}`)
       for (const file of Object.values(bundle)) {
         if (file.type !== 'asset' || !file.fileName.endsWith('.html')) continue
-        const html = String(file.source)
+        const html = String(file.source).replace(/\s*<link\b[^>]*>/g, (tag) => (folded.some((at) => tag.includes(`href="${at}"`)) ? '' : tag))
         const link = `<link rel="stylesheet" href="${href}">`
         // Before the first module script (after the early script, which must start first), or at the end of <head>.
         const at = html.search(/<script type="module"/)

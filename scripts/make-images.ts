@@ -159,8 +159,8 @@ function write(name: string, data: Buffer): void {
 
 function main(): void {
   write('logo.png', png(128, 128, mark(0.04, 0.04, 0.92)))
-  // 400 × 80: the mark, then the name in white (aspect 5: x runs 0..5, y 0..1).
-  write('logo_text_white.png', png(400, 80, [...mark(0.1, 0.1, 0.8), text('BASTION', 1.15, 0.15, 0.1, WHITE)]))
+  // 440 × 80: the mark, then the name in white (aspect 5.5: x runs 0..5.5, y 0..1; the name ends at 5.25).
+  write('logo_text_white.png', png(440, 80, [...mark(0.1, 0.1, 0.8), text('BASTION', 1.15, 0.15, 0.1, WHITE)]))
   write('facio.ico', ico([16, 32, 48].map((size) => ({ size, data: png(size, size, mark(0, 0, 1)) }))))
   write('avatar/user.png', png(128, 128, avatar(GREY)))
   write('avatar/admin.png', png(128, 128, avatar(BLUE)))

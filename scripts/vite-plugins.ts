@@ -1,19 +1,26 @@
 /**
  * Build plugins of ours (vite.config.ts):
  * - `precompress`: writes `<file>.br` and `<file>.gz` next to every built text asset above 1 KB, once, at build
- *   time (brotli at its best quality, gzip level 9), for the server's content negotiation (`@fastify/static`'s
- *   `preCompressed`). A compressed copy that is not smaller is not written.
+ *   time (brotli at its best quality, gzip level 9), for the server's content negotiation (server/http/assets.ts). A
+ *   compressed copy that is not smaller is not written.
  * - `earlyStart`: builds `src/api/early.ts` as its own tiny entry and puts it into the console's HTML as the first
  *   (classic) `<script>` of <head>, so the start-up calls leave while the code still downloads (docs/architecture.md,
- *   "First visit"). External, not inline, so a strict script CSP (`script-src 'self'`) allows it. In the console's
+ *   "First visit"). In the build it is written into the page (inline: the server allows it by its SHA-256 in the
+ *   page's CSP, server/http/assets.ts); in the dev server it is a module script of the source. In the console's
  *   build it also writes the early table (src/router/earlyTable.ts, `__BASTION_EARLY__`) into that script and the
  *   chunk files it preloads into the tag's `data-assets`.
+ * - `lightThemeAtBuild`: Fluent's light theme in the console's green as variables of `:root`, a stylesheet made at
+ *   build time (`virtual:bastion/light-theme.css`, imported by src/main.tsx), and the table of the tokens a server
+ *   colour changes (`virtual:bastion/light-brand`, read by src/app/theme.ts), both from Fluent's own
+ *   createLightTheme, so the first screen carries no theme code (docs/architecture.md, "First visit").
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { CodeSplittingGroup } from 'rolldown'
 import type { Plugin, ResolvedConfig } from 'vite'
+import type { BrandVariants, Theme } from '@fluentui/react-theme'
+import { BRAND_GREEN } from '../src/app/brand.ts'
 import type * as EarlyTableModule from '../src/router/earlyTable.ts'
 import type * as PagesModule from '../src/router/pages.ts'
 
@@ -208,9 +215,16 @@ export function packAssets(assets: ReturnType<typeof earlyAssets>) {
   }
 }
 
+/**
+ * A script's text made safe inside `<script>…</script>`: `</script` (any case) and `<!--` cannot end or hide the
+ * element early; both only occur in string literals of the minified code, where `<\/` means the same.
+ */
+export function inlineScript(code: string): string {
+  return code.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--').trimEnd()
+}
+
 export function earlyStart(): Plugin {
   let config: ResolvedConfig
-  let refId = ''
   let pageModules: Record<string, string> = {}
   return {
     name: 'bastion:early-start',
@@ -225,26 +239,70 @@ export function earlyStart(): Plugin {
       config = c
     },
     buildStart() {
-      if (config.command === 'build' && process.env.BASTION_BUILD !== 'login') refId = this.emitFile({ type: 'chunk', id: join(config.root, EARLY_ENTRY), name: 'early', preserveSignature: 'allow-extension' })
+      if (config.command === 'build' && process.env.BASTION_BUILD !== 'login') this.emitFile({ type: 'chunk', id: join(config.root, EARLY_ENTRY), name: 'early', preserveSignature: 'allow-extension' })
     },
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
         if (!ctx.filename.endsWith('index.html')) return html
         const build = config.command === 'build' && ctx.bundle
-        const src = build
-          ? `${config.base}${Object.values(ctx.bundle!).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(EARLY_ENTRY))?.fileName ?? ''}`
-          : `${config.base}${EARLY_ENTRY}`
-        void refId
-        // A classic script first in <head>: it runs as soon as it arrives, before the browser is busy compiling the
-        // console's code (an async module waited for that). Its chunk has no imports (EARLY_MODULES stay out of every
-        // group), so the ES output is a plain script.
-        const attrs: Record<string, string> = { src }
-        if (build) attrs['data-assets'] = JSON.stringify(packAssets(earlyAssets(ctx.bundle as never, config.base, pageModules)))
-        // The dev server serves the source, whose imports (earlyPlan.ts) only a module script may have.
-        else attrs.type = 'module'
-        return [{ tag: 'script', attrs, injectTo: 'head-prepend' }]
+        // A classic script first in <head>: it runs as the parser reaches it, before the browser is busy compiling
+        // the console's code. Its chunk has no imports (EARLY_MODULES stay out of every group), so the ES output is a
+        // plain script. In the build it is written into the page (one request less, and the start-up calls leave
+        // before any file has arrived); the server allows it by its hash (server/http/assets.ts), not 'unsafe-inline'.
+        if (!build) {
+          // The dev server serves the source, whose imports (earlyPlan.ts) only a module script may have.
+          return [{ tag: 'script', attrs: { type: 'module', src: `${config.base}${EARLY_ENTRY}` }, injectTo: 'head-prepend' }]
+        }
+        const bundle = ctx.bundle!
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(EARLY_ENTRY))
+        if (!chunk || chunk.type !== 'chunk') throw new Error('early-start: the early chunk is missing from the bundle')
+        delete bundle[chunk.fileName]
+        const attrs: Record<string, string> = { 'data-assets': JSON.stringify(packAssets(earlyAssets(bundle as never, config.base, pageModules))) }
+        return [{ tag: 'script', attrs, children: inlineScript(chunk.code), injectTo: 'head-prepend' }]
       },
+    },
+  }
+}
+
+const LIGHT_THEME_CSS = 'virtual:bastion/light-theme.css'
+const LIGHT_BRAND = 'virtual:bastion/light-brand'
+const BRAND_STOPS = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160] as const
+const SENTINEL = 'bastion-brand-stop-'
+
+/**
+ * Fluent's light theme for a ramp as a stylesheet of `:root` variables, and which of its tokens are brand stops.
+ * The table comes from making the theme once more with a ramp of sentinels: a token whose value is a sentinel
+ * takes that stop. A token that only contains one (a stop mixed into a shadow, say) could not be rebuilt from the
+ * table at run time, so the build stops rather than let a server colour drift from Fluent's theme.
+ */
+export function lightThemeParts(createLightTheme: (brand: BrandVariants) => Theme, brand: BrandVariants): { css: string; brandStops: Record<string, number> } {
+  const probe = createLightTheme(Object.fromEntries(BRAND_STOPS.map((stop) => [stop, `${SENTINEL}${stop}`])) as unknown as BrandVariants)
+  const brandStops: Record<string, number> = {}
+  for (const [token, value] of Object.entries(probe)) {
+    const stop = BRAND_STOPS.find((s) => value === `${SENTINEL}${s}`)
+    if (stop) brandStops[token] = stop
+    else if (String(value).includes(SENTINEL)) throw new Error(`light theme: Fluent's ${token} is made from a brand stop ("${value}"), not a stop itself`)
+  }
+  const variables = Object.entries(createLightTheme(brand)).map(([token, value]) => `--${token}:${value};`)
+  return { css: `:root{${variables.join('')}}\n`, brandStops }
+}
+
+export function lightThemeAtBuild(): Plugin {
+  let parts: Promise<ReturnType<typeof lightThemeParts>> | undefined
+  // Fluent's theme code runs here, in Node, once per build (or dev server): never in the browser's first screen.
+  const made = () => (parts ??= import('@fluentui/react-theme').then((m) => lightThemeParts(m.createLightTheme, BRAND_GREEN)))
+  return {
+    name: 'bastion:light-theme',
+    resolveId(id) {
+      const path = id.split('?')[0]
+      return path === LIGHT_THEME_CSS || path === LIGHT_BRAND ? `\0${id}` : undefined
+    },
+    async load(id) {
+      const path = id.startsWith('\0') ? id.slice(1).split('?')[0] : undefined
+      if (path === LIGHT_THEME_CSS) return (await made()).css
+      if (path === LIGHT_BRAND) return `export const brandStops = ${JSON.stringify((await made()).brandStops)}\n`
+      return undefined
     },
   }
 }

@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyMultipart from '@fastify/multipart'
-import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { ServerConfig } from './config.ts'
@@ -11,6 +9,7 @@ import { tr } from './i18n.ts'
 import { buildContext, cookieNames, isApiPath } from './http/context.ts'
 import { ApiError } from './http/errors.ts'
 import { compressAnswer } from './http/compress.ts'
+import { createAssetStore } from './http/assets.ts'
 import { ensurePageSession, finishSession } from './http/pages.ts'
 import { registerModules } from './modules.ts'
 
@@ -81,17 +80,27 @@ function decodeURIComponentSafe(s: string): string {
  * Framing, content and referrer policies on every answer (the console needs inline styles: Fluent UI's CSS-in-JS;
  * the replay player compiles its terminal emulator from WebAssembly: 'wasm-unsafe-eval', which allows no JS eval).
  */
-const CSP = [
-  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+function contentSecurityPolicy(scriptHashes: string[] = []): string {
+  return [
+    "default-src 'self'", ["script-src 'self' 'wasm-unsafe-eval'", ...scriptHashes].join(' '), "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:", "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'",
+    "form-action 'self'", "frame-ancestors 'none'",
+  ].join('; ')
+}
+const CSP = contentSecurityPolicy()
+
+/**
+ * Paths of files anyone may fetch (the built console's assets, the default images): they are answered without a
+ * session, a user or an organization (no database work), as the login page needs them before anyone has logged in.
+ */
+const PUBLIC_FILE = /^\/(ui\/assets|static\/img)\//
 
 function securityHeaders(reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff')
   reply.header('X-Frame-Options', 'DENY')
   reply.header('Referrer-Policy', 'same-origin')
-  reply.header('Content-Security-Policy', CSP)
+  // A page's own policy (its inline scripts' hashes, server/http/assets.ts) stays.
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CSP)
 }
 
 function hasUnreadBody(req: FastifyRequest): boolean {
@@ -177,7 +186,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req) => {
     rejectNulBytes(req)
     // In proxy mode the real JumpServer owns sessions, auth and organizations.
-    if (proxyMode) return
+    if (proxyMode || PUBLIC_FILE.test(req.url)) return
     req.ctx = await buildContext(req, database.db, config)
   })
   app.addHook('onSend', async (req, reply, payload) => {
@@ -231,59 +240,35 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/', async (_req, reply) => reply.redirect('/ui/'))
   app.get('/ui', async (_req, reply) => reply.redirect('/ui/'))
 
-  // The built console and login page (vite build output).
-  const distDir = config.distDir
-  const indexFile = join(distDir, 'index.html')
-  const loginFile = join(distDir, 'login.html')
-  const readHtml = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined)
+  // The built console and login page (vite build output), from memory (server/http/assets.ts).
+  const dist = createAssetStore(config.distDir)
+  const IMMUTABLE = 'public, max-age=31536000, immutable'
 
   async function serveHtml(req: FastifyRequest, reply: FastifyReply, file: string) {
     if (!proxyMode) await ensurePageSession(req, reply, config)
-    const html = readHtml(file)
-    if (!html) {
-      return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it).')
-    }
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html)
+    return dist.serve(req, reply, file, { cacheControl: 'no-store', csp: contentSecurityPolicy })
+      || reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it).')
   }
   async function serveConsole(req: FastifyRequest, reply: FastifyReply) {
-    return serveHtml(req, reply, indexFile)
+    return serveHtml(req, reply, 'index.html')
   }
-  app.decorate('serveLoginPage', (req: FastifyRequest, reply: FastifyReply) => serveHtml(req, reply, loginFile))
+  app.decorate('serveLoginPage', (req: FastifyRequest, reply: FastifyReply) => serveHtml(req, reply, 'login.html'))
 
-  if (existsSync(distDir)) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      prefix: '/ui/',
-      wildcard: false,
-      index: false,
-      serve: true,
-      cacheControl: false,
-      // dist/ holds brotli and gzip copies made at build time (scripts/vite-plugins.ts): sent by Accept-Encoding.
-      preCompressed: true,
-      setHeaders: (res, path) => {
-        if (path.includes(join(distDir, 'assets'))) res.header('Cache-Control', 'public, max-age=31536000, immutable')
-      },
-    })
-  }
   if (!proxyMode) {
     // Default images (logo, favicon, avatars) of the settings' INTERFACE_* defaults; drawn by scripts/make-images.ts.
-    await app.register(fastifyStatic, {
-      root: join(import.meta.dirname, 'static', 'img'),
-      prefix: '/static/img/',
-      decorateReply: false,
-      wildcard: false,
-      index: false,
-      cacheControl: false,
-      setHeaders: (reply) => reply.header('Cache-Control', 'public, max-age=86400'),
+    const images = createAssetStore(join(import.meta.dirname, 'static', 'img'))
+    app.get('/static/img/*', async (req, reply) => {
+      const path = (req.params as { '*': string })['*']
+      return images.serve(req, reply, path, { cacheControl: 'public, max-age=86400' }) || reply.status(404).type('text/plain').send('Not found')
     })
   }
   app.get('/ui/', serveConsole)
   app.get('/ui/*', async (req, reply) => {
     const path = (req.params as { '*': string })['*']
     if (path.startsWith('assets/') || /\.[a-z0-9]+$/i.test(path)) {
-      const file = join(distDir, path)
-      if (existsSync(file) && file.startsWith(distDir)) return reply.sendFile(path)
-      return reply.status(404).type('text/plain').send('Not found')
+      // Hashed assets are kept for good; other files (the pages themselves are answered above) are revalidated.
+      const served = !path.endsWith('.html') && dist.serve(req, reply, path, { cacheControl: path.startsWith('assets/') ? IMMUTABLE : 'no-cache' })
+      return served || reply.status(404).type('text/plain').send('Not found')
     }
     return serveConsole(req, reply)
   })

@@ -1,3 +1,5 @@
+// Fluent's light theme as the stylesheet's variables, made at build time (src/app/theme.ts, lightTheme).
+import 'virtual:bastion/light-theme.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createAppActor, routerPath } from './app/appActor.ts'

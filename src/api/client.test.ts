@@ -105,6 +105,22 @@ describe('http hooks', () => {
     expect(seen[0]!.headers.get('X-TZ')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone)
   })
 
+  it('sends the CSRF token with changes only (Django checks no other method)', async () => {
+    document.cookie = 'SESSION_COOKIE_NAME_PREFIX=jms_; path=/'
+    document.cookie = 'jms_csrftoken=csrf-hooks; path=/'
+    try {
+      answer = () => json(200, {})
+      for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) await request(method, 'http://localhost/api/v1/x/')
+      await http('http://localhost/api/v1/x/', { method: 'options' })
+      expect(seen.map((r) => [r.method, r.headers.get('X-CSRFToken')])).toEqual([
+        ['GET', null], ['POST', 'csrf-hooks'], ['PUT', 'csrf-hooks'], ['PATCH', 'csrf-hooks'], ['DELETE', 'csrf-hooks'], ['OPTIONS', null],
+      ])
+    } finally {
+      document.cookie = 'jms_csrftoken=; path=/; max-age=0'
+      document.cookie = 'SESSION_COOKIE_NAME_PREFIX=; path=/; max-age=0'
+    }
+  })
+
   it('turns network failures into toasted ApiErrors', async () => {
     answer = () => {
       throw new TypeError('Failed to fetch')

@@ -176,6 +176,7 @@ export interface CallContext {
 export const silent = (options: Options = {}): Options => ({ ...options, context: { ...options.context, silent: true } })
 
 const timeZone = createTimeZone(browserTimeZoneSources)
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * The only HTTP client of the console: CSRF, X-JMS-ORG (route query `oid` or the current org), X-TZ,
@@ -189,8 +190,12 @@ export const http: KyInstance = ky.create({
   hooks: {
     beforeRequest: [
       (request) => {
-        const token = csrfToken()
-        if (token) request.headers.set('X-CSRFToken', token)
+        // Only a change needs the token (Django checks no other method): reading cookies is a call into the browser
+        // that a first screen's dozen reads need not make.
+        if (!SAFE_METHODS.has(request.method)) {
+          const token = csrfToken()
+          if (token) request.headers.set('X-CSRFToken', token)
+        }
         const pageOid = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('oid')
         const org = orgHeader(pageOid)
         if (org && !request.headers.has('X-JMS-ORG')) request.headers.set('X-JMS-ORG', org)

@@ -1,4 +1,4 @@
-import { FluentProvider } from '@fluentui/react-components'
+import { FluentProvider, tokens } from '@fluentui/react-components'
 import { I18nProvider } from '@lingui/react'
 import { RouterProvider } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
@@ -9,7 +9,8 @@ import type { AppRouter } from '../router/router.tsx'
 import { AppProvider } from './AppProvider.tsx'
 import type { AppActorRef, AppSnapshot } from './appMachine.ts'
 import { i18n } from './i18n.ts'
-import { brandFor, loadDarkTheme, themeFor, type DarkTheme } from './theme.ts'
+import { brandFor } from './brand.ts'
+import { loadDarkTheme, themeFor, type DarkTheme } from './theme.ts'
 import { useThemeMode } from './themeMode.ts'
 
 const selectPrimary = (s: AppSnapshot) => primaryColor(s.context.settings)
@@ -45,7 +46,8 @@ export function App({ app, router }: { app: AppActorRef; router: AppRouter }) {
   useEffect(() => {
     document.documentElement.style.colorScheme = scheme
     document.documentElement.dataset.theme = scheme
-    document.body.style.backgroundColor = theme.colorNeutralBackground2
+    // The light theme leaves the neutral colours to the stylesheet's variables, which the body inherits from :root.
+    document.body.style.backgroundColor = theme.colorNeutralBackground2 ?? tokens.colorNeutralBackground2
   }, [scheme, theme])
   return (
     <I18nProvider i18n={i18n}>

@@ -38,6 +38,17 @@ export function routerPath(pathname = window.location.pathname): string {
 
 const viewOrgOf = (snapshot: AppSnapshot) => snapshot.children.viewOrg as ActorRefFrom<typeof viewOrgMachine> | undefined
 
+/**
+ * Resolves when the browser is next idle (at the latest after `timeout` ms): what the first screen does not show
+ * (the site-message socket, the licence) starts after the first page has rendered instead of beside it (issue 17).
+ */
+export function whenIdle(timeout = 2_000): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout })
+    else setTimeout(resolve, 0)
+  })
+}
+
 const provided = appMachine.provide({
   actors: {
     startup: startupMachine.provide({
@@ -73,20 +84,32 @@ const provided = appMachine.provide({
     viewOrg: viewOrgMachine.provide({ actions: { persist: (_, payload) => writePersisted(payload) } }),
     siteMessages: siteMessagesMachine.provide({
       actors: {
-        socket: fromCallback<SocketEvent>(({ sendBack }) =>
-          openSiteMessageSocket({
-            onOpen: () => sendBack({ type: 'OPEN' }),
-            onMessage: (data) => sendBack({ type: 'MESSAGE', data }),
-            onClose: (code) => sendBack({ type: 'CLOSE', code }),
-          }),
-        ),
+        socket: fromCallback<SocketEvent>(({ sendBack }) => {
+          let stopped = false
+          let close: (() => void) | undefined
+          void whenIdle().then(() => {
+            if (stopped) return
+            close = openSiteMessageSocket({
+              onOpen: () => sendBack({ type: 'OPEN' }),
+              onMessage: (data) => sendBack({ type: 'MESSAGE', data }),
+              onClose: (code) => sendBack({ type: 'CLOSE', code }),
+            })
+          })
+          return () => {
+            stopped = true
+            close?.()
+          }
+        }),
         fetchUnread: fromPromise(({ input, signal }) => fetchUnreadMessages({ offset: input.offset, limit: input.limit }, signal)),
         markRead: fromPromise<unknown, { ids: readonly string[] }>(({ input }) => markMessagesRead(input.ids)),
         markAllRead: fromPromise<unknown, void>(() => markAllMessagesRead()),
       },
     }),
     loadProfile: fromPromise(({ signal }) => fetchProfile(signal)),
-    loadLicense: fromPromise(({ signal }) => fetchLicense(signal)),
+    loadLicense: fromPromise(async ({ signal }) => {
+      await whenIdle()
+      return fetchLicense(signal)
+    }),
     loadTicketsCount: fromPromise(({ input, signal }) => fetchAssignedOpenCount(input.userId, signal)),
   },
   actions: {

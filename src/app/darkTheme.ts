@@ -1,5 +1,5 @@
 import { createDarkTheme, type BrandVariants, type Theme } from '@fluentui/react-components'
-import { BRAND_GREEN, contrast } from './theme.ts'
+import { BRAND_GREEN, contrast } from './brand.ts'
 
 /** The dark theme (loaded on demand: theme.ts, loadDarkTheme). */
 export function darkTheme(brand: BrandVariants = BRAND_GREEN): Theme {

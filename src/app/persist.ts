@@ -42,7 +42,10 @@ export function writePersisted(payload: PersistViewOrgPayload): void {
   writeOrg(currentOrgKey(payload.username), payload.currentOrg)
   writeOrg(previousOrgKey(payload.username), payload.previousOrg)
   if (payload.lastView) localStorage.setItem(LAST_VIEW_KEY, payload.lastView)
-  if (payload.currentOrg) Cookies.set(ORG_COOKIE, payload.currentOrg.id, { path: '/', sameSite: 'lax' })
+  // Written only when it changes: every start persists the organization it resolved, and a cookie written from
+  // JavaScript makes the browser's next `document.cookie` read a synchronous call to its network process (1–10 ms
+  // on this machine during a first visit; reads of an unchanged jar are served from the page's cache).
+  if (payload.currentOrg && Cookies.get(ORG_COOKIE) !== payload.currentOrg.id) Cookies.set(ORG_COOKIE, payload.currentOrg.id, { path: '/', sameSite: 'lax' })
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -32,8 +32,17 @@ test('a first visit asks the list’s metadata and first page once, early, and s
   await expect(grid(page)).toBeVisible()
 
   const users = watch(page)
-  await page.goto('/ui/console/users/users')
+  const refused: string[] = []
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) refused.push(m.text())
+  })
+  const answer = await page.goto('/ui/console/users/users')
   await expect(row(page, username)).toBeVisible()
+  // The early script is written into the page and allowed by its hash: no 'unsafe-inline', nothing refused.
+  const scriptSrc = (await answer!.allHeaders())['content-security-policy']?.split(';').find((d) => d.trim().startsWith('script-src'))
+  expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/=]+'/)
+  expect(scriptSrc).not.toContain('unsafe-inline')
+  expect(refused).toEqual([])
   await page.waitForLoadState('networkidle')
   expect(users.lists()).toEqual([`?limit=15&offset=0 ${DEFAULT_ORG}`])
   expect(users.options()).toEqual([DEFAULT_ORG])
@@ -56,8 +65,17 @@ test('a wrong guess of the organization is left, and the console asks in its own
   await context.addCookies([{ name: 'X-JMS-ORG', value: other, url: page.url() }])
 
   const users = watch(page)
-  await page.goto('/ui/console/users/users')
+  const refused: string[] = []
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) refused.push(m.text())
+  })
+  const answer = await page.goto('/ui/console/users/users')
   await expect(row(page, username)).toBeVisible()
+  // The early script is written into the page and allowed by its hash: no 'unsafe-inline', nothing refused.
+  const scriptSrc = (await answer!.allHeaders())['content-security-policy']?.split(';').find((d) => d.trim().startsWith('script-src'))
+  expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/=]+'/)
+  expect(scriptSrc).not.toContain('unsafe-inline')
+  expect(refused).toEqual([])
   await page.waitForLoadState('networkidle')
   expect(users.lists()).toEqual([`?limit=15&offset=0 ${other}`, `?limit=15&offset=0 ${DEFAULT_ORG}`])
   expect(users.options()).toEqual([other, DEFAULT_ORG])

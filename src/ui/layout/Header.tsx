@@ -1,4 +1,4 @@
-import { Button, makeStyles, Text, tokens } from '@fluentui/react-components'
+import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components'
 import { Tooltip } from '../common/overlays.tsx'
 import { NavigationRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
@@ -9,20 +9,12 @@ import { HelpMenu } from './HelpMenu.tsx'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
 import { ProfileMenu } from './ProfileMenu.tsx'
 import { SiteMessagesButton } from './SiteMessages.tsx'
+import { useFrameStyles } from './frames.tsx'
 import { useSettings } from './useShell.ts'
 import { ViewSwitcher } from './ViewSwitcher.tsx'
 
 const useStyles = makeStyles({
-  bar: {
-    display: 'flex',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalXS,
-    height: '48px',
-    paddingInline: tokens.spacingHorizontalS,
-    backgroundColor: tokens.colorBrandBackground,
-    color: tokens.colorNeutralForegroundOnBrand,
-    flexShrink: 0,
-  },
+  bar: { gap: tokens.spacingHorizontalXS },
   brand: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginInline: tokens.spacingHorizontalS, minWidth: 0 },
   logo: { height: '28px', maxWidth: '160px', objectFit: 'contain' },
   title: { fontWeight: tokens.fontWeightSemibold, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' },
@@ -34,13 +26,14 @@ const useStyles = makeStyles({
 export function Header({ navOpen, onToggleNav }: { navOpen: boolean; onToggleNav: () => void }) {
   const { t } = useLingui()
   const styles = useStyles()
+  const frames = useFrameStyles()
   const header = useHeaderStyles()
   const settings = useSettings()
   const logo = settings.INTERFACE?.logo_index
   const title = settings.INTERFACE?.login_title || 'JumpServer'
   const [logoBroken, setLogoBroken] = useState(false)
   return (
-    <header className={styles.bar}>
+    <header className={mergeClasses(frames.header, frames.row, styles.bar)}>
       <Tooltip content={navOpen ? t`Hide the menu` : t`Show the menu`} relationship="label">
         <Button appearance="transparent" className={header.button} icon={<NavigationRegular />} aria-expanded={navOpen} aria-controls={navOpen ? 'main-menu' : undefined} onClick={onToggleNav} />
       </Tooltip>

@@ -1,23 +1,31 @@
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { loginUrl } from '../../app/appActor.ts'
 import { ROUTES, routeByName, viewRoot } from '../../router/catalog.ts'
 import type { RouteDef } from '../../router/types.ts'
 import { AccessProvider } from '../common/access.tsx'
 import { NotifyHost } from '../common/notify.tsx'
 import { deferred } from '../common/deferred.tsx'
+import { lazyRetry, retryImport } from '../common/retryImport.ts'
 import { isReloginAsked, subscribeRelogin } from '../feedback/feedback.ts'
-import { Header } from './Header.tsx'
-import { Sidebar } from './Sidebar.tsx'
+import type * as Chrome from './chrome.lazy.tsx'
+import { HeaderFrame, SidebarFrame, TabsBarFrame } from './frames.tsx'
 import { useSidebar } from './sidebar.ts'
 import { selectDrawerOpen } from './SiteMessages.tsx'
 import { addTab, replaceTab, closeAllTabs, isTabOf, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
-import { TabsBar } from './TabsBar.tsx'
 import { useOrganizations, useProfile } from './useShell.ts'
 import { useSiteMessages } from '../../app/AppProvider.tsx'
 import { Warnings } from './Warnings.tsx'
+
+// The chrome (header, menu, tabs): a chunk of its own, asked for as the shell first renders and drawn after a
+// first page that is ready first (`useChromeAfterPage`); its frames hold its place meanwhile.
+let chromeModule: Promise<typeof Chrome> | undefined
+const loadChrome = () => (chromeModule ??= retryImport(() => import('./chrome.lazy.tsx')))
+const Header = lazyRetry(() => loadChrome().then((m) => ({ default: m.Header })))
+const Sidebar = lazyRetry(() => loadChrome().then((m) => ({ default: m.Sidebar })))
+const TabsBar = lazyRetry(() => loadChrome().then((m) => ({ default: m.TabsBar })))
 
 // Not on the first screen: loaded when first opened.
 const SiteMessagesDrawer = deferred(() => import('./SiteMessagesDrawer.tsx').then((m) => m.SiteMessagesDrawer))
@@ -46,8 +54,35 @@ const selectVisit = (s: NavState) =>
     ? `${s.location.href}\u0000${s.matches[s.matches.length - 1]?.staticData?.route?.name ?? ''}\u0000${s.location.state?.__TSR_index ?? ''}`
     : ''
 
+/** How long the chrome waits for a first page still loading before it draws anyway. */
+export const CHROME_WAIT_MS = 150
+
+/**
+ * Whether the shell's chrome (header, menu, tabs) is drawn yet. Its first render costs a tenth of a second on a
+ * slow machine; when the first page is ready as the shell first renders (a first visit: its answers came while
+ * the code downloaded), the page goes first, in frames of the chrome's size, and the chrome follows in the next
+ * frame, after the page is painted. A page still loading does not hold the chrome back longer than
+ * `CHROME_WAIT_MS`: it draws while the page's answers are on their way. Once drawn, it stays.
+ */
+export function useChromeAfterPage(pageShown: boolean): boolean {
+  const [ready, setReady] = useState(false)
+  useEffect(() => {
+    if (ready) return
+    let frame = 0
+    let timer: ReturnType<typeof setTimeout> | undefined
+    if (pageShown) frame = requestAnimationFrame(() => (timer = setTimeout(() => setReady(true), 0)))
+    else timer = setTimeout(() => setReady(true), CHROME_WAIT_MS)
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
+  }, [ready, pageShown])
+  return ready
+}
+
 /** The frame every console screen lives in (spec 000 §2.3): header, left menu, tabs, warnings, page. */
 export function Shell() {
+  useState(loadChrome) // the chrome's chunk starts downloading with the shell's first render, once
   const { t } = useLingui()
   const styles = useStyles()
   const sidebar = useSidebar()
@@ -95,19 +130,28 @@ export function Shell() {
     [profile, currentOrg],
   )
   const go = (to: string | null) => to && void navigate({ href: to } as never)
+  const chrome = useChromeAfterPage(!!visitHref)
 
   return (
     <div className={styles.root}>
       <a className={styles.skip} href="#main">{t`Skip to the page content`}</a>
-      <Header navOpen={sidebar.open} onToggleNav={sidebar.toggle} />
+      {chrome ? (
+        <Suspense fallback={<HeaderFrame />}>
+          <Header navOpen={sidebar.open} onToggleNav={sidebar.toggle} />
+        </Suspense>
+      ) : <HeaderFrame />}
       <div className={styles.body}>
         <div id="main-menu">
-          <Sidebar open={sidebar.open} type={sidebar.isMobile ? 'overlay' : 'inline'} onClose={() => sidebar.setOpen(false)} onNavigate={sidebar.closeOnMobile} />
+          {chrome ? (
+            <Suspense fallback={<SidebarFrame open={sidebar.open} inline={!sidebar.isMobile} />}>
+              <Sidebar open={sidebar.open} type={sidebar.isMobile ? 'overlay' : 'inline'} onClose={() => sidebar.setOpen(false)} onNavigate={sidebar.closeOnMobile} />
+            </Suspense>
+          ) : <SidebarFrame open={sidebar.open} inline={!sidebar.isMobile} />}
         </div>
         {/* busy while a page loads; `data-settled`: the address of the page shown (the end-to-end walks wait on it) */}
         <main id="main" className={styles.main} tabIndex={-1} aria-busy={visitHref ? undefined : true} data-settled={visitHref || undefined}>
           <Warnings />
-          <TabsBar
+          {chrome ? <Suspense fallback={<TabsBarFrame />}><TabsBar
             tabs={tabs}
             activeHref={href}
             onClose={(h) => {
@@ -121,7 +165,7 @@ export function Shell() {
               setTabs(kept)
               if (!kept.some((tab) => isTabOf(tab, href))) go(kept[0]?.href ?? '/')
             }}
-          />
+          /></Suspense> : <TabsBarFrame />}
           <div className={styles.content}>
             <AccessProvider value={access}>
               <Outlet />

@@ -1,5 +1,5 @@
 import {
-  makeStyles, mergeClasses, Nav, NavCategory, NavCategoryItem, NavItem, NavSubItem, NavSubItemGroup, tokens, type NavProps,
+  makeStyles, Nav, NavCategory, NavCategoryItem, NavItem, NavSubItem, NavSubItemGroup, tokens, type NavProps,
 } from '@fluentui/react-components'
 import { OpenRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
@@ -7,15 +7,14 @@ import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useMemo, useState, type ComponentType, type MouseEvent, type ReactNode } from 'react'
 import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../../router/menu.ts'
 import { MENU_ICONS } from './icons.tsx'
+import { useFrameStyles } from './frames.tsx'
 import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
 import { deferred } from '../common/deferred.tsx'
 import { useIntentPreload } from '../common/navigation.tsx'
 
 const useStyles = makeStyles({
+  // the overlay of narrow screens (the inline menu takes its box from frames.tsx)
   drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
-  // What NavDrawer's inline drawer looks like (width, background, a column that scrolls inside), without the
-  // drawer and dialog code, which only the overlay of narrow screens needs.
-  inline: { width: '260px', flexShrink: 0, boxSizing: 'border-box', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground4 },
   body: { display: 'flex', flexDirection: 'column', flexGrow: 1, overflowY: 'auto', paddingInline: tokens.spacingHorizontalS, paddingBlock: tokens.spacingVerticalS, gap: tokens.spacingVerticalXXS },
   external: { marginLeft: 'auto', fontSize: '12px' },
 })
@@ -33,6 +32,7 @@ interface Props {
 /** The left menu of the current view (spec 000 §2.3), built from the route catalogue. */
 export function Sidebar({ open, type, onClose, onNavigate }: Props) {
   const styles = useStyles()
+  const frames = useFrameStyles()
   const { t, i18n } = useLingui()
   const view = useCurrentView()
   const facts = useGuardFacts()
@@ -102,7 +102,9 @@ export function Sidebar({ open, type, onClose, onNavigate }: Props) {
   )
   if (type === 'overlay') return <OverlayNav when={open} open={open} onClose={onClose} {...navProps}>{content}</OverlayNav>
   if (!open) return null
-  return <Nav {...navProps} role="navigation" className={mergeClasses(styles.drawer, styles.inline)}>{content}</Nav>
+  // What NavDrawer's inline drawer looks like (width, background, a column that scrolls inside: frames.tsx), without
+  // the drawer and dialog code, which only the overlay of narrow screens needs.
+  return <Nav {...navProps} role="navigation" className={frames.sidebar}>{content}</Nav>
 }
 
 /** In the overlay the drawer is a dialog; the navigation landmark goes inside it. */

@@ -6,15 +6,12 @@ import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import { routeByName } from '../../router/catalog.ts'
 import { isTabOf, scrollToShow, type VisitedTab } from './tabs.ts'
+import { useFrameStyles } from './frames.tsx'
 import { useCurrentView } from './useShell.ts'
 import { VIEW_TITLES } from './ViewSwitcher.tsx'
 
 const useStyles = makeStyles({
-  bar: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, paddingInline: tokens.spacingHorizontalS,
-    paddingBlock: tokens.spacingVerticalXS, borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
-    backgroundColor: tokens.colorNeutralBackground2, minHeight: '36px',
-  },
+  bar: { gap: tokens.spacingHorizontalXS },
   list: { display: 'flex', gap: tokens.spacingHorizontalXS, listStyleType: 'none', margin: 0, padding: 0, overflowX: 'auto', flexGrow: 1, position: 'relative' },
   tab: {
     display: 'flex', alignItems: 'center', borderRadius: tokens.borderRadiusMedium, border: `1px solid ${tokens.colorNeutralStroke1}`,
@@ -47,6 +44,7 @@ export function TabsBar({ tabs, activeHref, onClose, onCloseOthers, onCloseAll }
   const { t, i18n } = useLingui()
   const currentView = useCurrentView()
   const styles = useStyles()
+  const frames = useFrameStyles()
   const router = useRouter()
   const navigate = useNavigate()
   const listRef = useRef<HTMLUListElement>(null)
@@ -72,7 +70,7 @@ export function TabsBar({ tabs, activeHref, onClose, onCloseOthers, onCloseAll }
     }
   }
   return (
-    <nav className={styles.bar} aria-label={t`Open pages`}>
+    <nav className={mergeClasses(frames.tabs, frames.row, styles.bar)} aria-label={t`Open pages`}>
       <ul className={styles.list} ref={listRef}>
         {tabs.map((tab) => {
           const active = isTabOf(tab, activeHref)

@@ -32,6 +32,9 @@ export interface SessionCtx {
   markExpires: number | null
 }
 
+/** Longer than the console's wait for an idle moment (`whenIdle`'s 2 s cap). */
+const IDLE_CAP_MS = 2_500
+
 async function open(ctx: SessionCtx, mark?: string): Promise<void> {
   await ctx.session?.context.close()
   const context = await ctx.browser.newContext({ baseURL: ctx.baseURL, storageState: ctx.storageState })
@@ -40,14 +43,32 @@ async function open(ctx: SessionCtx, mark?: string): Promise<void> {
   const page = await context.newPage()
   ctx.profileReads = 0
   ctx.markExpires = null
+  // API calls in flight and when the last one ended (real time): the model starts once the page is quiet
+  let inFlight = 0
+  let lastEnded = Date.now()
+  const isApi = (url: string) => new URL(url).pathname.startsWith('/api/')
+  const ended = (request: { url(): string }) => {
+    if (!isApi(request.url())) return
+    inFlight -= 1
+    lastEnded = Date.now()
+  }
   page.on('request', (request) => {
+    if (isApi(request.url())) inFlight += 1
     if (new URL(request.url()).pathname === '/api/v1/users/profile/') ctx.profileReads += 1
   })
+  page.on('requestfinished', ended)
+  page.on('requestfailed', ended)
   ctx.session = { context, page, downloads: 0 }
   await page.goto(LIST)
   await expect(page.getByRole('grid').first()).toBeVisible()
   await expect(page.getByRole('button', { name: /^Switch view, current:/ })).toBeVisible()
+  // The console defers work to the browser's first idle moment (at most 2 s: the licence, the site-message
+  // socket). On Playwright's clock that moment comes only when the clock moves: move it past the cap and let the
+  // deferred calls answer, or their responses would re-arm the session refresh in the middle of a path.
+  await page.clock.fastForward(IDLE_CAP_MS)
+  await expect.poll(() => inFlight === 0 && Date.now() - lastEnded > 300).toBe(true)
 }
+
 
 const markCookie = async (ctx: SessionCtx) => (await ctx.session!.context.cookies()).find((cookie) => cookie.name === SESSION_MARK_COOKIE)
 

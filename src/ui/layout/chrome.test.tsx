@@ -1,0 +1,52 @@
+import { act, renderHook } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { CHROME_WAIT_MS, useChromeAfterPage } from './Shell.tsx'
+
+describe('the shell chrome after the first page (issue 17, first visit)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('waits for the frame after a page that is ready with the shell, then stays', async () => {
+    const { result, rerender } = renderHook(({ shown }) => useChromeAfterPage(shown), { initialProps: { shown: true } })
+    expect(result.current).toBe(false)
+    await act(async () => {
+      vi.advanceTimersToNextFrame()
+    })
+    expect(result.current).toBe(false) // painted first: the chrome comes in a task after the frame
+    await act(async () => {
+      vi.advanceTimersByTime(1)
+    })
+    expect(result.current).toBe(true)
+    rerender({ shown: false }) // another page loading later: the chrome stays
+    expect(result.current).toBe(true)
+  })
+
+  it('does not wait longer than CHROME_WAIT_MS for a page still loading', async () => {
+    const { result } = renderHook(() => useChromeAfterPage(false))
+    await act(async () => {
+      vi.advanceTimersByTime(CHROME_WAIT_MS - 1)
+    })
+    expect(result.current).toBe(false)
+    await act(async () => {
+      vi.advanceTimersByTime(1)
+    })
+    expect(result.current).toBe(true)
+  })
+
+  it('draws after the page when the page comes within the wait', async () => {
+    const { result, rerender } = renderHook(({ shown }) => useChromeAfterPage(shown), { initialProps: { shown: false } })
+    await act(async () => {
+      vi.advanceTimersByTime(CHROME_WAIT_MS / 2)
+    })
+    rerender({ shown: true })
+    expect(result.current).toBe(false)
+    await act(async () => {
+      vi.advanceTimersByTime(CHROME_WAIT_MS) // the first wait was dropped: only the frame and its task remain
+    })
+    expect(result.current).toBe(true)
+  })
+})
