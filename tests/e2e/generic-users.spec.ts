@@ -175,13 +175,15 @@ test.describe('users', () => {
     await expect(grid(page).getByRole('columnheader', { name: 'Email' })).toHaveCount(0)
 
     const header = grid(page).locator('[role="columnheader"][data-column="username"]')
-    await page.waitForTimeout(500) // the grid measures its container and settles its widths
     const before = (await header.boundingBox())!.width
-    const handle = header.locator('.fui-TableResizeHandle')
+    const handle = header.locator('[data-resize-handle]')
     const box = (await handle.boundingBox())!
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    // The dialog fades out after it leaves the accessibility tree: press only once the handle is what the pointer hits.
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2]
+    await expect.poll(() => page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.hasAttribute('data-resize-handle') ?? false, [x, y])).toBe(true)
+    await page.mouse.move(x, y)
     await page.mouse.down()
-    await page.mouse.move(box.x + box.width / 2 + 90, box.y + box.height / 2, { steps: 8 })
+    await page.mouse.move(x + 90, y, { steps: 8 })
     await page.mouse.up()
     await expect.poll(async () => (await header.boundingBox())!.width).toBeGreaterThan(before + 60)
     const resized = (await header.boundingBox())!.width
