@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, createMachine, fromCallback, fromPromise, waitFor, type AnyActorRef } from 'xstate'
 import { siteMessagesMachine } from '../site-messages/site-messages.machine.ts'
 import { startupMachine } from '../startup/startup.machine.ts'
-import type { AssetCategory } from '../startup/startup.types.ts'
 import { viewOrgMachine } from '../view-org/view-org.machine.ts'
 import type { Org, UserProfile } from '../view-org/view-org.types.ts'
 import { MODEL_TEST_TIMEOUT, walkShortestPaths } from '../testing/model-walk.ts'
@@ -46,7 +45,6 @@ function start(opts: Options = {}) {
             if (opts.startupProfile instanceof Error) throw opts.startupProfile
             return opts.startupProfile ?? profile()
           }),
-          loadCategories: fromPromise<readonly AssetCategory[], void>(async () => []),
         },
       }),
       viewOrg: viewOrgMachine.provide({ actions: { persist: (_, payload) => calls.persisted.push(payload) } }),
@@ -202,8 +200,6 @@ describe('app machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
     lastView: null,
     orgs: { usingOrgs: [DEFAULT, OTHER], currentOrg: DEFAULT, previousOrg: null },
     routes: null,
-    categories: [],
-    categoriesError: null,
     redirectTo: null,
   })
   const LICENSE = { corporation: 'Acme', date_expired: '2099-01-01', asset_count: 10, current_asset_count: 1, edition: '' } as AppLicense

@@ -1,6 +1,6 @@
 /**
  * The root app machine (architecture "The actor system"): runs the start-up machine, then holds what every
- * screen needs — public settings, profile, licence, categories — and the long-lived children: session-mark
+ * screen needs — public settings, profile, licence — and the long-lived children: session-mark
  * keepalive, session refresh, view/organization, site messages, the tickets badge. Pure: the profile, licence
  * and tickets reads and the navigations (`goToLogin`, `logout`) are provided by src/app/appActor.ts; the data
  * types are the app's own, registered through `AppRegister` (app.types.ts).
@@ -13,13 +13,13 @@ import { startupMachine } from '../startup/startup.machine.ts'
 import type { StartupOutput } from '../startup/startup.types.ts'
 import { viewOrgMachine } from '../view-org/view-org.machine.ts'
 import type { Org } from '../view-org/view-org.types.ts'
-import type { AppCategory, AppContext, AppEvent, AppInput, AppLicense, AppProfile, AppSettings } from './app.types.ts'
+import type { AppContext, AppEvent, AppInput, AppLicense, AppProfile, AppSettings } from './app.types.ts'
 
 /** Tickets badge refresh period (the reference fetched it once; a slow poll keeps it honest). */
 export const TICKETS_REFRESH_MS = 5 * 60_000
 
 const STARTING: Omit<AppContext, 'path' | 'profileOrgId'> = {
-  targetOrgId: null, settings: {}, hasValidLicense: false, profile: null, categories: [], license: null, ticketsCount: 0, sessionMark: null,
+  targetOrgId: null, settings: {}, hasValidLicense: false, profile: null, license: null, ticketsCount: 0, sessionMark: null,
   initialView: null, lastView: null, currentOrg: null, previousOrg: null, failure: null, loginReason: null,
 }
 
@@ -94,7 +94,6 @@ export const appMachine = setup({
                 settings: out.publicSettings as AppSettings,
                 hasValidLicense: out.hasValidLicense,
                 profile: out.profile as AppProfile,
-                categories: (out.categories ?? []) as AppCategory[],
                 sessionMark: out.sessionMark,
                 initialView: out.view,
                 lastView: out.lastView,

@@ -1,13 +1,13 @@
 /**
  * Types of the root app machine. The machine is pure and knows the shapes it needs only (machines' own
- * `UserProfile`, `PublicSettings`, `AssetCategory`); the app registers its richer types once with declaration
+ * `UserProfile`, `PublicSettings`); the app registers its richer types once with declaration
  * merging, as TanStack Router's `Register` does, so the snapshot the console reads is typed with them:
  *
  *     declare module '../../machines/app/app.types.ts' {
- *       interface AppRegister { profile: Profile; settings: PublicSettings; license: LicenseDetail; category: AssetCategory }
+ *       interface AppRegister { profile: Profile; settings: PublicSettings; license: LicenseDetail }
  *     }
  */
-import type { AssetCategory, LoginReason, PublicSettings, StartupError } from '../startup/startup.types.ts'
+import type { LoginReason, PublicSettings, StartupError } from '../startup/startup.types.ts'
 import type { Org, UserProfile, ViewName } from '../view-org/view-org.types.ts'
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging (see above)
@@ -17,7 +17,6 @@ type Registered<K extends string, Fallback> = AppRegister extends Record<K, infe
 
 export type AppProfile = Registered<'profile', UserProfile>
 export type AppSettings = Registered<'settings', PublicSettings>
-export type AppCategory = Registered<'category', AssetCategory>
 /** The licence detail (xpack); the machine only stores it. */
 export type AppLicense = Registered<'license', Readonly<Record<string, unknown>>>
 
@@ -37,7 +36,6 @@ export interface AppContext {
   settings: AppSettings
   hasValidLicense: boolean
   profile: AppProfile | null
-  categories: readonly AppCategory[]
   license: AppLicense | null
   ticketsCount: number
   /** Value of jms_session_expire when start-up passed. */

@@ -7,10 +7,9 @@ import { MODEL_TEST_TIMEOUT, flushMicrotasks, walkShortestPaths } from '../testi
 import type { PersistedViewOrg, UserProfile } from '../view-org/view-org.types.ts'
 import { SYSTEM_ORG } from '../view-org/view-org.types.ts'
 import { startupMachine } from './startup.machine.ts'
-import type { AssetCategory, BuildRoutesInput, PublicSettings } from './startup.types.ts'
+import type { BuildRoutesInput, PublicSettings } from './startup.types.ts'
 
 const SETTINGS: PublicSettings = { XPACK_ENABLED: true, XPACK_LICENSE_IS_VALID: true, INTERFACE: { login_title: 'JumpServer' } }
-const CATEGORIES: AssetCategory[] = [{ value: 'host', label: 'Host', types: [{ value: 'linux', label: 'Linux' }] }]
 
 beforeEach(() => {
   vi.useFakeTimers()
@@ -24,7 +23,6 @@ interface Stubs {
   mark?: string | null
   profile?: () => Promise<UserProfile | null>
   persisted?: Partial<PersistedViewOrg>
-  categories?: () => Promise<readonly AssetCategory[]>
 }
 
 async function run(path: string, stubs: Stubs = {}) {
@@ -40,7 +38,6 @@ async function run(path: string, stubs: Stubs = {}) {
       loadProfile: fromPromise(stubs.profile ?? (async () => adminProfile())),
       readPersisted: fromPromise(({ input }) => readPersisted(input)),
       buildRoutes: fromPromise(({ input }) => buildRoutes(input)),
-      loadCategories: fromPromise(stubs.categories ?? (async () => CATEGORIES)),
     },
   })
   const actor = createActor(machine, { input: { path } })
@@ -55,7 +52,7 @@ describe('startup machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
     await walkShortestPaths({
       machine: startupMachine,
       inputs: [{ path: '/console/users/users' }, { path: '/' }],
-      promiseActors: ['initApp', 'loadPublicSettings', 'readSessionMark', 'logout', 'loadProfile', 'readPersisted', 'buildRoutes', 'loadCategories'],
+      promiseActors: ['initApp', 'loadPublicSettings', 'readSessionMark', 'logout', 'loadProfile', 'readPersisted', 'buildRoutes'],
       events: [
         { type: 'xstate.done.actor.initApp', output: undefined },
         { type: 'xstate.error.actor.initApp', error: new Error('i18n') },
@@ -77,8 +74,6 @@ describe('startup machine — model', { timeout: MODEL_TEST_TIMEOUT }, () => {
         { type: 'xstate.error.actor.readPersisted', error: new Error('storage') },
         { type: 'xstate.done.actor.buildRoutes', output: ['routes'] },
         { type: 'xstate.error.actor.buildRoutes', error: new Error('bad route') },
-        { type: 'xstate.done.actor.loadCategories', output: CATEGORIES },
-        { type: 'xstate.error.actor.loadCategories', error: { status: 500 } },
       ],
       invariant: (snapshot) => {
         if (snapshot.status !== 'done') return
@@ -104,8 +99,6 @@ describe('startup machine — scenarios', () => {
       lastView: null,
       orgs: { usingOrgs: [ORG_DEFAULT, ORG_A], currentOrg: ORG_DEFAULT, previousOrg: null },
       routes: ['routes'],
-      categories: CATEGORIES,
-      categoriesError: null,
       redirectTo: '/console',
     })
     expect(readPersisted).toHaveBeenCalledWith({ username: 'admin' })
@@ -166,16 +159,6 @@ describe('startup machine — scenarios', () => {
     expect(actor.getSnapshot().output).toMatchObject({ status: 'ready', view: 'workbench', redirectTo: '/profile/improvement' })
     const already = await run('/profile/improvement', { profile: async () => userProfile({ is_first_login: true }) })
     expect(already.actor.getSnapshot().output).toMatchObject({ view: 'profile', redirectTo: null })
-  })
-
-  it('is ready without categories when they fail to load', async () => {
-    const failure = { status: 500 }
-    const { actor } = await run('/console', {
-      categories: async () => {
-        throw failure
-      },
-    })
-    expect(actor.getSnapshot().output).toMatchObject({ status: 'ready', categories: null, categoriesError: failure })
   })
 
   it('fails with the error when a required actor is not provided', async () => {

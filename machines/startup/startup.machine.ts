@@ -1,7 +1,8 @@
 /**
  * startup — the console start-up sequence of spec §4.1, run once by the root app actor before the router
  * resolves: init app → public settings → session mark → profile → persisted view/org → view check →
- * organization check → routes → first-login check → asset categories → ready.
+ * organization check → routes → first-login check → ready. (The asset categories are the asset pages' own query,
+ * not the start-up's: decisions.md.)
  *
  * Every read (cookies, storage, HTTP) is an injected actor; the view and organization decisions are the pure
  * rules of view-org. Final states: `ready`, `loginRequired` (100 ms after a 401/403 or an empty profile) and
@@ -15,7 +16,6 @@ import type { PersistedViewOrg, UserProfile } from '../view-org/view-org.types.t
 import {
   FIRST_LOGIN_PATH,
   LOGIN_REDIRECT_DELAY_MS,
-  type AssetCategory,
   type BuildRoutesInput,
   type PublicSettings,
   type StartupContext,
@@ -52,8 +52,6 @@ function readyOutput(context: StartupContext): StartupReady {
     lastView: context.persisted.lastView ?? null,
     orgs,
     routes: context.routes,
-    categories: context.categories,
-    categoriesError: context.categoriesError,
     redirectTo: context.redirectTo,
   }
 }
@@ -79,8 +77,6 @@ export const startupMachine = setup({
     readPersisted: fromPromise<Partial<PersistedViewOrg>, { username: string }>(async () => ({})),
     /** Build the permitted route tree / menu. Default: nothing to build (the router filters statically). */
     buildRoutes: fromPromise<unknown, BuildRoutesInput>(async () => null),
-    /** `GET /api/v1/assets/categories/`. */
-    loadCategories: fromPromise<readonly AssetCategory[], void>(async () => missing('loadCategories')),
   },
   guards: {
     isAuthFailure: (_, error: unknown) => isAuthFailure(error),
@@ -93,7 +89,7 @@ export const startupMachine = setup({
   },
 }).createMachine({
   id: 'startup',
-  description: 'Console start-up: settings, session, profile, view, organization, routes, first login, categories. ' +
+  description: 'Console start-up: settings, session, profile, view, organization, routes, first login. ' +
     'Decisions are returned as output (redirect, login, failure) instead of navigating; the tickets view also needs a valid license.',
   context: ({ input }) => ({
     path: input.path,
@@ -105,8 +101,6 @@ export const startupMachine = setup({
     orgs: null,
     routes: null,
     redirectTo: null,
-    categories: null,
-    categoriesError: null,
     error: null,
     loginReason: null,
   }),
@@ -222,19 +216,11 @@ export const startupMachine = setup({
     },
     checkingFirstLogin: {
       always: {
-        target: 'loadingCategories',
+        target: 'ready',
         actions: assign({
           redirectTo: ({ context }) =>
             context.profile?.is_first_login === true && !context.path.startsWith(FIRST_LOGIN_PATH) ? FIRST_LOGIN_PATH : context.redirectTo,
         }),
-      },
-    },
-    loadingCategories: {
-      invoke: {
-        id: 'loadCategories',
-        src: 'loadCategories',
-        onDone: { target: 'ready', actions: assign({ categories: ({ event }) => event.output }) },
-        onError: { target: 'ready', actions: assign({ categoriesError: ({ event }) => event.error }) },
       },
     },
     redirectingToLogin: {

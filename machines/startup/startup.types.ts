@@ -23,13 +23,6 @@ export interface PublicSettings {
   [key: string]: unknown
 }
 
-/** `GET /api/v1/assets/categories/` (contract api §4.4), reduced to what the console reads. */
-export interface AssetCategory {
-  value: string
-  label: string
-  types: readonly { value: string; label: string; category?: string }[]
-}
-
 export interface StartupInput {
   /** The requested router path, without the `/ui` base (e.g. `/console/users/users`, `/`). */
   path: string
@@ -71,9 +64,6 @@ export interface StartupReady {
   lastView: ViewName | null
   orgs: OrgSelection
   routes: unknown
-  categories: readonly AssetCategory[] | null
-  /** Loading categories is not fatal: the error is kept and `categories` is null. */
-  categoriesError: unknown
   /** Where the router should go instead of the requested path (view not allowed, home, first login); null = stay. */
   redirectTo: string | null
 }
@@ -93,8 +83,6 @@ export interface StartupContext {
   orgs: OrgSelection | null
   routes: unknown
   redirectTo: string | null
-  categories: readonly AssetCategory[] | null
-  categoriesError: unknown
   error: StartupError | null
   loginReason: LoginReason | null
 }

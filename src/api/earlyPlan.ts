@@ -4,7 +4,7 @@
  * early script alone (no runtime imports: the script is a classic one, docs/architecture.md "First visit").
  *
  * - The start-up GETs whose answer does not depend on anything the console decides later (the settings, the
- *   profile, the asset categories; X-JMS-ORG only from the page's `oid`, as the client sends them during start-up).
+ *   profile; X-JMS-ORG only from the page's `oid`, as the client sends them during start-up).
  *   Signed-in calls only when the session mark cookie says a session may exist: a visitor who is not signed in
  *   makes no call that can only fail; a signed-in one does not ask for the open settings, which the public
  *   settings include (src/app/appActor.ts, initApp).
@@ -17,7 +17,7 @@
  */
 export const SESSION_MARK = 'jms_session_expire'
 export const OPEN = ['/api/v1/settings/public/open/']
-export const SIGNED_IN = ['/api/v1/settings/public/', '/api/v1/users/profile/', '/api/v1/assets/categories/']
+export const SIGNED_IN = ['/api/v1/settings/public/', '/api/v1/users/profile/']
 
 /** Where the page size goes in a first page's address (`limit={size}`). */
 export const SIZE_SLOT = '{size}'

@@ -6,7 +6,6 @@ import Cookies from 'js-cookie'
 import { createActor, fromCallback, fromPromise, waitFor, type ActorRefFrom } from 'xstate'
 import { SESSION_MARK_COOKIE, sessionMarkMachine, sessionRefreshMachine, siteMessagesMachine, startupMachine, viewOrgMachine } from '../../machines/index.ts'
 import type { Org, SocketEvent, UserProfile, ViewName } from '../../machines/index.ts'
-import { fetchCategories } from '../api/categories.ts'
 import { DEFAULT_ORG_ID, isProfileUrl, onApiActivity, setErrorNotifier, setOrgSource, setUnauthorizedHandler } from '../api/client.ts'
 import { fetchLicense } from '../api/license.ts'
 import { endServerSession, fetchProfile } from '../api/profile.ts'
@@ -70,7 +69,6 @@ const provided = appMachine.provide({
         logout: fromPromise<unknown, void>(() => endServerSession()),
         loadProfile: fromPromise<UserProfile | null, void>(({ signal }) => fetchProfile(signal)),
         readPersisted: fromPromise(async ({ input }) => readPersisted(input.username)),
-        loadCategories: fromPromise(({ signal }) => fetchCategories(signal)),
       },
     }),
     sessionMark: sessionMarkMachine.provide({

@@ -3,7 +3,6 @@
  * snapshot the console reads (`s.context.profile` is the full `Profile` of src/api). The machine stays pure; its
  * side effects are provided in appActor.ts.
  */
-import type { AssetCategory } from '../api/categories.ts'
 import type { LicenseDetail } from '../api/license.ts'
 import type { Profile } from '../api/profile.ts'
 import type { PublicSettings } from '../api/settings.ts'
@@ -13,7 +12,6 @@ declare module '../../machines/app/app.types.ts' {
     profile: Profile
     settings: PublicSettings
     license: LicenseDetail
-    category: AssetCategory
   }
 }
 

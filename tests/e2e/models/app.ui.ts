@@ -90,7 +90,7 @@ export function appUiModel(facts: AppFacts): UiModel<AppCtx> {
     view: 'console',
     lastView: null,
     orgs: { usingOrgs: facts.profile.console_orgs, currentOrg: facts.defaultOrg, previousOrg: null },
-    routes: null, categories: [], categoriesError: null, redirectTo: null,
+    routes: null, redirectTo: null,
   }
   const events = [
     { type: 'xstate.done.actor.startup', output: ready },

@@ -4,7 +4,7 @@
  * `jms_session_expire` mark is gone (logged out, then the login page), and a mark without a session (the profile
  * answers 401: the login page).
  * Every answer is the real server's; the start-up runs without a user action, so only its final states are rest
- * points. Not driven: failures of the settings, routes, persisted choices or categories, and a user in no
+ * points. Not driven: failures of the settings, routes, persisted choices, and a user in no
  * organization (the server puts every user in DEFAULT) — no server answer arranges them; the unit model walk
  * covers them.
  */
@@ -59,7 +59,6 @@ export function startupUiModel(): UiModel<StartupCtx> {
       { type: 'xstate.error.actor.loadProfile', error: { status: 401 } },
       { type: 'xstate.done.actor.readPersisted', output: {} },
       { type: 'xstate.done.actor.buildRoutes', output: [] },
-      { type: 'xstate.done.actor.loadCategories', output: [] },
     ],
     perform: {
       'xstate.init': open,
@@ -71,7 +70,6 @@ export function startupUiModel(): UiModel<StartupCtx> {
       'xstate.error.actor.loadProfile': async () => {},
       'xstate.done.actor.readPersisted': async () => {},
       'xstate.done.actor.buildRoutes': async () => {},
-      'xstate.done.actor.loadCategories': async () => {},
       'xstate.after.loginRedirectDelay.startup.redirectingToLogin': async () => {},
     },
     states: {
