@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import type { CodeSplittingGroup } from 'rolldown'
+import type { ChunkingContext, CodeSplittingGroup } from 'rolldown'
 import type { Plugin, ResolvedConfig } from 'vite'
 import type { BrandVariants, Theme } from '@fluentui/react-theme'
 import { BRAND_GREEN } from '../src/app/brand.ts'
@@ -81,11 +81,42 @@ const isEarlyModule = (id: string) => EARLY_MODULES.some((m) => id.replace(/\\/g
  * list and table blocks every list page uses into `list`; pages keep their own small chunks and import what they
  * share from those two. The early module stays apart.
  */
+const VIEW_DECLARATION = /[\\/]src[\\/]views[\\/](\w+)[\\/]([\w-]+)[\\/](?:\w*ListPage\.tsx|resource\.ts|\w*[cC]ommands\.tsx)$/
+
+/**
+ * The group of a view folder's declarations (`console-users` for src/views/console/users/{UserListPage.tsx, resource.ts,
+ * userCommands.tsx}), and of every module that only they import, directly or not; null for anything else.
+ */
+function viewDeclarationGroup(id: string, ctx: ChunkingContext): string | null {
+  const memo = new Map<string, string | null>()
+  const groupOf = (moduleId: string): string | null => {
+    const known = memo.get(moduleId)
+    if (known !== undefined) return known
+    memo.set(moduleId, null) // an import cycle: not exclusive
+    const declaration = VIEW_DECLARATION.exec(moduleId)
+    let group = declaration ? `${declaration[1]}-${declaration[2]}` : null
+    if (!group) {
+      const info = ctx.getModuleInfo(moduleId)
+      if (info && info.dynamicImporters.length === 0 && info.importers.length > 0 && !info.isEntry) {
+        const owners = new Set(info.importers.map(groupOf))
+        const [only] = owners
+        group = owners.size === 1 && only ? only : null
+      }
+    }
+    memo.set(moduleId, group)
+    return group
+  }
+  return groupOf(id)
+}
+
 export const firstScreenGroups: CodeSplittingGroup[] = [
   { name: 'app', priority: 2, tags: ['$initial'], test: (id) => !isEarlyModule(id) },
   // Every list page needs the list and table blocks (and the Fluent parts under them): one chunk, not fifteen.
   // Their dialogs (`*Dialog.tsx`) and parts loaded on use (`*.lazy.tsx`) stay out of it.
   { name: 'list', priority: 1, test: (id) => /[\\/]src[\\/]ui[\\/](list|table)[\\/]/.test(id) && !/(Dialog|\.lazy)\.tsx$/.test(id) },
+  // A view folder's list page, resource declaration and commands, with what only they import: one small chunk,
+  // not three or four (what other chunks import too stays where rolldown puts it).
+  { name: viewDeclarationGroup, priority: 0, includeDependenciesRecursively: false },
 ]
 
 /**

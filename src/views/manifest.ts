@@ -9,6 +9,7 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
+import type { ComponentType } from 'react'
 import { deriveResource, type ModelSource, type PageLoader, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import type { RelatedRef } from '../ui/common/resource.ts'
 import { ACTIVE_TAB, chooseTab } from '../ui/detail/activeTab.ts'
@@ -70,7 +71,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     perms: { view: 'users.view_usergroup', add: 'users.add_usergroup', change: 'users.change_usergroup', delete: 'users.delete_usergroup' },
     related: { users: 'users.user' },
     pages: {
-      list: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupListPage),
+      list: () => import('./console/groups/UserGroupListPage.tsx').then((m) => m.UserGroupListPage),
       create: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupFormPage),
       update: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupFormPage),
       detail: () => import('./console/groups/UserGroupPages.tsx').then((m) => m.UserGroupDetailPage),
@@ -120,7 +121,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     icon: 'orgs',
     licenseRequired: true,
     pages: {
-      list: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationListPage),
+      list: () => import('./settings/orgs/OrganizationListPage.tsx').then((m) => m.OrganizationListPage),
       create: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationFormPage),
       update: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationFormPage),
       detail: () => import('./settings/orgs/OrganizationPages.tsx').then((m) => m.OrganizationDetailPage),
@@ -138,7 +139,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     defaultOrder: '-date_start',
     dateRange: true,
     pages: {
-      list: () => import('./audit/sessions/SessionPages.tsx').then((m) => m.SessionListPage),
+      list: () => import('./audit/sessions/SessionListPage.tsx').then((m) => m.SessionListPage),
       detail: () => import('./audit/sessions/SessionPages.tsx').then((m) => m.SessionDetailPage),
     },
   },
@@ -216,7 +217,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     related: { asset: 'assets.asset', su_from: 'accounts.account', template: 'accounts.accounttemplate' },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountListPage),
+      list: () => import('./console/accounts/AccountListPage.tsx').then((m) => m.AccountListPage),
       create: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountFormPage),
       update: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountFormPage),
       detail: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountDetailPage),
@@ -232,7 +233,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Account templates`, create: msg`Create account template`, update: msg`Update account template`, detail: msg`Account template details` },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountTemplateListPage),
+      list: () => import('./console/accounts/AccountListPage.tsx').then((m) => m.AccountTemplateListPage),
       create: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountTemplateFormPage),
       update: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountTemplateFormPage),
       detail: () => import('./console/accounts/AccountPages.tsx').then((m) => m.AccountTemplateDetailPage),
@@ -250,7 +251,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.PushListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.PushListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.PushDetailPage),
     },
   },
@@ -268,7 +269,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { create: false, update: false, delete: false, import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.PushExecutionListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.PushExecutionListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.PushExecutionDetailPage),
     },
   },
@@ -285,7 +286,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.ChangeSecretListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.ChangeSecretListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.ChangeSecretDetailPage),
     },
   },
@@ -304,7 +305,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { create: false, update: false, delete: false, import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.ChangeSecretExecutionListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.ChangeSecretExecutionListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.ChangeSecretExecutionDetailPage),
     },
   },
@@ -324,7 +325,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.GatherListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.GatherListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.GatherDetailPage),
     },
   },
@@ -344,7 +345,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { create: false, update: false, delete: false, import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.GatherExecutionListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.GatherExecutionListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.GatherExecutionDetailPage),
     },
   },
@@ -363,7 +364,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.BackupListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.BackupListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.BackupDetailPage),
     },
   },
@@ -382,7 +383,7 @@ const CORE_ENTRIES: readonly ResourceEntry[] = [
     offers: { create: false, update: false, delete: false, import: false },
     defaultOrder: null,
     pages: {
-      list: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.BackupExecutionListPage),
+      list: () => import('./console/accounts/AutomationListPage.tsx').then((m) => m.BackupExecutionListPage),
       detail: () => import('./console/accounts/AutomationPages.tsx').then((m) => m.BackupExecutionDetailPage),
     },
   },
@@ -492,12 +493,31 @@ export function manifestRoute(name: string): { item: ResourceManifestItem; kind:
   return byRouteName.get(name)
 }
 
+/** The generic page of a kind, each kind a module of its own (a list's first visit loads no form or detail code). */
+function genericPage(item: ResourceManifestItem, kind: PageKind): PageLoader {
+  const form = kind === 'create' || kind === 'update'
+  const key = `${item.key}|${form ? 'form' : kind}`
+  return async () => {
+    const known = genericMade.get(key)
+    if (known) return known
+    const page: ComponentType = await (kind === 'list'
+      ? import('./generic/GenericListPage.tsx').then((m) => m.genericListPage(item))
+      : kind === 'detail'
+        ? import('./generic/GenericDetailPage.tsx').then((m) => m.genericDetailPage(item))
+        : import('./generic/GenericFormPage.tsx').then((m) => m.genericFormPage(item)))
+    // One component per item and kind: a component made again would remount the page (create and update share it).
+    genericMade.set(key, page)
+    return page
+  }
+}
+const genericMade = new Map<string, ComponentType>()
+
 const resourcePages: Record<string, PageLoader> = {}
 for (const item of RESOURCE_MANIFEST) {
   for (const kind of ['list', 'create', 'update', 'detail'] as const) {
     const route = item.routes[kind]
     if (!route || (kind === 'list' && item.entry.listTab)) continue
-    resourcePages[route.name] = item.entry.pages?.[kind] ?? (() => import('./generic/ResourcePages.tsx').then((m) => m.genericPage(item, kind)))
+    resourcePages[route.name] = item.entry.pages?.[kind] ?? genericPage(item, kind)
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, bulkAction, confirmDialog, grid, login, permissionId, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
+import { api, bulkAction, confirmDialog, grid, listSettled, login, permissionId, results, row, rowAction, selectRows, unique, type Api } from './generic-support.ts'
 
 const LIST = '/console/users/roles'
 const ORG_ROLES = '/api/v1/rbac/org-roles/'
@@ -113,6 +113,9 @@ test.describe('roles', () => {
 
     await page.goto(`/ui${LIST}?search=${prefix}`)
     await page.getByRole('tab', { name: 'Organization roles' }).click()
+    // The tab's list replaces the other one: type into its own search box, once it is there.
+    await expect(page.getByRole('tab', { name: 'Organization roles' })).toHaveAttribute('aria-selected', 'true')
+    await listSettled(page)
     await page.getByRole('search').getByRole('textbox').fill(prefix)
     await page.getByRole('search').getByRole('textbox').press('Enter')
     await expect(grid(page).locator('[data-row-id]')).toHaveCount(4)

@@ -22,10 +22,14 @@ export function ConfirmDialogView({ options, onClose }: { options: ConfirmOption
   useLayoutEffect(() => {
     if (open) returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
   }, [open])
+  // Once the exit motion ends; the focus may still be on this dialog's button then (its surface leaves the DOM
+  // after the motion), or already on the body.
+  const surface = useRef<HTMLDivElement>(null)
   const giveFocusBack = () => requestAnimationFrame(() => {
     const target = returnTo.current
     const active = document.activeElement
-    if (target?.isConnected && (!active || active === document.body)) target.focus()
+    const lost = !active || active === document.body || !active.isConnected || !!surface.current?.contains(active)
+    if (target?.isConnected && lost) target.focus()
   })
   const close = () => {
     if (busy) return
@@ -52,7 +56,7 @@ export function ConfirmDialogView({ options, onClose }: { options: ConfirmOption
       modalType="alert"
       surfaceMotion={{ onMotionFinish: (_, { direction }) => direction === 'exit' && giveFocusBack() }}
     >
-      <DialogSurface>
+      <DialogSurface ref={surface}>
         <DialogBody>
           <DialogTitle>{options?.title}</DialogTitle>
           <DialogContent>

@@ -7,10 +7,13 @@
  *
  * A `relogin` outcome leaves the page for `/core/auth/logout/?next=<current path>` (console-behaviour §2.7).
  */
-import { useCallback, useRef, useState, type ReactElement } from 'react'
+import { Suspense, useCallback, useRef, useState, type ReactElement } from 'react'
 import type { ConfirmOutput } from '../../../machines/confirm/confirm.types.ts'
-import { UserConfirmDialog } from './UserConfirmDialog.tsx'
+import { lazyRetry } from '../common/retryImport.ts'
 import { reloginHref } from './relogin.ts'
+
+/** The dialog's code (the confirm machine, its forms, the password encryption) loads when a confirmation is asked. */
+const UserConfirmDialog = lazyRetry(() => import('./UserConfirmDialog.tsx').then((m) => ({ default: m.UserConfirmDialog })))
 
 export interface UseUserConfirm {
   confirm: (url: string) => Promise<ConfirmOutput>
@@ -33,15 +36,17 @@ export function useUserConfirm(navigate: (href: string) => void = (href) => wind
     setRun({ id: counter.current, url, resolve })
   }), [])
   const dialog = run ? (
-    <UserConfirmDialog
-      key={run.id}
-      url={run.url}
-      onResult={(output) => {
-        setRun((current) => (current?.id === run.id ? null : current))
-        if (output.status === 'relogin') navigate(reloginHref())
-        run.resolve(output)
-      }}
-    />
+    <Suspense fallback={null}>
+      <UserConfirmDialog
+        key={run.id}
+        url={run.url}
+        onResult={(output) => {
+          setRun((current) => (current?.id === run.id ? null : current))
+          if (output.status === 'relogin') navigate(reloginHref())
+          run.resolve(output)
+        }}
+      />
+    </Suspense>
   ) : null
   return { confirm, dialog }
 }

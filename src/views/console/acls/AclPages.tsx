@@ -1,38 +1,17 @@
 /**
- * Command filter ACLs (CommandFilterAcl*) and asset login ACLs (AssetAcl*): one list, form and detail
- * configuration for both — the matchers (users, assets, accounts) are nested objects of lists, edited by the
+ * Command filter ACLs (CommandFilterAcl*) and asset login ACLs (AssetAcl*): one form and detail configuration for
+ * both (the lists: AclListPage.tsx) — the matchers (users, assets, accounts) are nested objects of lists, edited by the
  * generic nested and list widgets; login asset rules' time periods by the generic time-period grid. Command
  * groups use the generic pages.
  */
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
-import { Page } from '../../../ui/common/Page.tsx'
-import type { ResourceDef } from '../../../ui/common/resource.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { TimePeriodSummary } from '../../../ui/form/TimePeriodGrid.tsx'
 import { noEmoji } from '../../../ui/form/validators.ts'
-import { ListTable } from '../../../ui/list/ListTable.tsx'
-import type { ListConfig } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
-
-type Kind = 'command' | 'asset'
-const resourceOf = (kind: Kind): ResourceDef => manifestItem(kind === 'command' ? 'command-acls' : 'asset-acls').resource
-
-const MATCHER_COLUMNS = ['users_username_group', 'assets_name_group', 'assets_address_group', 'accounts_username_group']
-
-function listConfig(kind: Kind): ListConfig {
-  return {
-    resource: resourceOf(kind),
-    label: kind === 'command' ? msg`Command filters` : msg`Asset login ACLs`,
-    columns: {
-      min: ['name', 'actions'],
-      defaults: ['name', ...MATCHER_COLUMNS, ...(kind === 'command' ? ['command_groups_amount'] : []), 'priority', 'action', 'is_active', 'actions'],
-      exclude: ['users', 'assets', 'accounts', 'rules'],
-    },
-  }
-}
+import { MATCHER_COLUMNS, resourceOf, type Kind } from './resource.ts'
 
 function formConfig(kind: Kind): FormPageConfig {
   return {
@@ -79,25 +58,8 @@ const detailConfig = (kind: Kind): DetailConfig => ({
   tabs: [{ id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} kind={kind} /> }],
 })
 
-function AclListPage({ kind }: { kind: Kind }) {
-  const { t } = useLingui()
-  return (
-    <Page
-      title={kind === 'command' ? t`Command filters` : t`Asset login ACLs`}
-      help={kind === 'command'
-        ? t`Rules that accept, reject, warn about or ask for review of the commands users run on assets. The lower the priority value, the earlier a rule matches; a rule applies when its users, assets, accounts and one of its command groups match.`
-        : t`Rules that accept, reject, notify about or ask for review of logins to assets, by user, asset, account, source IP and time. The lower the priority value, the earlier a rule matches.`}
-      back={false}
-    >
-      <ListTable config={listConfig(kind)} />
-    </Page>
-  )
-}
-
 const configs = { command: { form: formConfig('command'), detail: detailConfig('command') }, asset: { form: formConfig('asset'), detail: detailConfig('asset') } }
 
-export const CommandAclListPage = () => <AclListPage kind="command" />
-export const AssetAclListPage = () => <AclListPage kind="asset" />
 export const CommandAclFormPage = () => <GenericFormPage config={configs.command.form} />
 export const AssetAclFormPage = () => <GenericFormPage config={configs.asset.form} />
 export const CommandAclDetailPage = () => <GenericDetailPage config={configs.command.detail} />

@@ -3,7 +3,7 @@ import { msg } from '@lingui/core/macro'
 import type { ResourceEntry } from '../../../router/resources.ts'
 
 const pages = (kind: 'command' | 'asset') => ({
-  list: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclListPage : m.AssetAclListPage)),
+  list: () => import('./AclListPage.tsx').then((m) => (kind === 'command' ? m.CommandAclListPage : m.AssetAclListPage)),
   create: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclFormPage : m.AssetAclFormPage)),
   update: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclFormPage : m.AssetAclFormPage)),
   detail: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclDetailPage : m.AssetAclDetailPage)),

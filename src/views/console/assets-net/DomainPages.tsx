@@ -1,55 +1,26 @@
 /**
- * DomainDetail (basic information, the domain's assets, its gateways with "Test connectivity") and GatewayList
- * (every gateway, with the same command), GatewayCreate/Update (opened from a domain, `?domain=` fixes the domain).
+ * DomainDetail (basic information, the domain's assets, its gateways with "Test connectivity") and
+ * GatewayCreate/Update (opened from a domain, `?domain=` fixes the domain); GatewayList is GatewayListPage.tsx.
  * Domain list and forms and the label pages are generic.
  */
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { patchResource, type Row, type RowId } from '../../../api/resources.ts'
 import { isRootOrg } from '../../../ui/common/access.tsx'
-import { Page } from '../../../ui/common/Page.tsx'
 import { hasPerm } from '../../../ui/common/perms.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
-import type { ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
-import { gatewayConnectivityCommands } from './connectivity.ts'
+import { gatewayListConfig } from './GatewayListPage.tsx'
 
 const domainResource = () => manifestItem('domains').resource
 const gatewayResource = () => manifestItem('gateways').resource
 const ASSETS_URL = '/api/v1/assets/assets/'
 
 const assetLabel = (r: Row) => (r.address ? `${String(r.name)}(${String(r.address)})` : String(r.name ?? r.id))
-
-const gatewayColumns: ListConfig['columns'] = {
-  min: ['name', 'actions'],
-  defaults: ['name', 'address', 'domain', 'connectivity', 'date_verified', 'is_active', 'actions'],
-  exclude: ['nodes_display', 'auto_config', 'gathered_info', 'protocols'],
-}
-
-function gatewayListConfig(domainId?: string): ListConfig {
-  return {
-    resource: gatewayResource(),
-    label: msg`Gateways`,
-    columns: gatewayColumns,
-    commands: { extra: gatewayConnectivityCommands },
-    ...(domainId
-      ? { url: `${gatewayResource().url}?domain=${encodeURIComponent(domainId)}`, stateIn: 'local' as const, linkSearch: { domain: domainId }, tableName: 'DomainGatewayList', tools: { import: false } }
-      : {}),
-  }
-}
-
-export function GatewayListPage() {
-  const { t } = useLingui()
-  return (
-    <Page title={t`Gateways`}>
-      <ListTable config={gatewayListConfig()} />
-    </Page>
-  )
-}
 
 function Info({ object, fields }: DetailContext) {
   const { t } = useLingui()

@@ -43,7 +43,7 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
     perms: { view: 'assets.view_gateway', add: 'assets.add_gateway', change: 'assets.change_gateway', delete: 'assets.delete_gateway' },
     related: ASSET_RELATED,
     pages: {
-      list: () => import('./DomainPages.tsx').then((m) => m.GatewayListPage),
+      list: () => import('./GatewayListPage.tsx').then((m) => m.GatewayListPage),
       create: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
       update: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
     },

@@ -7,7 +7,7 @@ import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
-import { AssetAccountsTab } from '../accounts/AccountPages.tsx'
+import { AssetAccountsTab } from '../accounts/AccountListPage.tsx'
 import { FavoriteStar } from './FavoriteStar.tsx'
 import { assetKindKey } from './resource.ts'
 import { assetConnectivityCommands } from '../assets-net/connectivity.ts'

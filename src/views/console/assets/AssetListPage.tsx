@@ -11,7 +11,7 @@ import {
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { Suspense, useCallback, useMemo, useRef, useState } from 'react'
 import { CATEGORIES_URL, parseCategories, type AssetCategory } from '../../../api/categories.ts'
 import { jsonQuery } from '../../../api/queries.ts'
 import type { Row } from '../../../api/resources.ts'
@@ -28,12 +28,15 @@ import { useCached } from '../../../ui/common/useCached.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig, ListControl } from '../../../ui/list/types.ts'
 import { LazyTree, type LazyTreeHandle, type TreeAction } from '../../../ui/tree/LazyTree.tsx'
-import { PromptDialog } from '../../../ui/tree/PromptDialog.tsx'
 import { manifestItem } from '../../manifest.ts'
+import { lazyRetry } from '../../../ui/common/retryImport.ts'
 import { assetKindKey, assetListConfig, KIND_KEYS } from './resource.ts'
 import { useOpenInNewTab } from '../../../ui/common/navigation.tsx'
 import { startAndOpenLog } from '../../../ui/tasks/taskCommand.ts'
 import { nodeConnectivityRequest, REFRESH_HARDWARE_PERM, TEST_CONNECTIVITY_PERM } from '../assets-net/connectivity.ts'
+
+/** The node name prompt loads when a node is first created or renamed. */
+const PromptDialog = lazyRetry(() => import('../../../ui/tree/PromptDialog.tsx').then((m) => ({ default: m.PromptDialog })))
 
 const categoriesQuery = (orgId: string | undefined) => jsonQuery(CATEGORIES_URL, orgId, parseCategories)
 
@@ -199,19 +202,21 @@ function AssetList({ kind }: { kind: string }) {
       </div>
       {confirmDialog}
       {prompt ? (
-        <PromptDialog
-          title={prompt.kind === 'create' ? t`Create child node of ${prompt.item.title}` : t`Rename node ${prompt.item.title}`}
-          label={t`Node name`}
-          initial={prompt.kind === 'rename' ? prompt.item.title : ''}
-          onCancel={() => setPrompt(undefined)}
-          onSubmit={async (value) => {
-            if (prompt.kind === 'create') await createNodeChild(String(prompt.item.data.id), value)
-            else await renameNode(String(prompt.item.data.id), value)
-            setPrompt(undefined)
-            notify('success', prompt.kind === 'create' ? t`Node created` : t`Node renamed`)
-            await reloadAll()
-          }}
-        />
+        <Suspense fallback={null}>
+          <PromptDialog
+            title={prompt.kind === 'create' ? t`Create child node of ${prompt.item.title}` : t`Rename node ${prompt.item.title}`}
+            label={t`Node name`}
+            initial={prompt.kind === 'rename' ? prompt.item.title : ''}
+            onCancel={() => setPrompt(undefined)}
+            onSubmit={async (value) => {
+              if (prompt.kind === 'create') await createNodeChild(String(prompt.item.data.id), value)
+              else await renameNode(String(prompt.item.data.id), value)
+              setPrompt(undefined)
+              notify('success', prompt.kind === 'create' ? t`Node created` : t`Node renamed`)
+              await reloadAll()
+            }}
+          />
+        </Suspense>
       ) : null}
     </Page>
   )

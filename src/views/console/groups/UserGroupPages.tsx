@@ -1,38 +1,19 @@
-/** UserGroupList, UserGroupCreate/Update and UserGroupDetail (with its members). */
+/** UserGroupCreate/Update and UserGroupDetail (with its members); the list is UserGroupListPage.tsx. */
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { patchResource, type Row, type RowId } from '../../../api/resources.ts'
 import { isRootOrg } from '../../../ui/common/access.tsx'
-import { Page } from '../../../ui/common/Page.tsx'
 import { hasPerm } from '../../../ui/common/perms.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { noEmoji } from '../../../ui/form/validators.ts'
-import { ListTable } from '../../../ui/list/ListTable.tsx'
-import type { ListConfig } from '../../../ui/list/types.ts'
 import { USERS_URL } from '../users/resource.ts'
 import { userGroupResource } from './resource.ts'
 
 /** "Name(username)", or the name alone when the answer has no username (members of a group). */
 const personLabel = (r: Row) => (r.username ? `${String(r.name)}(${String(r.username)})` : String(r.name ?? r.id))
-
-export const userGroupListConfig: ListConfig = {
-  resource: userGroupResource,
-  label: msg`User groups`,
-  columns: { min: ['name', 'actions'], defaults: ['name', 'users_amount', 'comment', 'actions'], exclude: ['users'] },
-  searchExclude: ['id'],
-}
-
-export function UserGroupListPage() {
-  const { t } = useLingui()
-  return (
-    <Page title={t`User groups`} back={false}>
-      <ListTable config={userGroupListConfig} />
-    </Page>
-  )
-}
 
 export const userGroupFormConfig: FormPageConfig = {
   resource: userGroupResource,

@@ -1,5 +1,5 @@
 /**
- * AssetPermissionList, AssetPermissionCreate/Update (the accounts chooser: aliases, specified usernames,
+ * AssetPermissionCreate/Update (the accounts chooser: aliases, specified usernames,
  * templates) and AssetPermissionDetail (basic information; users and groups; assets and nodes; accounts, protocols
  * and actions) with add/remove from the tabs.
  */
@@ -8,7 +8,6 @@ import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { patchResource, type Row, type RowId } from '../../../api/resources.ts'
 import { isRootOrg } from '../../../ui/common/access.tsx'
-import { Page } from '../../../ui/common/Page.tsx'
 import { hasPerm } from '../../../ui/common/perms.ts'
 import { RelatedPicker } from '../../../ui/common/RelatedPicker.tsx'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
@@ -17,8 +16,6 @@ import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListInput } from '../../../ui/form/ListInput.tsx'
 import type { WidgetProps } from '../../../ui/form/types.ts'
-import { ListTable } from '../../../ui/list/ListTable.tsx'
-import type { ListConfig } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
 
 const resource = () => manifestItem('asset-permissions').resource
@@ -37,27 +34,6 @@ const useStyles = makeStyles({
   accounts: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, width: '100%' },
   nested: { paddingLeft: tokens.spacingHorizontalXXL },
 })
-
-let listConfig: ListConfig | undefined
-const permissionListConfig = (): ListConfig => (listConfig ??= {
-  resource: resource(),
-  label: msg`Asset permissions`,
-  columns: {
-    min: ['name', 'actions'],
-    defaults: ['name', 'users_amount', 'user_groups_amount', 'assets_amount', 'nodes_amount', 'accounts', 'is_valid', 'date_expired', 'actions'],
-    exclude: ['users', 'user_groups', 'assets', 'nodes'],
-  },
-  searchExclude: ['id'],
-})
-
-export function AssetPermissionListPage() {
-  const { t } = useLingui()
-  return (
-    <Page title={t`Asset permissions`} back={false}>
-      <ListTable config={permissionListConfig()} />
-    </Page>
-  )
-}
 
 const ALIASES = ['@ALL', '@INPUT', '@USER', '@ANON'] as const
 

@@ -13,7 +13,7 @@ export const PERMS_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Asset permissions`, create: msg`Create asset permission`, update: msg`Update asset permission`, detail: msg`Asset permission details` },
     related: { users: 'users.user', user_groups: 'users.usergroup', assets: 'assets.asset', nodes: 'assets.node' },
     pages: {
-      list: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionListPage),
+      list: () => import('./AssetPermissionListPage.tsx').then((m) => m.AssetPermissionListPage),
       create: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionFormPage),
       update: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionFormPage),
       detail: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionDetailPage),

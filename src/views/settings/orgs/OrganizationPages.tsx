@@ -1,40 +1,19 @@
 /**
- * OrganizationList, OrganizationCreate/Update and OrganizationDetail with its resource statistics. Bulk delete is
- * not offered: the server never allows it, and deleting an organization that still holds resources is refused
- * with a reason shown to the user.
+ * OrganizationCreate/Update and OrganizationDetail with its resource statistics (the list: OrganizationListPage.tsx).
+ * Deleting an organization that still holds resources is refused with a reason shown to the user.
  */
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
-import { Page } from '../../../ui/common/Page.tsx'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard, type DetailItem } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { noEmoji } from '../../../ui/form/validators.ts'
-import { ListTable } from '../../../ui/list/ListTable.tsx'
-import type { ListConfig } from '../../../ui/list/types.ts'
 import { organizationResource } from './resource.ts'
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(360px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
 })
-
-export const organizationListConfig: ListConfig = {
-  resource: organizationResource,
-  label: msg`Organizations`,
-  columns: { min: ['name', 'actions'], defaults: ['name', 'is_default', 'created_by', 'date_created', 'comment', 'actions'], exclude: ['resource_statistics', 'is_root'] },
-  commands: { overrides: { bulkDelete: null } },
-  searchExclude: ['id'],
-}
-
-export function OrganizationListPage() {
-  const { t } = useLingui()
-  return (
-    <Page title={t`Organizations`} back={false}>
-      <ListTable config={organizationListConfig} />
-    </Page>
-  )
-}
 
 export const organizationFormConfig: FormPageConfig = {
   resource: organizationResource,

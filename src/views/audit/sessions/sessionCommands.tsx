@@ -1,0 +1,46 @@
+/** What the session pages share: the resource, a session's name, Terminate and Replay. */
+import { DismissCircleRegular, PlayRegular } from '@fluentui/react-icons'
+import { msg, t } from '@lingui/core/macro'
+import { Trans } from '@lingui/react/macro'
+import type { Row } from '../../../api/resources.ts'
+import { terminateSessions } from '../../../api/terminal.ts'
+import { notify } from '../../../ui/common/notify.tsx'
+import type { ListCommand } from '../../../ui/list/types.ts'
+import { manifestItem } from '../../manifest.ts'
+
+export const sessionResource = () => manifestItem('sessions').resource
+const TERMINATE_PERM = 'terminal.terminate_session'
+
+export const rowName = (row: Row) => `${String(row.user ?? '')} → ${String(row.asset ?? '')}`
+
+/** Terminate: asks the session's component (through its task list) to end it. */
+export const terminateCommand: ListCommand = {
+  id: 'terminate', scope: 'row', label: msg`Terminate`, icon: DismissCircleRegular, order: 12, perms: [TERMINATE_PERM], danger: true,
+  visible: (_env, { row }) => !!row && row.can_terminate === true,
+  run: ({ row }, h) => {
+    if (!row) return
+    const name = h.rowName(row)
+    h.confirm({
+      title: t`Terminate session`,
+      danger: true,
+      confirmLabel: t`Terminate`,
+      body: <Trans>Terminate the session “{name}”? Its terminal ends it at its next heartbeat.</Trans>,
+      onConfirm: async () => {
+        const ok = await terminateSessions([row.id])
+        if (ok.length) notify('success', t`The terminal was asked to end the session`)
+        else notify('warning', t`The session has already ended`)
+        h.reload()
+      },
+    })
+  },
+}
+
+export const replayCommand: ListCommand = {
+  id: 'replay', scope: 'row', label: msg`Replay`, icon: PlayRegular, order: 11, perms: ['terminal.view_sessionreplay'],
+  visible: (_env, { row }) => !!row && row.can_replay === true,
+  run: ({ row }, h) => {
+    if (!row) return
+    const detail = h.resource.routes.detail
+    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { tab: 'Replay' })
+  },
+}
