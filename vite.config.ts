@@ -31,13 +31,14 @@ export default defineConfig({
     emptyOutDir: !loginBuild,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: loginBuild
-      ? { input: { login: 'login.html' }, treeshake: { moduleSideEffects: pureModules } }
+      ? { input: { login: 'login.html' }, treeshake: { moduleSideEffects: pureModules }, output: { charset: 'ascii' } }
       : {
           input: { main: 'index.html' },
           treeshake: { moduleSideEffects: pureModules },
           // The first screen in few requests (docs/architecture.md, "First visit"): what the console's entry
-          // imports statically is one chunk; lazy pages keep their own chunks.
-          output: { codeSplitting: { groups: firstScreenGroups } },
+          // imports statically is one chunk; lazy pages keep their own chunks. ASCII only: one character outside
+          // Latin-1 makes Chromium decode and scan the whole script as UTF-16 (decisions.md, session 13).
+          output: { codeSplitting: { groups: firstScreenGroups }, charset: 'ascii' },
         },
   },
   server: {

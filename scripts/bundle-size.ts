@@ -11,6 +11,28 @@ import { gzipSync } from 'node:zlib'
 const BUDGETS_KB: Record<string, number> = { 'index.html': 257, 'login.html': 135 }
 /** The stylesheet each page links (Griffel's rules, extracted at build time: scripts/griffel-extract.ts), gzip. */
 const CSS_BUDGETS_KB: Record<string, number> = { 'index.html': 32, 'login.html': 12 }
+/**
+ * Files a list page's first visit asks for besides the first chunk (its page's chunks and the list chunk, as the
+ * early script preloads them: the build's table in index.html). A list page loads list code only (decisions.md,
+ * session 13); the asset lists also show the node tree and the category tabs.
+ */
+const LIST_FILES_BUDGET = 10
+const LIST_FILES_BUDGETS: Record<string, number> = { '/console/users/users': 2 }
+const TREE_LIST_FILES_BUDGET = 30
+const TREE_LISTS = /^\/console\/assets\/(assets|hosts|databases|devices|clouds|webs|customs)$/
+
+/** Each list page of the early table with the files it preloads (index.html's early script tag, `data-assets`). */
+export function listPageFiles(html: string): Record<string, string[]> {
+  const raw = /<script[^>]*\sdata-assets="([^"]*)"/.exec(html)?.[1]
+  if (!raw) return {}
+  const text = raw.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  const packed = JSON.parse(text) as { files: string[]; pages: Record<string, number[]> }
+  return Object.fromEntries(Object.entries(packed.pages).map(([path, ids]) => [path, ids.map((i) => packed.files[i]!)]))
+}
+
+export function listFilesBudget(path: string): number {
+  return LIST_FILES_BUDGETS[path] ?? (TREE_LISTS.test(path) ? TREE_LIST_FILES_BUDGET : LIST_FILES_BUDGET)
+}
 
 /** Stylesheets an HTML page links. */
 export function htmlStylesheets(html: string): string[] {
@@ -84,6 +106,14 @@ function main() {
     const cssOk = cssGzip <= CSS_BUDGETS_KB[page]! * 1024
     over ||= !cssOk
     console.log(`${page} stylesheets: ${kb(cssGzip)} gzip (${kb(css.reduce((n, b) => n + b.length, 0))} raw) in ${css.length} files — budget ${CSS_BUDGETS_KB[page]} KB ${cssOk ? 'ok' : 'EXCEEDED'}`)
+  }
+  if (existsSync(join(dist, 'index.html'))) {
+    const pages = listPageFiles(readFileSync(join(dist, 'index.html'), 'utf8'))
+    const overPages = Object.entries(pages).filter(([path, files]) => files.length > listFilesBudget(path))
+    over ||= overPages.length > 0 || Object.keys(pages).length === 0
+    const counts = Object.values(pages).map((f) => f.length)
+    console.log(`list pages' first visit: ${Object.keys(pages).length} pages, ${Math.min(...counts)}–${Math.max(...counts)} files besides the first chunk — budget ${LIST_FILES_BUDGET} (users ${LIST_FILES_BUDGETS['/console/users/users']}, asset lists ${TREE_LIST_FILES_BUDGET}) ${overPages.length ? 'EXCEEDED' : 'ok'}`)
+    for (const [path, files] of overPages) console.log(`  ${path}: ${files.length} files`)
   }
   if (over) process.exitCode = 1
 }

@@ -87,7 +87,7 @@ const VIEW_DECLARATION = /[\\/]src[\\/]views[\\/](\w+)[\\/]([\w-]+)[\\/](?:\w*Li
  * The group of a view folder's declarations (`console-users` for src/views/console/users/{UserListPage.tsx, resource.ts,
  * userCommands.tsx}), and of every module that only they import, directly or not; null for anything else.
  */
-function viewDeclarationGroup(id: string, ctx: ChunkingContext): string | null {
+export function viewDeclarationGroup(id: string, ctx: ChunkingContext): string | null {
   const memo = new Map<string, string | null>()
   const groupOf = (moduleId: string): string | null => {
     const known = memo.get(moduleId)
