@@ -1,4 +1,4 @@
-/** An account's secret history (its detail tab). */
+/** The account detail's Secret history tab (a module of its own: the account lists never load it). */
 import { Button, Input, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Textarea } from '@fluentui/react-components'
 import { HistoryRegular } from '@fluentui/react-icons'
 import { t } from '@lingui/core/macro'
