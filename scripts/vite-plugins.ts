@@ -116,7 +116,7 @@ export const firstScreenGroups: CodeSplittingGroup[] = [
   { name: 'list', priority: 1, test: (id) => /[\\/]src[\\/]ui[\\/](list|table)[\\/]/.test(id) && !/(Dialog|\.lazy)\.tsx$/.test(id) },
   // A view folder's list page, resource declaration and commands, with what only they import: one small chunk,
   // not three or four (what other chunks import too stays where rolldown puts it).
-  { name: viewDeclarationGroup, priority: 0, includeDependenciesRecursively: false },
+  { name: viewDeclarationGroup, debugName: 'view-declarations', priority: 0, includeDependenciesRecursively: false },
 ]
 
 /**
