@@ -500,12 +500,14 @@ function genericPage(item: ResourceManifestItem, kind: PageKind): PageLoader {
   return async () => {
     const known = genericMade.get(key)
     if (known) return known
-    const page: ComponentType = await (kind === 'list'
+    const made: ComponentType = await (kind === 'list'
       ? import('./generic/GenericListPage.tsx').then((m) => m.genericListPage(item))
       : kind === 'detail'
         ? import('./generic/GenericDetailPage.tsx').then((m) => m.genericDetailPage(item))
         : import('./generic/GenericFormPage.tsx').then((m) => m.genericFormPage(item)))
-    // One component per item and kind: a component made again would remount the page (create and update share it).
+    // One component per item and kind, the first made (two loads may overlap): a component made again would
+    // remount the page (create and update share it).
+    const page = genericMade.get(key) ?? made
     genericMade.set(key, page)
     return page
   }
