@@ -73,8 +73,11 @@ const provided = appMachine.provide({
     }),
     sessionMark: sessionMarkMachine.provide({
       actions: {
+        // Written when the page is idle: a cookie written from JavaScript makes the page's next cookie read a
+        // synchronous call to the browser (≈9 ms during a first visit), and the mark read at start still has
+        // up to two minutes to run.
         refreshMark: (_, p) => {
-          Cookies.set(p.name, p.value, { path: '/', sameSite: 'lax', expires: new Date(Date.now() + p.expiresInMs) })
+          void whenIdle().then(() => Cookies.set(p.name, p.value, { path: '/', sameSite: 'lax', expires: new Date(Date.now() + p.expiresInMs) }))
         },
       },
     }),

@@ -23,9 +23,16 @@ function readOrg(key: string): Org | null {
   }
 }
 
+// A write only when the value changes: every start persists what it resolved, and a page's first write to its
+// storage costs a round trip to the browser (several ms during a first visit); the reads are served locally.
+function writeItem(key: string, value: string | null): void {
+  if (localStorage.getItem(key) === value) return
+  if (value === null) localStorage.removeItem(key)
+  else localStorage.setItem(key, value)
+}
+
 function writeOrg(key: string, org: Org | null): void {
-  if (org) localStorage.setItem(key, JSON.stringify(org))
-  else localStorage.removeItem(key)
+  writeItem(key, org ? JSON.stringify(org) : null)
 }
 
 export function readPersisted(username: string): Partial<PersistedViewOrg> {
@@ -41,7 +48,7 @@ export function writePersisted(payload: PersistViewOrgPayload): void {
   if (!payload.username) return
   writeOrg(currentOrgKey(payload.username), payload.currentOrg)
   writeOrg(previousOrgKey(payload.username), payload.previousOrg)
-  if (payload.lastView) localStorage.setItem(LAST_VIEW_KEY, payload.lastView)
+  if (payload.lastView) writeItem(LAST_VIEW_KEY, payload.lastView)
   // Written only when it changes: every start persists the organization it resolved, and a cookie written from
   // JavaScript makes the browser's next `document.cookie` read a synchronous call to its network process (1–10 ms
   // on this machine during a first visit; reads of an unchanged jar are served from the page's cache).

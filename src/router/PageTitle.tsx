@@ -22,12 +22,17 @@ export function PageTitle() {
   }, [route, i18n, i18n.locale])
   useEffect(() => {
     if (!idle) return
-    const id = requestAnimationFrame(() => {
+    // After the frame that shows the page: focusing lays the page out at once, which the frame does anyway.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const id = requestAnimationFrame(() => (timer = setTimeout(() => {
       const active = document.activeElement
       if (active && active !== document.body) return
       document.querySelector<HTMLElement>('main[tabindex]')?.focus({ preventScroll: true })
-    })
-    return () => cancelAnimationFrame(id)
+    }, 0)))
+    return () => {
+      cancelAnimationFrame(id)
+      clearTimeout(timer)
+    }
   }, [idle, route])
   return null
 }

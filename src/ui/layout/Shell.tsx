@@ -62,27 +62,36 @@ export const CHROME_WAIT_MS = 150
  * slow machine; when the first page is ready as the shell first renders (a first visit: its answers came while
  * the code downloaded), the page goes first, in frames of the chrome's size, and the chrome follows in the next
  * frame, after the page is painted. A page still loading does not hold the chrome back longer than
- * `CHROME_WAIT_MS`: it draws while the page's answers are on their way. Once drawn, it stays.
+ * `CHROME_WAIT_MS`: it draws while the page's answers are on their way. Once drawn, it stays. `load` starts the
+ * chrome's code: after the painted page, or at once while the page still loads (asking for a chunk costs the
+ * page's main thread several ms, which a first page ready to draw should not wait for).
  */
-export function useChromeAfterPage(pageShown: boolean): boolean {
+export function useChromeAfterPage(pageShown: boolean, load: () => void = () => undefined): boolean {
   const [ready, setReady] = useState(false)
   useEffect(() => {
     if (ready) return
     let frame = 0
     let timer: ReturnType<typeof setTimeout> | undefined
-    if (pageShown) frame = requestAnimationFrame(() => (timer = setTimeout(() => setReady(true), 0)))
-    else timer = setTimeout(() => setReady(true), CHROME_WAIT_MS)
+    if (pageShown) {
+      frame = requestAnimationFrame(() => (timer = setTimeout(() => {
+        load()
+        setReady(true)
+      }, 0)))
+    } else {
+      load()
+      timer = setTimeout(() => setReady(true), CHROME_WAIT_MS)
+    }
     return () => {
       cancelAnimationFrame(frame)
       clearTimeout(timer)
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `load` is called once, whichever came first
   }, [ready, pageShown])
   return ready
 }
 
 /** The frame every console screen lives in (spec 000 §2.3): header, left menu, tabs, warnings, page. */
 export function Shell() {
-  useState(loadChrome) // the chrome's chunk starts downloading with the shell's first render, once
   const { t } = useLingui()
   const styles = useStyles()
   const sidebar = useSidebar()
@@ -96,12 +105,19 @@ export function Shell() {
   const messagesOpen = useSiteMessages(selectDrawerOpen)
   const reloginAsked = useSyncExternalStore(subscribeRelogin, isReloginAsked, isReloginAsked)
   const [tabs, setTabsState] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
-  const setTabs = (next: VisitedTab[] | ((list: VisitedTab[]) => VisitedTab[])) =>
-    setTabsState((list) => {
-      const value = typeof next === 'function' ? next(list) : next
-      saveTabs(sessionStorage, value)
-      return value
-    })
+  const setTabs = setTabsState
+  // Saved when the page is idle (or leaves): a page's first storage write waits on the browser (≈7 ms during a
+  // first visit), which the first rows should not.
+  useEffect(() => {
+    const save = () => saveTabs(sessionStorage, tabs)
+    if (typeof requestIdleCallback !== 'function') return save()
+    const id = requestIdleCallback(save, { timeout: 1_000 })
+    addEventListener('pagehide', save)
+    return () => {
+      cancelIdleCallback(id)
+      removeEventListener('pagehide', save)
+    }
+  }, [tabs])
 
   useEffect(() => {
     const visited = visitName ? routeByName(visitName) : undefined
@@ -130,7 +146,7 @@ export function Shell() {
     [profile, currentOrg],
   )
   const go = (to: string | null) => to && void navigate({ href: to } as never)
-  const chrome = useChromeAfterPage(!!visitHref)
+  const chrome = useChromeAfterPage(!!visitHref, loadChrome)
 
   return (
     <div className={styles.root}>

@@ -37,6 +37,20 @@ describe('the shell chrome after the first page (issue 17, first visit)', () => 
     expect(result.current).toBe(true)
   })
 
+  it('asks for the chrome\'s code after the painted page, or at once while the page still loads', async () => {
+    const loadAfterPage = vi.fn()
+    renderHook(() => useChromeAfterPage(true, loadAfterPage))
+    expect(loadAfterPage).not.toHaveBeenCalled() // the page's frame is not held up by a chunk request
+    await act(async () => {
+      vi.advanceTimersToNextFrame()
+      vi.advanceTimersByTime(1)
+    })
+    expect(loadAfterPage).toHaveBeenCalledTimes(1)
+    const loadWhileLoading = vi.fn()
+    renderHook(() => useChromeAfterPage(false, loadWhileLoading))
+    expect(loadWhileLoading).toHaveBeenCalledTimes(1) // nothing to draw yet: the download starts with the shell
+  })
+
   it('draws after the page when the page comes within the wait', async () => {
     const { result, rerender } = renderHook(({ shown }) => useChromeAfterPage(shown), { initialProps: { shown: false } })
     await act(async () => {
