@@ -2,6 +2,9 @@ import { msg } from '@lingui/core/macro'
 import type { RouteNode } from '../types.ts'
 import { page } from './helpers.ts'
 
+/** The address of one task execution's live log page (`CeleryTaskLog` below): every task command opens it. */
+export const taskLogPath = (executionId: string) => `/ops/celery/task/${encodeURIComponent(executionId)}/log`
+
 /** Routes outside the views: home, 404, task logs, the legacy session link (console-behaviour §3). */
 export const commonRoutes: RouteNode[] = [
   // `/` goes to the user's preferred view; the guard computes where.

@@ -11,9 +11,8 @@ import { describeError } from '../common/errors.ts'
 import { notify } from '../common/notify.tsx'
 import type { CommandScope, CommandTarget } from '../list/commands.ts'
 import type { ListCommand } from '../list/types.ts'
+import { taskLogPath } from '../../router/routes/common.ts'
 
-/** The console's page of an execution's log (route CeleryTaskLog). */
-export const executionLogPath = (executionId: string) => `/ops/celery/task/${encodeURIComponent(executionId)}/log`
 
 export interface TaskCommandOptions {
   id: string
@@ -34,7 +33,7 @@ export async function startAndOpenLog(url: string, body: Record<string, unknown>
   try {
     const execution = await startTask(url, body)
     notify('success', t`Task started`)
-    openInNewTab(executionLogPath(execution))
+    openInNewTab(taskLogPath(execution))
   } catch (e) {
     notify('error', t`Could not start the task`, describeError(e))
   }

@@ -8,8 +8,7 @@ import { accountTask, type SecretKind } from '../../../api/accounts.ts'
 import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
-
-const taskLogPath = (id: string) => `/ops/celery/task/${encodeURIComponent(id)}/log`
+import { taskLogPath } from '../../../router/routes/common.ts'
 
 export const KINDS = {
   account: { key: 'accounts', secretPerm: 'accounts.view_accountsecret', title: msg`Accounts` },

@@ -9,8 +9,7 @@ import { notify } from '../../../ui/common/notify.tsx'
 import { saveBlob } from '../../../ui/export/saveBlob.ts'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../manifest.ts'
-
-const taskLogPath = (id: string) => `/ops/celery/task/${encodeURIComponent(id)}/log`
+import { taskLogPath } from '../../../router/routes/common.ts'
 
 export interface Kind {
   key: string

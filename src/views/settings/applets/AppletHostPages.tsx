@@ -14,7 +14,8 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
-import { executionLogPath, rowId, taskCommand } from '../../../ui/tasks/taskCommand.ts'
+import { rowId, taskCommand } from '../../../ui/tasks/taskCommand.ts'
+import { taskLogPath } from '../../../router/routes/common.ts'
 import { manifestItem } from '../../manifest.ts'
 
 export const DEPLOYMENTS_URL = '/api/v1/terminal/applet-host-deployments/'
@@ -75,7 +76,7 @@ const openLog: ListCommand = {
   id: 'log', scope: 'row', label: msg`Log`, icon: DocumentTextRegular, order: 5,
   enabled: (_env, { row }) => !!row?.task,
   run: ({ row }, h) => {
-    if (row?.task) h.openInNewTab(executionLogPath(String(row.task)))
+    if (row?.task) h.openInNewTab(taskLogPath(String(row.task)))
   },
 }
 

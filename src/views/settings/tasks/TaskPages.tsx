@@ -22,7 +22,8 @@ import { FormDialog } from '../../../ui/form/FormDialog.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { TaskStateBadge } from '../../../ui/tasks/TaskLog.tsx'
-import { RUN_TASK_PERM, taskExecutionResource, taskLogPath, taskResource } from './resource.ts'
+import { RUN_TASK_PERM, taskExecutionResource, taskResource } from './resource.ts'
+import { taskLogPath } from '../../../router/routes/common.ts'
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(360px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },

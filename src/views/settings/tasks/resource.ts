@@ -20,4 +20,3 @@ export const taskExecutionResource = defineResource({
 })
 
 /** The log page of an execution (the reference's `openTaskPage`). */
-export const taskLogPath = (executionId: string) => `/ops/celery/task/${encodeURIComponent(executionId)}/log`
