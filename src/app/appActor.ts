@@ -14,7 +14,7 @@ import { fetchUnreadMessages, markAllMessagesRead, markMessagesRead, openSiteMes
 import { fetchAssignedOpenCount } from '../api/tickets.ts'
 import { askRelogin, showError } from '../ui/feedback/feedback.ts'
 import { appMachine, type AppActorRef, type AppSnapshot } from './appMachine.ts'
-import { cookieOrgId, readPersisted, writePersisted } from './persist.ts'
+import { cookieOrgId, readPersisted, refreshMarkWhenIdle, writePersisted } from './persist.ts'
 import { applyInterface } from './branding.ts'
 
 export const LOGIN_PATH = '/core/auth/login/'
@@ -73,12 +73,7 @@ const provided = appMachine.provide({
     }),
     sessionMark: sessionMarkMachine.provide({
       actions: {
-        // Written when the page is idle: a cookie written from JavaScript makes the page's next cookie read a
-        // synchronous call to the browser (≈9 ms during a first visit), and the mark read at start still has
-        // up to two minutes to run.
-        refreshMark: (_, p) => {
-          void whenIdle().then(() => Cookies.set(p.name, p.value, { path: '/', sameSite: 'lax', expires: new Date(Date.now() + p.expiresInMs) }))
-        },
+        refreshMark: (_, p) => void refreshMarkWhenIdle(p, whenIdle),
       },
     }),
     sessionRefresh: sessionRefreshMachine.provide({ actors: { refreshProfile: fromPromise<unknown, void>(() => fetchProfile()) } }),

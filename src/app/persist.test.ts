@@ -1,6 +1,7 @@
 import Cookies from 'js-cookie'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ORG_COOKIE, writePersisted } from './persist.ts'
+import { SESSION_MARK_COOKIE } from '../../machines/index.ts'
+import { ORG_COOKIE, refreshMarkWhenIdle, writePersisted } from './persist.ts'
 
 const org = (id: string) => ({ id, name: id, is_default: false, is_root: false })
 
@@ -38,5 +39,35 @@ describe('writePersisted', () => {
     writePersisted({ ...payload, previousOrg: org('00000000-0000-0000-0000-000000000004'), lastView: 'audit' })
     expect(setItem.mock.calls.map(([key]) => key).sort()).toEqual(['PRE_ORG_bob', 'PreView'])
     expect(localStorage.getItem('PreView')).toBe('audit')
+  })
+})
+
+describe('refreshMarkWhenIdle', () => {
+  const params = { name: SESSION_MARK_COOKIE, value: 'close', expiresInMs: 120_000 } as const
+  afterEach(() => {
+    Cookies.remove(SESSION_MARK_COOKIE, { path: '/' })
+    vi.restoreAllMocks()
+  })
+
+  it('rewrites the mark when the page is idle, not before', async () => {
+    Cookies.set(SESSION_MARK_COOKIE, 'close', { path: '/' })
+    const set = vi.spyOn(Cookies, 'set')
+    let idle!: () => void
+    const done = refreshMarkWhenIdle(params, () => new Promise<void>((resolve) => (idle = resolve)))
+    await Promise.resolve()
+    expect(set).not.toHaveBeenCalled() // the first rows' cookie reads stay served by the page's own copy
+    idle()
+    await done
+    expect(set).toHaveBeenCalledWith(SESSION_MARK_COOKIE, 'close', expect.objectContaining({ path: '/', expires: expect.any(Date) }))
+    const expires = (set.mock.calls[0]![2] as { expires: Date }).expires.getTime() - Date.now()
+    expect(expires).toBeGreaterThan(110_000)
+    expect(expires).toBeLessThanOrEqual(120_000)
+  })
+
+  it('does not write back a mark that is gone by then (a logout cleared it)', async () => {
+    const set = vi.spyOn(Cookies, 'set')
+    await refreshMarkWhenIdle(params, async () => undefined)
+    expect(set).not.toHaveBeenCalled()
+    expect(Cookies.get(SESSION_MARK_COOKIE)).toBeUndefined()
   })
 })

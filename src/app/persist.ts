@@ -5,7 +5,7 @@
  */
 import Cookies from 'js-cookie'
 import { isViewName } from '../../machines/index.ts'
-import type { Org, PersistedViewOrg, PersistViewOrgPayload } from '../../machines/index.ts'
+import type { Org, PersistedViewOrg, PersistViewOrgPayload, RefreshMarkParams } from '../../machines/index.ts'
 
 export const currentOrgKey = (username: string) => `jms_current_org_${username}`
 export const previousOrgKey = (username: string) => `PRE_ORG_${username}`
@@ -53,6 +53,17 @@ export function writePersisted(payload: PersistViewOrgPayload): void {
   // JavaScript makes the browser's next `document.cookie` read a synchronous call to its network process (1–10 ms
   // on this machine during a first visit; reads of an unchanged jar are served from the page's cache).
   if (payload.currentOrg && Cookies.get(ORG_COOKIE) !== payload.currentOrg.id) Cookies.set(ORG_COOKIE, payload.currentOrg.id, { path: '/', sameSite: 'lax' })
+}
+
+/**
+ * The session mark's rewrite (`refreshMark` of the sessionMark machine), when the page is next idle: a cookie
+ * written from JavaScript makes the page's next cookie read a synchronous call to the browser (≈9 ms during a first
+ * visit), and the mark just read has up to two minutes to run. A mark gone meanwhile (a logout clears it) is not
+ * written back.
+ */
+export async function refreshMarkWhenIdle(p: RefreshMarkParams, idle: () => Promise<void>): Promise<void> {
+  await idle()
+  if (Cookies.get(p.name) !== undefined) Cookies.set(p.name, p.value, { path: '/', sameSite: 'lax', expires: new Date(Date.now() + p.expiresInMs) })
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
