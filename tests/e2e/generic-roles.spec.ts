@@ -94,6 +94,8 @@ test.describe('roles', () => {
     await rowAction(page, name, 'Duplicate')
     await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(`Duplicate from ${name}`)
     await page.getByRole('button', { name: 'Save', exact: true }).click()
+    // saved (the list shows the copy) before the API is asked: the click returns before the POST does
+    await expect(row(page, `Duplicate from ${name}`)).toBeVisible()
     const copy = results(await a.get(`${ORG_ROLES}?name=${encodeURIComponent(`Duplicate from ${name}`)}`))[0] as { id: string }
     expect(copy).toBeTruthy()
     expect(await heldCodenames(a, copy.id)).toEqual(['users.add_user', 'users.view_user'])
