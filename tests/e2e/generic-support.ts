@@ -86,12 +86,22 @@ export async function rowAction(page: Page, text: string, action: string): Promi
   const r = row(page, text).first()
   await expect(r).toBeVisible()
   const button = r.getByRole('button', { name: new RegExp(`^${action}\\b`) })
-  if (await button.count()) {
-    await button.first().click()
-    return
-  }
-  await r.locator('[data-command="more"]').click()
-  await page.getByRole('menuitem', { name: action, exact: true }).click()
+  const item = page.getByRole('menuitem', { name: action, exact: true })
+  // A row can be on screen a moment before its commands are (a list re-rendering after a search): the action is
+  // looked for again, in the row and in its More menu, until it is found; only the final click acts.
+  await expect(async () => {
+    if (await button.count()) {
+      await button.first().click({ timeout: 2_000 })
+      return
+    }
+    await r.locator('[data-command="more"]').click({ timeout: 2_000 })
+    try {
+      await item.click({ timeout: 2_000 })
+    } catch (error) {
+      await page.keyboard.press('Escape')
+      throw error
+    }
+  }).toPass({ timeout: 20_000 })
 }
 
 /**
