@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react'
 import babel from '@rolldown/plugin-babel'
 import { lingui } from '@lingui/vite-plugin'
 import { earlyStart, firstScreenGroups, lightThemeAtBuild, precompress, thenBuildLogin } from './scripts/vite-plugins.ts'
-import { griffelExtract } from './scripts/griffel-extract.ts'
+import { griffelExtract, inlineTokensPlugin } from './scripts/griffel-extract.ts'
 import { iconImportsByFamily } from './scripts/icon-imports.ts'
 
 /** `vite build` builds the console, then the login page apart (scripts/vite-plugins.ts, thenBuildLogin). */
@@ -24,7 +24,7 @@ export default defineConfig({
   base: '/ui/',
   plugins: [
     iconImportsByFamily(), react(), babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), lingui(),
-    earlyStart(), lightThemeAtBuild(), griffelExtract(), thenBuildLogin(import.meta.filename), precompress(),
+    earlyStart(), lightThemeAtBuild(), griffelExtract(), inlineTokensPlugin(), thenBuildLogin(import.meta.filename), precompress(),
   ],
   build: {
     outDir: 'dist',

@@ -1,7 +1,7 @@
 import { resolveStyleRulesForSlots, shorthands } from '@griffel/core'
 import { tokens } from '@fluentui/react-theme'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { extractModule, loadStyleCompiler, stylesheet, type StyleCompiler } from './griffel-extract.ts'
+import { extractModule, inlineTokens, loadStyleCompiler, stylesheet, type StyleCompiler } from './griffel-extract.ts'
 
 /** A module as Fluent ships it: pre-compiled rules, literal. */
 const FLUENT = `import { __styles, __resetStyles, mergeClasses } from "@griffel/react";
@@ -94,5 +94,33 @@ describe('the stylesheet', () => {
 
   it('refuses a bucket it does not know (a new Griffel would need this plugin looked at)', () => {
     expect(() => stylesheet([{ z: ['.z{}'] }])).toThrow(/unknown Griffel bucket "z"/)
+  })
+})
+
+describe('tokens read at run time', () => {
+  const values = tokens as unknown as Record<string, unknown>
+
+  it('become the literal each stands for, and nothing reads the object any more', () => {
+    const code = `import { Button, tokens as t } from '@fluentui/react-components';
+const o = { tokens: 1, [t.spacingHorizontalS]: 2 };
+export const color = (dark) => dark ? t.colorNeutralBackground2 : \`1px solid \${t.colorNeutralStroke1}\`;
+export const z = o.tokens + t.zIndexPopup;`
+    const out = inlineTokens(code, 'src/a.tsx', values)!
+    expect(out.replaced).toBe(4)
+    expect(out.code).not.toMatch(/\bt\./)
+    expect(out.code).toContain(JSON.stringify(tokens.colorNeutralBackground2))
+    expect(out.code).toContain(JSON.stringify(tokens.zIndexPopup))
+    expect(out.code).toContain('o.tokens')
+    // the module still runs: the object keeps its own "tokens" key
+    expect(out.code).toContain('{ tokens: 1,')
+  })
+
+  it('a module that uses the object any other way is left as it is', () => {
+    const passes = `import { tokens } from '@fluentui/react-theme';\nexport const a = tokens.colorNeutralForeground1;\nexport const all = tokens;`
+    const computed = `import { tokens } from '@fluentui/react-components';\nexport const a = (k) => tokens[k];`
+    const shadowed = `import { tokens } from '@fluentui/react-components';\nexport const a = tokens.colorNeutralForeground1;\nexport function f(tokens) { return tokens.x }`
+    const unknown = `import { tokens } from '@fluentui/react-components';\nexport const a = tokens.notAToken;`
+    const elsewhere = `import { tokens } from './my-tokens.ts';\nexport const a = tokens.colorNeutralForeground1;`
+    for (const code of [passes, computed, shadowed, unknown, elsewhere]) expect(inlineTokens(code, 'm.js', values)).toBeUndefined()
   })
 })

@@ -274,6 +274,70 @@ export function extractModule(code: string, id: string, compiler?: StyleCompiler
   return { code: s.toString(), map: s.generateMap({ source: id, hires: 'boundary' }), rules, kept }
 }
 
+/** Where a module may import Fluent's `tokens` from (the console, and Fluent's own packages). */
+const TOKEN_MODULES = new Set(['@fluentui/react-components', '@fluentui/react-theme', '@fluentui/tokens'])
+
+/**
+ * Fluent's `tokens` read at run time (`tokens.colorNeutralBackground2` in a component, an inline style, a
+ * template) become the literal each stands for (`"var(--colorNeutralBackground2)"`): with no reader left, the
+ * 30 KB object of every token leaves the first chunk. A module that uses the name any other way (passes the object
+ * on, reads `tokens[key]`, declares its own `tokens`) is left as it is, and keeps the object in the build.
+ * Undefined when there is nothing to replace.
+ */
+export function inlineTokens(code: string, id: string, values: Record<string, unknown>, parse: (code: string) => unknown = (c) => parseAst(c)): { code: string; map: ReturnType<MagicString['generateMap']>; replaced: number } | undefined {
+  if (!code.includes('tokens')) return undefined
+  const ast = parse(code) as { body: Node[] }
+  const locals = new Set<string>()
+  const specifiers: Node[] = []
+  for (const node of ast.body) {
+    if (node.type !== 'ImportDeclaration' || !TOKEN_MODULES.has((node.source as Node).value as string)) continue
+    for (const s of node.specifiers as Node[]) {
+      if (s.type !== 'ImportSpecifier') continue
+      const imported = ((s.imported as Node).name ?? (s.imported as Node).value) as string
+      if (imported !== 'tokens') continue
+      locals.add((s.local as Node).name as string)
+      specifiers.push(s)
+    }
+  }
+  if (!locals.size) return undefined
+  const reads: Array<{ node: Node; value: string }> = []
+  let other = false
+  // Every occurrence of the local name: a read of a known token, the import itself, or a name that is not a
+  // reference (a property's key, a member after a dot). Anything else leaves the module alone.
+  const visit = (node: unknown, parent: Node | undefined, key: string): void => {
+    if (other || !node || typeof node !== 'object') return
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, parent, key)
+      return
+    }
+    const n = node as Node
+    if (typeof n.type !== 'string') return
+    if (n.type === 'MemberExpression' && !n.computed && (n.object as Node).type === 'Identifier' && locals.has((n.object as Node).name as string)) {
+      const name = (n.property as Node).name as string
+      if (typeof values[name] === 'string') {
+        reads.push({ node: n, value: values[name] as string })
+        return
+      }
+      other = true
+      return
+    }
+    if (n.type === 'Identifier' && locals.has(n.name as string)) {
+      const notReference =
+        (parent?.type === 'MemberExpression' && key === 'property' && !parent.computed) ||
+        ((parent?.type === 'Property' || parent?.type === 'MethodDefinition' || parent?.type === 'PropertyDefinition') && key === 'key' && !parent.computed && !parent.shorthand) ||
+        (parent?.type === 'ImportSpecifier' && specifiers.includes(parent))
+      if (!notReference) other = true
+      return
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'type' && v && typeof v === 'object') visit(v, n, k)
+  }
+  visit(ast.body, undefined, 'body')
+  if (other || !reads.length) return undefined
+  const s = new MagicString(code)
+  for (const { node, value } of reads) s.overwrite(node.start, node.end, JSON.stringify(value))
+  return { code: s.toString(), map: s.generateMap({ source: id, hires: 'boundary' }), replaced: reads.length }
+}
+
 const normalize = (entry: BucketEntry): [string, RuleMeta] => (Array.isArray(entry) ? entry : [entry, {}])
 
 /**
@@ -363,6 +427,28 @@ export function griffelExtract(): Plugin {
         file.source = at >= 0 ? `${html.slice(0, at)}${link}\n    ${html.slice(at)}` : html.replace('</head>', `  ${link}\n  </head>`)
       }
       if (kept) this.warn(`${kept} Griffel calls left to run time (styles not evaluable at build time)`)
+    },
+  }
+}
+
+/**
+ * The build plugin of `inlineTokens`, after `griffelExtract` (whose build-time styles read the same values): every
+ * module of the build, the console's and Fluent's.
+ */
+export function inlineTokensPlugin(): Plugin {
+  let values: Record<string, unknown> = {}
+  return {
+    name: 'bastion:inline-tokens',
+    apply: 'build',
+    enforce: 'post',
+    async buildStart() {
+      values = (await import('@fluentui/react-theme')).tokens as unknown as Record<string, unknown>
+    },
+    transform(code, id) {
+      if (!/\.[cm]?[jt]sx?$/.test(id.split('?')[0]!)) return undefined
+      const out = inlineTokens(code, id, values)
+      if (!out) return undefined
+      return { code: out.code, map: out.map }
     },
   }
 }
