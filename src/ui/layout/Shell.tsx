@@ -104,8 +104,7 @@ export function Shell() {
   const { currentOrg } = useOrganizations()
   const messagesOpen = useSiteMessages(selectDrawerOpen)
   const reloginAsked = useSyncExternalStore(subscribeRelogin, isReloginAsked, isReloginAsked)
-  const [tabs, setTabsState] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
-  const setTabs = setTabsState
+  const [tabs, setTabs] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
   // Saved when the page is idle (or leaves): a page's first storage write waits on the browser (≈7 ms during a
   // first visit), which the first rows should not.
   useEffect(() => {

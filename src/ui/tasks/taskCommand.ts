@@ -13,7 +13,6 @@ import type { CommandScope, CommandTarget } from '../list/commands.ts'
 import type { ListCommand } from '../list/types.ts'
 import { taskLogPath } from '../../router/routes/common.ts'
 
-
 export interface TaskCommandOptions {
   id: string
   scope: CommandScope

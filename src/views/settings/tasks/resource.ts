@@ -18,5 +18,3 @@ export const taskExecutionResource = defineResource({
   typeLabel: msg`Task execution`,
   perms: { view: 'ops.view_celerytask', add: RUN_TASK_PERM, change: 'ops.change_celerytask', delete: 'ops.delete_celerytaskexecution' },
 })
-
-/** The log page of an execution (the reference's `openTaskPage`). */
