@@ -4,7 +4,7 @@
  * statically (transitively). Dynamic `import()` chunks are lazy and not counted. Prints gzip sizes and fails
  * when an entry is over its budget.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
@@ -84,6 +84,39 @@ export function measure(dist: string, page: string): EntrySize {
   return { entry: page, files: [...seen].map((f) => f.slice(resolve(dist).length + 1)).sort(), raw, gzip }
 }
 
+/**
+ * Files a built chunk names for Vite's preload helper (`__vite__mapDeps`'s list: the JavaScript and CSS a dynamic
+ * import waits for), as paths under the output folder.
+ */
+export function preloadLists(code: string): string[] {
+  const out: string[] = []
+  for (const m of code.matchAll(/m\.f=(\[[^\]]*\])/g)) {
+    try {
+      out.push(...(JSON.parse(m[1]!) as string[]))
+    } catch {
+      // not a literal list of names (a `renderBuiltUrl` expression): nothing to check
+    }
+  }
+  return out
+}
+
+/**
+ * Preload names that are not files of the build: the helper would ask for them on a lazy import, get a 404 and
+ * fail that import (a stylesheet folded into another one by a plugin and left in the lists did exactly that).
+ */
+export function missingPreloads(dist: string): { chunk: string; file: string }[] {
+  const assets = join(dist, 'assets')
+  if (!existsSync(assets)) return []
+  const missing: { chunk: string; file: string }[] = []
+  for (const name of readdirSync(assets)) {
+    if (!name.endsWith('.js')) continue
+    for (const file of preloadLists(readFileSync(join(assets, name), 'utf8'))) {
+      if (!existsSync(join(dist, file))) missing.push({ chunk: `assets/${name}`, file })
+    }
+  }
+  return missing
+}
+
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 
 function main() {
@@ -115,6 +148,10 @@ function main() {
     console.log(`list pages' first visit: ${Object.keys(pages).length} pages, ${Math.min(...counts)}–${Math.max(...counts)} files besides the first chunk — budget ${LIST_FILES_BUDGET} (users ${LIST_FILES_BUDGETS['/console/users/users']}, asset lists ${TREE_LIST_FILES_BUDGET}) ${overPages.length ? 'EXCEEDED' : 'ok'}`)
     for (const [path, files] of overPages) console.log(`  ${path}: ${files.length} files`)
   }
+  const missing = missingPreloads(dist)
+  over ||= missing.length > 0
+  console.log(`lazy imports' preload lists: ${missing.length ? `${missing.length} names are not files of the build` : 'every name is a file of the build'}`)
+  for (const { chunk, file } of missing.slice(0, 20)) console.log(`  ${chunk} names ${file}`)
   if (over) process.exitCode = 1
 }
 

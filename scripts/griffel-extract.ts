@@ -413,6 +413,9 @@ export function griffelExtract(): Plugin {
       const opening = entryCss.map((fileName) => {
         const asset = bundle[fileName]
         delete bundle[fileName]
+        // Vite's preload lists (written after this hook) name a chunk's CSS and its imports' CSS: a folded file
+        // left there would be asked for on a lazy import, answered 404, and fail that import once.
+        for (const chunk of chunks) chunk.viteMetadata?.importedCss.delete(fileName)
         return asset?.type === 'asset' ? String(asset.source) : ''
       })
       const ref = this.emitFile({ type: 'asset', name: 'styles.css', source: opening.join('') + stylesheet(gathered) })

@@ -134,5 +134,17 @@ export const test = base.extend<object, { server: E2eServer }>({
   baseURL: async ({ server }, use) => {
     await use(server.baseURL)
   },
+  // Every file of the build a test's pages ask for exists: a chunk, stylesheet or image answered 4xx/5xx fails the
+  // test (a lazy import's preload list once named a stylesheet the build had folded away, and each first lazy
+  // import failed and waited for its retry without any test noticing).
+  context: async ({ context }, use) => {
+    const broken: string[] = []
+    context.on('response', (response) => {
+      const path = new URL(response.url()).pathname
+      if (response.status() >= 400 && /^\/(ui\/assets|static)\//.test(path)) broken.push(`${response.status()} ${path}`)
+    })
+    await use(context)
+    expect(broken, 'files of the build asked for by the pages and not found').toEqual([])
+  },
 })
 export { expect }

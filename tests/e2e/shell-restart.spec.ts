@@ -30,8 +30,13 @@ test('the badge follows new messages across a server restart', async ({ browser,
     const token = await readyAdmin(api)
     const adminId = await profileId(api, token)
     const page = await context.newPage()
+    // What the page met, told with a failure: a restart is where requests and chunks fail.
+    const seen: string[] = []
+    page.on('requestfailed', (r) => seen.push(`failed ${r.url()} ${r.failure()?.errorText ?? ''}`))
+    page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.url()}`))
+    page.on('pageerror', (e) => seen.push(`page error ${e.message}`))
     await login(page, ADMIN.username, ADMIN.password)
-      await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
+    await expect(page.getByTestId('site-messages-badge')).toHaveCount(0)
     await sendSiteMessage(api, token, [adminId], 'Before the restart')
     await expect(page.getByTestId('site-messages-badge')).toHaveText('1')
 
@@ -41,8 +46,14 @@ test('the badge follows new messages across a server restart', async ({ browser,
     // Same database: the session and the token are still valid; the page was never reloaded.
     await sendSiteMessage(api, token, [adminId], 'After the restart')
     await expect(page.getByTestId('site-messages-badge')).toHaveText('2', { timeout: 60_000 })
+    seen.length = 0
     await page.getByTestId('site-messages-button').click()
-    await expect(page.getByRole('dialog', { name: 'Messages' }).getByRole('heading', { name: 'After the restart' })).toBeVisible()
+    const drawer = page.getByRole('dialog', { name: 'Messages' })
+    // The first use of the drawer loads its code and the list from the restarted process.
+    await expect(drawer.getByRole('heading', { name: 'After the restart' })).toBeVisible({ timeout: 30_000 }).catch(async (error: Error) => {
+      const text = await drawer.innerText({ timeout: 1000 }).catch(() => '(no drawer)')
+      throw new Error(`${error.message}\ndrawer: ${text.replace(/\s+/g, ' ')}\nsince the click: ${seen.join(' | ') || 'nothing failed'}`)
+    })
     await expectAccessible(page, 'site messages after a restart')
   } finally {
     await context.close()
