@@ -104,17 +104,19 @@ export function preloadLists(code: string): string[] {
  * Preload names that are not files of the build: the helper would ask for them on a lazy import, get a 404 and
  * fail that import (a stylesheet folded into another one by a plugin and left in the lists did exactly that).
  */
-export function missingPreloads(dist: string): { chunk: string; file: string }[] {
+export function missingPreloads(dist: string): { named: number; missing: { chunk: string; file: string }[] } {
   const assets = join(dist, 'assets')
-  if (!existsSync(assets)) return []
   const missing: { chunk: string; file: string }[] = []
+  let named = 0
+  if (!existsSync(assets)) return { named, missing }
   for (const name of readdirSync(assets)) {
     if (!name.endsWith('.js')) continue
     for (const file of preloadLists(readFileSync(join(assets, name), 'utf8'))) {
+      named++
       if (!existsSync(join(dist, file))) missing.push({ chunk: `assets/${name}`, file })
     }
   }
-  return missing
+  return { named, missing }
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
@@ -148,9 +150,10 @@ function main() {
     console.log(`list pages' first visit: ${Object.keys(pages).length} pages, ${Math.min(...counts)}–${Math.max(...counts)} files besides the first chunk — budget ${LIST_FILES_BUDGET} (users ${LIST_FILES_BUDGETS['/console/users/users']}, asset lists ${TREE_LIST_FILES_BUDGET}) ${overPages.length ? 'EXCEEDED' : 'ok'}`)
     for (const [path, files] of overPages) console.log(`  ${path}: ${files.length} files`)
   }
-  const missing = missingPreloads(dist)
-  over ||= missing.length > 0
-  console.log(`lazy imports' preload lists: ${missing.length ? `${missing.length} names are not files of the build` : 'every name is a file of the build'}`)
+  // No list found at all means the helper's format changed and the check would pass without checking anything.
+  const { named, missing } = missingPreloads(dist)
+  over ||= missing.length > 0 || named === 0
+  console.log(`lazy imports' preload lists: ${named === 0 ? 'none found (has the preload helper changed?)' : missing.length ? `${missing.length} of ${named} names are not files of the build` : `all ${named} names are files of the build`}`)
   for (const { chunk, file } of missing.slice(0, 20)) console.log(`  ${chunk} names ${file}`)
   if (over) process.exitCode = 1
 }

@@ -1,0 +1,29 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { missingPreloads, preloadLists } from './bundle-size.ts'
+
+// The head of a chunk as Vite writes it when the chunk's dynamic imports wait for other files.
+const chunk = (files: string[]) =>
+  `const __vite__mapDeps=(i,m=__vite__mapDeps,d=(m.f||(m.f=${JSON.stringify(files)})))=>i.map(i=>d[i]);\nexport const x=1;`
+
+describe('preload lists of the built chunks', () => {
+  let dist = ''
+  afterEach(() => rmSync(dist, { recursive: true, force: true }))
+
+  it('reads the names a chunk lists for its lazy imports', () => {
+    expect(preloadLists(chunk(['assets/a-1.js', 'assets/a-1.css']))).toEqual(['assets/a-1.js', 'assets/a-1.css'])
+    expect(preloadLists('export const y=2;')).toEqual([])
+  })
+
+  it('names what the build does not have, and counts what it checked', () => {
+    dist = mkdtempSync(join(tmpdir(), 'bundle-size-'))
+    mkdirSync(join(dist, 'assets'))
+    writeFileSync(join(dist, 'assets', 'a-1.js'), 'export const a=1;')
+    writeFileSync(join(dist, 'assets', 'main-2.js'), chunk(['assets/a-1.js', 'assets/main-2.css']))
+    expect(missingPreloads(dist)).toEqual({ named: 2, missing: [{ chunk: 'assets/main-2.js', file: 'assets/main-2.css' }] })
+    writeFileSync(join(dist, 'assets', 'main-2.css'), 'a{}')
+    expect(missingPreloads(dist)).toEqual({ named: 2, missing: [] })
+  })
+})
