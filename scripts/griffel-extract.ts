@@ -338,6 +338,9 @@ export function inlineTokens(code: string, id: string, values: Record<string, un
   return { code: s.toString(), map: s.generateMap({ source: id, hires: 'boundary' }), replaced: reads.length }
 }
 
+/** A JavaScript or TypeScript module of the build (not a stylesheet, an asset or a virtual query). */
+const isScriptModule = (id: string) => /\.[cm]?[jt]sx?$/.test(id.split('?')[0]!)
+
 const normalize = (entry: BucketEntry): [string, RuleMeta] => (Array.isArray(entry) ? entry : [entry, {}])
 
 /**
@@ -392,7 +395,7 @@ export function griffelExtract(): Plugin {
       compiler = await loadStyleCompiler()
     },
     transform(code, id) {
-      if (!/\.[cm]?[jt]sx?$/.test(id.split('?')[0]!)) return undefined
+      if (!isScriptModule(id)) return undefined
       // The console's own modules have their makeStyles compiled; the packages' are compiled already.
       const out = extractModule(code, id, /node_modules/.test(id) ? undefined : compiler)
       if (!out) return undefined
@@ -448,7 +451,7 @@ export function inlineTokensPlugin(): Plugin {
       values = (await import('@fluentui/react-theme')).tokens as unknown as Record<string, unknown>
     },
     transform(code, id) {
-      if (!/\.[cm]?[jt]sx?$/.test(id.split('?')[0]!)) return undefined
+      if (!isScriptModule(id)) return undefined
       const out = inlineTokens(code, id, values)
       if (!out) return undefined
       return { code: out.code, map: out.map }
