@@ -1,5 +1,6 @@
 /** Light / dark / system theme choice, remembered in the browser (`themeMode`). */
 import { useSyncExternalStore } from 'react'
+import { mediaMatches, subscribeMedia } from './media.ts'
 import type { ThemeMode } from './theme.ts'
 
 export const THEME_MODE_KEY = 'themeMode'
@@ -17,25 +18,25 @@ export function setThemeMode(mode: ThemeMode): void {
   listeners.forEach((l) => l())
 }
 
-function subscribe(listener: () => void): () => void {
+function subscribeMode(listener: () => void): () => void {
   listeners.add(listener)
-  const mql = window.matchMedia?.(DARK_QUERY)
-  mql?.addEventListener('change', listener)
   return () => {
     listeners.delete(listener)
-    mql?.removeEventListener('change', listener)
   }
 }
+
+const subscribeSystemDark = subscribeMedia(DARK_QUERY)
+const systemDark = () => mediaMatches(DARK_QUERY)
 
 /** The scheme the chosen mode resolves to now (outside React). */
 export function currentScheme(): 'light' | 'dark' {
   const mode = readThemeMode()
-  return mode === 'system' ? (window.matchMedia?.(DARK_QUERY).matches ? 'dark' : 'light') : mode
+  return mode === 'system' ? (systemDark() ? 'dark' : 'light') : mode
 }
 
 /** The chosen mode, and the scheme it resolves to now. */
 export function useThemeMode(): { mode: ThemeMode; scheme: 'light' | 'dark' } {
-  const mode = useSyncExternalStore(subscribe, readThemeMode, () => 'system' as ThemeMode)
-  const systemDark = useSyncExternalStore(subscribe, () => window.matchMedia?.(DARK_QUERY).matches ?? false, () => false)
-  return { mode, scheme: mode === 'system' ? (systemDark ? 'dark' : 'light') : mode }
+  const mode = useSyncExternalStore(subscribeMode, readThemeMode, () => 'system' as ThemeMode)
+  const dark = useSyncExternalStore(subscribeSystemDark, systemDark, () => false)
+  return { mode, scheme: mode === 'system' ? (dark ? 'dark' : 'light') : mode }
 }

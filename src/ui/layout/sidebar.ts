@@ -4,6 +4,7 @@
  */
 import Cookies from 'js-cookie'
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
+import { mediaMatches, subscribeMedia } from '../../app/media.ts'
 
 export const SIDEBAR_COOKIE = 'sidebarStatus'
 export const MOBILE_QUERY = '(max-width: 991.98px)'
@@ -12,16 +13,8 @@ export function readSidebarCookie(value: string | undefined): boolean {
   return value !== '0'
 }
 
-function subscribeMedia(query: string) {
-  return (onChange: () => void) => {
-    const mql = window.matchMedia(query)
-    mql.addEventListener('change', onChange)
-    return () => mql.removeEventListener('change', onChange)
-  }
-}
-
 export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(subscribeMedia(query), () => window.matchMedia(query).matches, () => false)
+  return useSyncExternalStore(subscribeMedia(query), () => mediaMatches(query), () => false)
 }
 
 export function useSidebar() {
