@@ -5,9 +5,12 @@
  *   - in-app navigation (median of BENCH_RUNS, 20): from the dashboard, a click on "User list" in the menu until
  *     the first row is visible, in one session after a first visit (code loaded, metadata cached);
  *   - first visit (median of BENCH_COLD_RUNS, 10): in a fresh browser context each run (empty HTTP cache, the
- *     signed-in session's cookies), its window left on about:blank for BENCH_SETTLE_MS (2,500) while Chromium
- *     loads its own window UI, then navigation to the users list until the first row is visible, with the
- *     requests made and the bytes transferred before it (from the page's Resource Timing entries);
+ *     signed-in session's cookies and stored items), its window left on about:blank for BENCH_SETTLE_MS (2,500)
+ *     while Chromium loads its own window UI, then navigation to the users list until the first row is visible,
+ *     with the requests made and the bytes transferred before it (from the page's Resource Timing entries). These
+ *     visits run in a second Chromium driven over the devtools protocol alone, without the inspector's `Runtime`
+ *     domain that Playwright turns on (scripts/bench-cdp.ts: it costs each first visit tens of ms no user's
+ *     browser spends);
  *   - a full page load in the warm session (reported);
  *   - the first visit's CPU (median of BENCH_CPU_RUNS, 5, traced visits apart from the timed ones): the renderer's
  *     main-thread CPU before the first row and the scripts' background parsing, from the trace's thread times.
@@ -17,9 +20,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { chromium, type BrowserContext, type Page } from '@playwright/test'
+import { cdpCookie, localStorageScript, RawChromium } from './bench-cdp.ts'
 
 const USERS = Number(process.env.BENCH_USERS ?? 10_000)
 const BATCH = 500
@@ -34,6 +38,10 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 2_500)
 const PASSWORD = 'Bench-Passw0rd!'
 const LIST_PATH = '/ui/console/users/users'
 const ROW = '[role="grid"] [role="row"][data-row-id]'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+// (the omnibox pop-up UIs Chromium 156 loads into every new window: see playwright.config.ts and coldVisit)
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup']
 
 function median(samples: number[]): number {
   const s = [...samples].sort((a, b) => a - b)
@@ -219,52 +227,62 @@ function visitCpu(events: readonly TraceEvent[]): { main: number; parse: number 
   return { main, parse }
 }
 
-async function coldVisit(browser: Browser, base: string, state: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<ColdVisit>
-async function coldVisit(browser: Browser, base: string, state: Awaited<ReturnType<BrowserContext['storageState']>>, traced: true): Promise<{ main: number; parse: number } | undefined>
-async function coldVisit(browser: Browser, base: string, state: Awaited<ReturnType<BrowserContext['storageState']>>, traced = false): Promise<ColdVisit | { main: number; parse: number } | undefined> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', storageState: state })
+type StoredState = Awaited<ReturnType<BrowserContext['storageState']>>
+
+async function coldVisit(chrome: RawChromium, base: string, state: StoredState): Promise<ColdVisit>
+async function coldVisit(chrome: RawChromium, base: string, state: StoredState, traced: true): Promise<{ main: number; parse: number } | undefined>
+async function coldVisit(chrome: RawChromium, base: string, state: StoredState, traced = false): Promise<ColdVisit | { main: number; parse: number } | undefined> {
+  // A fresh context (empty cache) with the signed-in session's cookies and stored items; no `Runtime.enable`
+  // (scripts/bench-cdp.ts: an inspector would add tens of ms no user's browser spends).
+  const { browserContextId } = await chrome.send('Target.createBrowserContext') as { browserContextId: string }
   try {
-    const page = await context.newPage()
+    await chrome.send('Storage.setCookies', { browserContextId, cookies: state.cookies.map(cdpCookie) })
+    const { targetId } = await chrome.send('Target.createTarget', { url: 'about:blank', browserContextId }) as { targetId: string }
+    const { sessionId } = await chrome.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string }
     // A new context opens a new browser window, and Chromium (156 and later) loads its own omnibox UI into it for
     // about two seconds — hundreds of modules in renderers of its own, on the same two cores. A user's browser is
     // open before they type the address: the window settles on a blank page first (the cache stays empty).
-    await page.goto('about:blank')
-    await page.waitForTimeout(SETTLE_MS)
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('Page.enable')
-    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: RECORD_FIRST_ROW })
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+    await chrome.send('Page.enable', {}, sessionId)
+    const origin = new URL(base).origin
+    const items = state.origins.find((o) => o.origin === origin)?.localStorage ?? []
+    await chrome.send('Page.addScriptToEvaluateOnNewDocument', { source: `${localStorageScript(origin, items)};${RECORD_FIRST_ROW}` }, sessionId)
     const events: TraceEvent[] = []
-    const traceDone = traced ? new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve)) : undefined
+    let traceDone: Promise<unknown> | undefined
     if (traced) {
-      cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])))
-      await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'v8', 'blink.user_timing', 'devtools.timeline', '__metadata'] }, transferMode: 'ReportEvents' })
+      const stopData = chrome.on('Tracing.dataCollected', sessionId, (d) => events.push(...(d.value as TraceEvent[])))
+      traceDone = new Promise<void>((resolve) => {
+        const stop = chrome.on('Tracing.tracingComplete', sessionId, () => {
+          stop()
+          stopData()
+          resolve()
+        })
+      })
+      await chrome.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'v8', 'blink.user_timing', 'devtools.timeline', '__metadata'] }, transferMode: 'ReportEvents' }, sessionId)
     }
-    await cdp.send('Page.navigate', { url: `${base}${LIST_PATH}` })
+    await chrome.send('Page.navigate', { url: `${base}${LIST_PATH}` }, sessionId)
     const deadline = Date.now() + 30_000
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50))
-      const read = await cdp.send('Runtime.evaluate', { expression: 'window.__benchFirstVisit', returnByValue: true }).catch(() => undefined)
-      const visit = read?.result.value as ColdVisit | undefined
+      const read = await chrome.send('Runtime.evaluate', { expression: 'window.__benchFirstVisit', returnByValue: true }, sessionId).catch(() => undefined) as { result?: { value?: ColdVisit } } | undefined
+      const visit = read?.result?.value
       if (visit && !traced) return visit
       if (visit) {
-        await cdp.send('Tracing.end')
+        await chrome.send('Tracing.end', {}, sessionId)
         await traceDone
         return visitCpu(events)
       }
     }
     throw new Error(`no row of ${LIST_PATH} within 30 s`)
   } finally {
-    await context.close()
+    await chrome.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined)
   }
 }
 
 async function main(): Promise<void> {
   const server = await startServer()
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // (the omnibox pop-up UIs Chromium 156 loads into every new window: see playwright.config.ts and coldVisit)
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'],
-  })
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  let coldChrome: RawChromium | undefined
   try {
     const password = await seed(server.base)
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })).newPage()
@@ -276,12 +294,18 @@ async function main(): Promise<void> {
     const load: number[] = []
     for (let i = 0; i < RUNS; i++) load.push(await fullLoad(page, server.base))
     const state = await page.context().storageState()
-    await coldVisit(browser, server.base, state) // warm-up of the server's caches, not of the browser's
+    const chrome = await RawChromium.launch(CHROMIUM, [...CHROMIUM_ARGS, '--window-size=1400,900', '--lang=en-US'])
+    coldChrome = chrome
+    await coldVisit(chrome, server.base, state) // warm-up of the server's caches, not of the browser's
     const cold: ColdVisit[] = []
-    for (let i = 0; i < COLD_RUNS; i++) cold.push(await coldVisit(browser, server.base, state))
+    // The machine's load around the first visits: on a shared machine the same build's median moves with it
+    // (docs/running.md), so a figure is read beside the load it was measured under.
+    const loadBefore = loadavg()[0]!
+    for (let i = 0; i < COLD_RUNS; i++) cold.push(await coldVisit(chrome, server.base, state))
+    const loadAfter = loadavg()[0]!
     const cpu: { main: number; parse: number }[] = []
     for (let i = 0; i < CPU_RUNS; i++) {
-      const one = await coldVisit(browser, server.base, state, true)
+      const one = await coldVisit(chrome, server.base, state, true)
       if (one) cpu.push(one)
     }
     const navMedian = Math.round(median(nav))
@@ -289,7 +313,7 @@ async function main(): Promise<void> {
     const coldJs = Math.round(median(cold.map((c) => c.jsKB)))
     console.log(`users list, in-app navigation → first row: median ${navMedian} ms of ${RUNS} (min ${Math.round(Math.min(...nav))}, max ${Math.round(Math.max(...nav))}); budget ${BUDGET_MS} ms`)
     console.log(`users list, full page load → first row:     median ${Math.round(median(load))} ms of ${RUNS} (min ${Math.round(Math.min(...load))}, max ${Math.round(Math.max(...load))})`)
-    console.log(`users list, first visit (fresh context) → first row: median ${coldMs} ms of ${COLD_RUNS} (min ${Math.round(Math.min(...cold.map((c) => c.ms)))}, max ${Math.round(Math.max(...cold.map((c) => c.ms)))}); budget ${COLD_BUDGET_MS} ms`)
+    console.log(`users list, first visit (fresh context) → first row: median ${coldMs} ms of ${COLD_RUNS} (min ${Math.round(Math.min(...cold.map((c) => c.ms)))}, max ${Math.round(Math.max(...cold.map((c) => c.ms)))}); budget ${COLD_BUDGET_MS} ms; load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`)
     console.log(`  before the first row: ${median(cold.map((c) => c.requests))} requests (${median(cold.map((c) => c.scripts))} scripts), JavaScript ${coldJs} KB transferred (budget ${COLD_JS_BUDGET_KB} KB), all ${Math.round(median(cold.map((c) => c.totalKB)))} KB`)
     console.log(`  from the first page's answer to the first row: median ${Math.round(median(cold.map((c) => c.afterData)))} ms`)
     if (cpu.length) console.log(`  CPU before the first row (${cpu.length} traced visits, median): renderer main thread ${Math.round(median(cpu.map((c) => c.main)))} ms, background parsing ${Math.round(median(cpu.map((c) => c.parse)))} ms`)
@@ -299,6 +323,7 @@ async function main(): Promise<void> {
       process.exitCode = 1
     }
   } finally {
+    await coldChrome?.close()
     await browser.close()
     server.stop()
   }
