@@ -244,6 +244,8 @@ async function coldVisit(chrome: RawChromium, base: string, state: StoredState, 
     // open before they type the address: the window settles on a blank page first (the cache stays empty).
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
     await chrome.send('Page.enable', {}, sessionId)
+    // The page's size as Playwright sets a viewport (a headless window's own inner height is less than its size).
+    await chrome.send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId)
     const origin = new URL(base).origin
     const items = state.origins.find((o) => o.origin === origin)?.localStorage ?? []
     await chrome.send('Page.addScriptToEvaluateOnNewDocument', { source: `${localStorageScript(origin, items)};${RECORD_FIRST_ROW}` }, sessionId)
@@ -294,7 +296,7 @@ async function main(): Promise<void> {
     const load: number[] = []
     for (let i = 0; i < RUNS; i++) load.push(await fullLoad(page, server.base))
     const state = await page.context().storageState()
-    const chrome = await RawChromium.launch(CHROMIUM, [...CHROMIUM_ARGS, '--window-size=1400,900', '--lang=en-US'])
+    const chrome = await RawChromium.launch(CHROMIUM, [...CHROMIUM_ARGS, '--lang=en-US'])
     coldChrome = chrome
     await coldVisit(chrome, server.base, state) // warm-up of the server's caches, not of the browser's
     const cold: ColdVisit[] = []
