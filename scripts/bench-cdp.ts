@@ -39,16 +39,30 @@ export class RawChromium {
     const proc = spawn(executablePath, [...args, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] })
     const url = await new Promise<string>((resolve, reject) => {
       let seen = ''
-      const timer = setTimeout(() => reject(new Error(`Chromium did not open its devtools port:\n${seen}`)), 30_000)
-      proc.stderr!.on('data', (chunk) => {
+      const done = () => {
+        clearTimeout(timer)
+        proc.stderr!.off('data', read)
+        proc.stderr!.resume() // drained, not kept or searched, while the visits run on the same two cores
+        proc.off('exit', exited)
+      }
+      const read = (chunk: Buffer) => {
         seen += String(chunk)
         const m = /DevTools listening on (ws:\/\/\S+)/.exec(seen)
         if (m) {
-          clearTimeout(timer)
+          done()
           resolve(m[1]!)
         }
-      })
-      proc.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before its devtools port opened:\n${seen}`)))
+      }
+      const exited = (code: number | null) => {
+        done()
+        reject(new Error(`Chromium exited (${code}) before its devtools port opened:\n${seen}`))
+      }
+      const timer = setTimeout(() => {
+        done()
+        reject(new Error(`Chromium did not open its devtools port:\n${seen}`))
+      }, 30_000)
+      proc.stderr!.on('data', read)
+      proc.once('exit', exited)
     })
     const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 })
     await new Promise<void>((resolve, reject) => {
