@@ -21,7 +21,7 @@ export const PAGES: PageRegistry = {
   ...VIEW_PAGES,
 }
 
-export const landingPage: PageLoader = () => import('../ui/pages/LandingPage.tsx').then((m) => m.LandingPage)
+export const landingPage: PageLoader = () => import('../shell/LandingPage.tsx').then((m) => m.LandingPage)
 
 export function pageLoader(name: string): PageLoader {
   return PAGES[name] ?? landingPage

@@ -1,5 +1,5 @@
 import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components'
-import { Tooltip } from '../common/overlays.tsx'
+import { Tooltip } from '../ui/common/overlays.tsx'
 import { NavigationRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'

@@ -2,21 +2,21 @@ import { makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
 import { Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
-import { loginUrl } from '../../app/appActor.ts'
-import { ROUTES, routeByName, viewRoot } from '../../router/catalog.ts'
-import type { RouteDef } from '../../router/types.ts'
-import { AccessProvider } from '../common/access.tsx'
-import { NotifyHost } from '../common/notify.tsx'
-import { deferred } from '../common/deferred.tsx'
-import { lazyRetry, retryImport } from '../common/retryImport.ts'
-import { isReloginAsked, subscribeRelogin } from '../feedback/feedback.ts'
+import { loginUrl } from '../app/appActor.ts'
+import { ROUTES, routeByName, viewRoot } from '../router/catalog.ts'
+import type { RouteDef } from '../router/types.ts'
+import { AccessProvider } from '../ui/common/access.tsx'
+import { NotifyHost } from '../ui/common/notify.tsx'
+import { deferred } from '../ui/common/deferred.tsx'
+import { lazyRetry, retryImport } from '../ui/common/retryImport.ts'
+import { isReloginAsked, subscribeRelogin } from '../ui/feedback/feedback.ts'
 import type * as Chrome from './chrome.lazy.tsx'
 import { HeaderFrame, SidebarFrame, TabsBarFrame } from './frames.tsx'
 import { useSidebar } from './sidebar.ts'
 import { selectDrawerOpen } from './SiteMessages.tsx'
 import { addTab, replaceTab, closeAllTabs, isTabOf, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
 import { useOrganizations, useProfile } from './useShell.ts'
-import { useSiteMessages } from '../../app/AppProvider.tsx'
+import { useSiteMessages } from '../app/AppProvider.tsx'
 import { Warnings } from './Warnings.tsx'
 
 // The chrome (header, menu, tabs): a chunk of its own, asked for as the shell first renders and drawn after a
@@ -29,7 +29,7 @@ const TabsBar = lazyRetry(() => loadChrome().then((m) => ({ default: m.TabsBar }
 
 // Not on the first screen: loaded when first opened.
 const SiteMessagesDrawer = deferred(() => import('./SiteMessagesDrawer.tsx').then((m) => m.SiteMessagesDrawer))
-const ReloginDialog = deferred(() => import('../feedback/ReloginDialog.tsx').then((m) => m.ReloginDialog))
+const ReloginDialog = deferred(() => import('../ui/feedback/ReloginDialog.tsx').then((m) => m.ReloginDialog))
 
 const SYSTEM_ADMIN_ROLE = '00000000-0000-0000-0000-000000000001'
 

@@ -6,7 +6,7 @@ import {
   ShieldKeyholeRegular, ShieldLockRegular, TaskListSquareLtrRegular, TicketDiagonalRegular, VideoClipRegular, WindowConsoleRegular,
   WrenchRegular, type FluentIcon,
 } from '@fluentui/react-icons'
-import type { MenuIcon } from '../../router/types.ts'
+import type { MenuIcon } from '../router/types.ts'
 
 /** Fluent icons of the menu entries named in the route catalogue. */
 export const MENU_ICONS: Record<MenuIcon, FluentIcon> = {

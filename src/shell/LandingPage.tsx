@@ -1,7 +1,7 @@
 import { Body1, makeStyles, Title2, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { useRouterState } from '@tanstack/react-router'
-import type { RouteDef } from '../../router/types.ts'
+import type { RouteDef } from '../router/types.ts'
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingVerticalXL },

@@ -1,9 +1,9 @@
 import { Button } from '@fluentui/react-components'
-import { Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Tooltip } from '../common/overlays.tsx'
+import { Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Tooltip } from '../ui/common/overlays.tsx'
 import { ArrowDownloadRegular, BookRegular, InfoRegular, PersonSupportRegular, QuestionCircleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
-import { deferred } from '../common/deferred.tsx'
+import { deferred } from '../ui/common/deferred.tsx'
 import { useHeaderStyles } from './headerStyles.ts'
 import { useSettings } from './useShell.ts'
 

@@ -4,7 +4,7 @@
  */
 import Cookies from 'js-cookie'
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
-import { mediaMatches, subscribeMedia } from '../../app/media.ts'
+import { mediaMatches, subscribeMedia } from '../app/media.ts'
 
 export const SIDEBAR_COOKIE = 'sidebarStatus'
 export const MOBILE_QUERY = '(max-width: 991.98px)'

@@ -4,7 +4,7 @@ import {
 } from '@fluentui/react-components'
 import { CheckmarkRegular, DismissRegular, MailReadRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
-import { useSiteMessages, useSiteMessagesRef, type SiteMessagesSnapshot } from '../../app/AppProvider.tsx'
+import { useSiteMessages, useSiteMessagesRef, type SiteMessagesSnapshot } from '../app/AppProvider.tsx'
 import { useMediaQuery, MOBILE_QUERY } from './sidebar.ts'
 import { selectDrawerOpen as selectOpen } from './SiteMessages.tsx'
 

@@ -5,10 +5,10 @@
 import { useRouterState } from '@tanstack/react-router'
 import { shallowEqual } from '@xstate/react'
 import { useMemo } from 'react'
-import { useAppSelector, useViewOrg } from '../../app/AppProvider.tsx'
-import type { AppSnapshot } from '../../app/appMachine.ts'
-import type { ViewOrgSnapshot } from '../../app/AppProvider.tsx'
-import type { RouteDef } from '../../router/types.ts'
+import { useAppSelector, useViewOrg } from '../app/AppProvider.tsx'
+import type { AppSnapshot } from '../app/appMachine.ts'
+import type { ViewOrgSnapshot } from '../app/AppProvider.tsx'
+import type { RouteDef } from '../router/types.ts'
 
 type MatchesState = { matches: { staticData?: { route?: RouteDef } }[] }
 const selectRoute = (s: MatchesState) => s.matches[s.matches.length - 1]?.staticData?.route

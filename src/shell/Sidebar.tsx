@@ -5,12 +5,12 @@ import { OpenRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useMemo, useState, type ComponentType, type MouseEvent, type ReactNode } from 'react'
-import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../../router/menu.ts'
+import { buildMenu, DEFAULT_OPEN_MENUS, type MenuEntry } from '../router/menu.ts'
 import { MENU_ICONS } from './icons.tsx'
 import { useFrameStyles } from './frames.tsx'
 import { useCurrentRoute, useCurrentView, useGuardFacts } from './useShell.ts'
-import { deferred } from '../common/deferred.tsx'
-import { useIntentPreload } from '../common/navigation.tsx'
+import { deferred } from '../ui/common/deferred.tsx'
+import { useIntentPreload } from '../ui/common/navigation.tsx'
 
 const useStyles = makeStyles({
   // the overlay of narrow screens (the inline menu takes its box from frames.tsx)

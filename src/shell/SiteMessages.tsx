@@ -1,10 +1,10 @@
 import { Button, mergeClasses } from '@fluentui/react-components'
-import { Tooltip } from '../common/overlays.tsx'
+import { Tooltip } from '../ui/common/overlays.tsx'
 import { Suspense } from 'react'
-import { CounterBadge } from '../common/lazyParts.ts'
+import { CounterBadge } from '../ui/common/lazyParts.ts'
 import { AlertOffRegular, AlertRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
-import { useSiteMessages, useSiteMessagesRef, type SiteMessagesSnapshot } from '../../app/AppProvider.tsx'
+import { useSiteMessages, useSiteMessagesRef, type SiteMessagesSnapshot } from '../app/AppProvider.tsx'
 import { useHeaderStyles } from './headerStyles.ts'
 
 /** Badge cap (spec 000 §9). */
