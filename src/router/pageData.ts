@@ -9,7 +9,7 @@ import { listQuery, metadataQuery, objectQuery } from '../api/queries.ts'
 import { detailUrl, withQuery } from '../api/resources.ts'
 import { decodeListState, toApiQuery, validateListSearch } from '../ui/list/listState.ts'
 import { listDefaults } from '../ui/list/useListState.ts'
-import { manifestRoute } from '../views/manifest.ts'
+import { manifestRoute } from '../views/entries.ts'
 
 export interface PageDataArgs {
   /** route name */
