@@ -1,12 +1,12 @@
 /**
  * What a manifest page reads first, started by its route's loader (in parallel with the page's code chunk, and
- * on hover): the list's metadata and first page from the URL's search params, a detail's object and metadata,
- * a form's metadata (and object). The components read the same cache keys (src/api/queries.ts), so nothing is
- * asked twice.
+ * on hover): the list's metadata and first page from the URL's search params, a detail's object and metadata;
+ * a form's machine (machines/form), which loads its metadata (and object). The components read the same cache
+ * keys (src/api/queries.ts), so nothing is asked twice.
  */
 import { ensure } from '../api/cache.ts'
 import { listQuery, metadataQuery, objectQuery } from '../api/queries.ts'
-import { detailUrl, withQuery } from '../api/resources.ts'
+import { preloadForm } from '../ui/form/formActor.ts'
 import { decodeListState, toApiQuery, validateListSearch } from '../ui/list/listState.ts'
 import { listDefaults } from '../ui/list/useListState.ts'
 import { manifestRoute } from '../views/entries.ts'
@@ -35,12 +35,13 @@ export function startPageData({ name, orgId, params, search, can }: PageDataArgs
     }
     case 'detail':
       return id ? Promise.all([ensure(objectQuery(url, id, orgId)), ensure(metadataQuery(url, orgId))]) : Promise.resolve()
+    // a form: its machine starts here, loading the object and the metadata (src/ui/form/formActor.ts); the page's
+    // form takes the actor over
     case 'update':
-      return id ? Promise.all([ensure(objectQuery(url, id, orgId)), ensure(metadataQuery(detailUrl(url, id), orgId))]) : Promise.resolve()
+      return id ? preloadForm({ url, id, orgId }) : Promise.resolve()
     case 'create': {
       const cloneFrom = typeof search.clone_from === 'string' ? search.clone_from : undefined
-      if (!cloneFrom) return ensure(metadataQuery(url, orgId))
-      return Promise.all([ensure(objectQuery(url, cloneFrom, orgId)), ensure(metadataQuery(withQuery(url, { clone_from: cloneFrom }), orgId))])
+      return preloadForm({ url, cloneFrom, orgId })
     }
   }
 }

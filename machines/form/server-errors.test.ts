@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { flattenBulkErrors, flattenServerErrors } from './serverErrors.ts'
+import { flattenBulkErrors, flattenServerErrors } from './server-errors.ts'
 
 describe('flattenServerErrors', () => {
   it('puts field lists on their fields and non_field_errors at the top', () => {

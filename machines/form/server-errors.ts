@@ -91,3 +91,50 @@ export function flattenBulkErrors(data: unknown, itemName: (index: number) => st
   })
   return { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.join('; ')])), top: top.length ? [top.join('; ')] : [] }
 }
+
+/** What of the form the server's errors are mapped onto: the rendered fields, nested sub-fields, labels. */
+export interface FormShape {
+  /** rendered field names, in order */
+  order: readonly string[]
+  /** a nested object's field → the sub-fields the form renders (only fields shown as nested objects) */
+  nested: Readonly<Record<string, readonly string[]>>
+  /** field name → label (for messages of fields the form does not render) */
+  labels: Readonly<Record<string, string>>
+}
+
+/** A failed save as the form's machine receives it: the 400 answer's body (if any) and a sentence for the rest. */
+export interface SaveFailure {
+  /** the DRF error body of a 400 answer */
+  data?: unknown
+  /** the error in words (shown when nothing maps onto the form) */
+  message: string
+}
+
+/**
+ * A failed save → errors on the form's fields and above it: each rendered field's message on the field, a nested
+ * object's messages on the sub-fields it renders (the rest on the field itself), messages of fields the form does
+ * not render above it with their label, and the failure's sentence when nothing else says anything.
+ */
+export function formErrorsOf(failure: SaveFailure, shape: FormShape): { errors: Record<string, string>; topErrors: string[] } {
+  if (failure.data === undefined) return { errors: {}, topErrors: [failure.message] }
+  const mapped = flattenServerErrors(failure.data)
+  const rendered = new Set(shape.order)
+  const errors: Record<string, string> = {}
+  const elsewhere: string[] = [...mapped.top]
+  for (const [field, message] of Object.entries(mapped.fields)) {
+    const subs = Object.entries(mapped.nested ?? {}).filter(([path]) => path.startsWith(`${field}.`))
+    const shown = shape.nested[field]
+    if (rendered.has(field) && shown && subs.length) {
+      const on = new Set(shown)
+      const rest: string[] = []
+      for (const [path, m] of subs) {
+        const sub = path.slice(field.length + 1)
+        if (on.has(sub)) errors[path] = m
+        else rest.push(`${sub}: ${m}`)
+      }
+      if (rest.length) errors[field] = rest.join('; ')
+    } else if (rendered.has(field)) errors[field] = message
+    else elsewhere.push(`${shape.labels[field] ?? field}: ${message}`)
+  }
+  return { errors, topErrors: elsewhere.length || Object.keys(errors).length ? elsewhere : [failure.message] }
+}
