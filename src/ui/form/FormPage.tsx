@@ -96,6 +96,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
       <FormLoadState form={form} />
       {form.status === 'ready' && (
         <form
+          data-state={form.state}
           noValidate
           aria-label={title}
           onSubmit={(e) => {

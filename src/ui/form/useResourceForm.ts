@@ -58,6 +58,8 @@ export interface ResourceFormOptions {
 
 export interface ResourceForm {
   mode: FormMode
+  /** the form machine's state (`editing`, `validating`, `submitting`, `saved`, `failed`, …): the form element shows it */
+  state: string
   status: 'loading' | 'ready' | 'error'
   loadError: unknown
   fields: FieldMeta[]
@@ -281,6 +283,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const loadError = snapshot.matches('loadFailed') ? snapshot.context.loadError : meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
   return {
     mode,
+    state: stateName(snapshot.value),
     status: loadError !== undefined ? 'error' : status,
     loadError,
     fields,
@@ -302,6 +305,13 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     overrides,
     missingSources,
   }
+}
+
+/** The machine's state as one word (`loading.ready` for a nested one). */
+function stateName(value: string | Record<string, unknown>): string {
+  if (typeof value === 'string') return value
+  const [parent, child] = Object.entries(value)[0] ?? ['', '']
+  return `${parent}.${stateName(child as string | Record<string, unknown>)}`
 }
 
 /**
