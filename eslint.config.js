@@ -51,6 +51,18 @@ export default tseslint.config(
     },
   },
   {
+    // Generic UI knows no application: the shell (src/shell), the router, the views and the app actor sit above it
+    // (docs/architecture.md, issue 29). Test support files may build a themed provider.
+    files: ['src/ui/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/ui/**/testing.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['ky', '**/server/**'] }, {
+        regex: '^(\\.\\./)+(app|router|views|shell)(/|$)',
+        message: 'src/ui is generic: it imports neither src/app, src/router, src/views nor src/shell (pass what it needs in)',
+      }] }],
+    },
+  },
+  {
     // Menus and tooltips load on first use (src/ui/common/overlays.tsx; docs/decisions.md, issue 17).
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/ui/common/overlays.lazy.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],

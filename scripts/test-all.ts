@@ -6,7 +6,7 @@
  * PostgreSQL: TEST_DATABASE_URL if set (`.ci/run` sets it); otherwise a throw-away cluster is started here when
  * the PostgreSQL server binaries are installed; otherwise the PostgreSQL pass is reported as not run, with why.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, chownSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -144,7 +144,6 @@ async function main() {
   process.exit(steps.every((s) => s.ok) ? 0 : 1)
 }
 
-void spawn
 main().catch((e) => {
   console.error(e)
   process.exit(1)

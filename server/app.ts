@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { ServerConfig } from './config.ts'
 import type { Database } from './db/connection.ts'
 import { tr } from './i18n.ts'
-import { buildContext, cookieNames, isApiPath } from './http/context.ts'
+import { buildContext, isApiPath } from './http/context.ts'
 import { ApiError } from './http/errors.ts'
 import { compressAnswer } from './http/compress.ts'
 import { createAssetStore } from './http/assets.ts'
@@ -274,7 +274,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
 
   await registerModules(app)
-  void cookieNames
   return app
 }
 

@@ -7,7 +7,7 @@ import { buildMenu } from '../router/menu.ts'
 import { PAGES } from '../router/pages.ts'
 import { deriveResource, placeResources, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import { settingsRoutes } from '../router/routes/settings.ts'
-import { RELATED_MODELS, RESOURCE_ENTRIES, RESOURCE_MANIFEST, manifestRoute, relatedSourceOf } from './manifest.ts'
+import { RELATED_MODELS, RESOURCE_ENTRIES, RESOURCE_MANIFEST, manifestRoute, relatedSourceOf } from './entries.ts'
 
 const KINDS = ['list', 'create', 'update', 'detail'] as const
 const serverByPath = new Map(RESOURCES.map((r) => [r.path, r]))

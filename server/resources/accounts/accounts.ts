@@ -89,12 +89,11 @@ async function validateAccount(values: Row, ctx: Ctx, info: WriteInfo): Promise<
   return undefined
 }
 
-async function accountColumns(values: Row, ctx: Ctx, info: WriteInfo): Promise<Row> {
+async function accountColumns(values: Row, info: WriteInfo): Promise<Row> {
   const out = sealedColumns('accounts', values, info)
   if (values.secret) out.version = Number(info.existing?.version ?? 0) + 1
   if (values.source) { out.source = values.source; out.source_id = values.source_id ?? '' }
   if (values.secret_type && info.existing && values.secret === undefined && values.secret_type !== info.existing.secret_type) out.secret = ''
-  void ctx
   return out
 }
 
@@ -176,7 +175,7 @@ export const accounts: ResourceDef = {
   display: (row) => `${String(row.name)}(${String(row.username)})`,
   hooks: {
     validate: validateAccount,
-    columns: (values, ctx, info) => accountColumns(values, ctx, info),
+    columns: (values, _ctx, info) => accountColumns(values, info),
     afterSave: recordHistory,
   },
   actions: accountActions,

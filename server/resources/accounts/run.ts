@@ -11,7 +11,7 @@ import { SshError, withSsh } from '../../automation/ssh.ts'
 import type { DB } from '../../db/connection.ts'
 import type { Row } from '../../engine/types.ts'
 import { addMessages } from '../../i18n.ts'
-import { NT } from '../../notifications/catalog.ts'
+import { NOTIFICATION_TEXTS } from '../../notifications/catalog.ts'
 import { notify } from '../../notifications/notify.ts'
 import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
 import { addHistory } from './accounts.ts'
@@ -216,7 +216,7 @@ async function runGather(ctx: TaskContext, execution: Row, automation: Row, tall
 /** The end of an automation or an account task, as a system message (AccountAutomationResultMsg). */
 async function tellSubscribers(ctx: TaskContext, kind: string, name: string, tally: Tally, details: string): Promise<void> {
   try {
-    await notify(ctx.database, 'AccountAutomationResultMsg', { subject: NT.accountSubject, message: NT.accountBody,
+    await notify(ctx.database, 'AccountAutomationResultMsg', { subject: NOTIFICATION_TEXTS.accountSubject, message: NOTIFICATION_TEXTS.accountBody,
       vars: { kind, name, ok: tally.ok, failed: tally.failed, details: details || `${tally.total} account(s)` } }, (t) => void ctx.log(t))
   } catch (e) {
     await ctx.log(`the result message was not sent: ${(e as Error).message}`)
