@@ -63,7 +63,7 @@ export default tseslint.config(
     },
   },
   {
-    // Menus and tooltips load on first use (src/ui/common/overlays.tsx; docs/decisions.md, issue 17).
+    // Menus and tooltips load on first use (src/ui/common/overlays.tsx; docs/decisions/menus-tooltips-and-their-parts-load-on-first.md).
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/ui/common/overlays.lazy.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     rules: {

@@ -1,5 +1,5 @@
 /**
- * Exact counts of filtered, dated lists, with closed days cached (migration 032; docs/decisions.md "Filtered
+ * Exact counts of filtered, dated lists, with closed days cached (migration 032; docs/decisions/filtered-counts-of-dated-lists-a-per-day.md "Filtered
  * counts of dated lists"). A table registered in `day_count_tables` has a generation per UTC day that every write
  * to that day bumps. A list filtered by `date_from`/`date_to` on that table's date column counts:
  *   - each whole UTC day inside the range that has ended: from `day_counts` when the cached count was taken at the

@@ -1,6 +1,6 @@
 /**
  * Loads the built-in inspector (a lazy chunk: main.tsx imports it only for `?inspect`). In development anyone
- * may inspect; in a production build only a user holding INSPECTOR_PERMISSION (docs/decisions.md), checked once
+ * may inspect; in a production build only a user holding INSPECTOR_PERMISSION (docs/decisions/inspector-permission.md), checked once
  * the profile is read — otherwise the recording stops and nothing is shown.
  */
 import { createRoot } from 'react-dom/client'
