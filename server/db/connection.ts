@@ -7,9 +7,13 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import { startMaintenance, type Maintenance } from './maintenance.ts'
+import type { DB as Tables } from './schema.gen.ts'
 
-/** The database every server module uses: Kysely over PGlite (embedded) or node-postgres. */
-export type DB = Kysely<any>
+/** The database's tables, generated from the migrations (`npm run db:types`; see docs/engine.md). */
+export type { Tables }
+
+/** The database every server module uses: Kysely over PGlite (embedded) or node-postgres, typed by the schema. */
+export type DB = Kysely<Tables>
 
 export interface Database {
   db: DB
@@ -96,7 +100,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     // An idle connection that the server drops (restart, failover, admin termination) must not crash the process:
     // the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.warn(`database: idle connection lost (${err.message})`))
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
     const maintenance = startMaintenance(db, { autovacuum: false })
     const listeners = new Map<string, Set<(p: string) => void>>()
     const reconnectHandlers = new Set<() => void>()
@@ -192,7 +196,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     mkdirSync(opts.dataDir, { recursive: true })
     pglite = await PGlite.create({ dataDir: opts.dataDir, extensions })
   }
-  const db = new Kysely<any>({ dialect: pgliteDialect(pglite) })
+  const db = new Kysely<Tables>({ dialect: pgliteDialect(pglite) })
   // No autovacuum in PGlite: the server keeps its statistics (server/db/maintenance.ts).
   const maintenance = startMaintenance(db, { autovacuum: true })
   const listeners = new Map<string, Set<(p: string) => void>>()
