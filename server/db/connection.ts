@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import {
   CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql,
-  type DatabaseConnection, type Dialect, type Driver, type QueryResult,
+  type DatabaseConnection, type Dialect, type Driver, type QueryResult, type Selectable,
 } from 'kysely'
 import pg from 'pg'
 import { startMaintenance, type Maintenance } from './maintenance.ts'
@@ -14,6 +14,12 @@ export type { Tables }
 
 /** The database every server module uses: Kysely over PGlite (embedded) or node-postgres, typed by the schema. */
 export type DB = Kysely<Tables>
+
+/**
+ * A whole row of one table as read (`select *`): `sql<RowOf<'accounts'>>` or a builder's `selectAll()`; pick
+ * columns with `Pick<RowOf<'accounts'>, 'id' | 'username'>`.
+ */
+export type RowOf<T extends keyof Tables> = Selectable<Tables[T]>
 
 export interface Database {
   db: DB
