@@ -81,4 +81,14 @@ export default tseslint.config(
     ignores: ['server/**/*.test.ts', 'server/**/test-support.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/src/**', '**/machines/**'] }] },
   },
+  {
+    // The database is typed by the generated interface (docs/engine.md, "The typed database").
+    files: ['server/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "TSTypeReference[typeName.name='Kysely'] > TSTypeParameterInstantiation > TSAnyKeyword",
+        message: 'use the typed database: DB (Kysely<Tables>) from server/db/connection.ts',
+      }],
+    },
+  },
 )

@@ -11,6 +11,7 @@ import { isUuid, normUuid } from '../../engine/parse.ts'
 import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
+import type { RowOf } from '../../db/connection.ts'
 
 addMessages({
   '"{value}" is not a valid UUID.': ['“{value}”不是有效的 UUID。', '"{value}" は有効な UUID ではありません。'],
@@ -115,7 +116,7 @@ const clearSecret: ActionDef = {
     const ids = [...new Set((raw as string[]).map(normUuid))]
     if (ids.length) {
       await withTx(ctx.db, api.def, async (tx) => {
-        const cleared = await sql<Row>`update accounts t set secret = '', date_updated = now(), updated_by = ${userDisplay(ctx.user).slice(0, 128)}
+        const cleared = await sql<RowOf<'accounts'>>`update accounts t set secret = '', date_updated = now(), updated_by = ${userDisplay(ctx.user).slice(0, 128)}
           where t.id = any(${ids}::uuid[]) and ${orgCond(ctx, 't')} and t.secret <> '' returning t.*`.execute(tx)
         for (const row of cleared.rows) await api.audit(tx, req, 'update', row, [{ field: 'Secret', before: SECRET_MASK, after: '' }])
       }, ctx.lang)

@@ -14,6 +14,7 @@ import { requirePerm } from '../../http/context.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { accounts } from './accounts.ts'
+import type { RowOf } from '../../db/connection.ts'
 
 const MAX_ASSETS = 1000
 
@@ -42,7 +43,7 @@ export function registerBulkAccounts(app: FastifyInstance): void {
     for (const raw of assets as unknown[]) {
       const assetId = raw && typeof raw === 'object' ? String((raw as Row).id ?? (raw as Row).pk ?? '') : String(raw)
       const asset = /^[0-9a-f-]{36}$/i.test(assetId)
-        ? (await sql<Row>`select id, name, address from assets where id = ${assetId} ${ctx.orgId === '00000000-0000-0000-0000-000000000000' ? sql`` : sql`and org_id = ${ctx.orgId}`}`.execute(ctx.db)).rows[0]
+        ? (await sql<Pick<RowOf<'assets'>, 'id' | 'name' | 'address'>>`select id, name, address from assets where id = ${assetId} ${ctx.orgId === '00000000-0000-0000-0000-000000000000' ? sql`` : sql`and org_id = ${ctx.orgId}`}`.execute(ctx.db)).rows[0]
         : undefined
       if (!asset) {
         out.push({ asset: assetId, state: 'error', error: tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: assetId }), changed: false })
@@ -50,8 +51,8 @@ export function registerBulkAccounts(app: FastifyInstance): void {
       }
       const label = `${asset.name}(${asset.address})`
       let username = rest.username
-      if (!username && rest.template) username = (await sql<Row>`select username from account_templates where id = ${String(rest.template)}`.execute(ctx.db).catch(() => ({ rows: [] as Row[] }))).rows[0]?.username
-      const existing = username ? (await sql<Row>`select id from accounts where asset_id = ${asset.id} and username = ${String(username)}`.execute(ctx.db)).rows[0] : undefined
+      if (!username && rest.template) username = (await sql<{ username: string }>`select username from account_templates where id = ${String(rest.template)}`.execute(ctx.db).catch(() => ({ rows: [] }))).rows[0]?.username
+      const existing = username ? (await sql<{ id: string }>`select id from accounts where asset_id = ${asset.id} and username = ${String(username)}`.execute(ctx.db)).rows[0] : undefined
       try {
         if (existing) {
           if (onInvalid === 'skip') { out.push({ asset: label, state: 'skipped', error: '', changed: false }); continue }

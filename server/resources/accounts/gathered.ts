@@ -13,6 +13,7 @@ import { requirePerm, requireUser } from '../../http/context.ts'
 import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
+import type { RowOf } from '../../db/connection.ts'
 
 export function registerGatheredSync(app: FastifyInstance): void {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -25,7 +26,7 @@ export function registerGatheredSync(app: FastifyInstance): void {
     const ids = raw.map(String).filter((x) => /^[0-9a-f-]{36}$/i.test(x))
     if (!ids.length || ids.length !== raw.length || ids.length > 1000) throw validationError({ gathered_account_ids: [tr(ctx.lang, 'This field is required.')] })
     const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`` : sql`and org_id = ${ctx.orgId}`
-    const found = (await sql<Row>`select id, org_id, asset_id, username from gathered_accounts where id in (${sql.join(ids)}) ${inOrg}`.execute(ctx.db)).rows
+    const found = (await sql<Pick<RowOf<'gathered_accounts'>, 'id' | 'org_id' | 'asset_id' | 'username'>>`select id, org_id, asset_id, username from gathered_accounts where id in (${sql.join(ids)}) ${inOrg}`.execute(ctx.db)).rows
     const missing = ids.find((i) => !found.some((f) => f.id === i))
     if (missing) throw validationError({ gathered_account_ids: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: missing })] })
     await ctx.db.transaction().execute(async (tx) => {

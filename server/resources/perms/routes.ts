@@ -80,7 +80,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     const ids = rows.map((r) => String(r.id))
     const actions = await grantedActions(ctx.db, who.subject, ctx.orgId, ids)
     const favs = who.favoritesOf && ids.length
-      ? new Set((await sql<{ asset_id: string }>`select asset_id from favorite_assets where user_id = ${who.favoritesOf} and asset_id = any(${ids}::uuid[])`.execute(ctx.db)).rows.map((r) => r.asset_id))
+      ? new Set((await ctx.db.selectFrom('favorite_assets').select('asset_id').where('user_id', '=', who.favoritesOf).where('asset_id', '=', sql<string>`any(${ids}::uuid[])`).execute()).map((r) => r.asset_id))
       : new Set<string>()
     for (const r of rows) {
       r.actions = actionsOf(actions.get(String(r.id)) ?? 0, ctx.lang)
@@ -114,7 +114,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     const q = req.query as Record<string, string | undefined>
     let parent: string | null = ''
     if (q.key) parent = q.key
-    else if (q.id && isUuid(q.id)) parent = (await sql<{ key: string }>`select key from nodes where id = ${q.id}`.execute(ctx.db)).rows[0]?.key ?? '\u0000'
+    else if (q.id && isUuid(q.id)) parent = (await ctx.db.selectFrom('nodes').select('key').where('id', '=', q.id).executeTakeFirst())?.key ?? '\u0000'
     const top = !q.key && !q.id
     const rows = await grantedNodes(ctx.db, who.subject, ctx.orgId, top ? '' : parent)
     const sortByValue = (list: typeof rows) => list.sort((a, b) => a.value.localeCompare(b.value, ctx.lang, { numeric: true }))
@@ -144,7 +144,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
       if (!who.favoritesOf) return assetList(req, who, sql`false`)
       return assetList(req, who, sql`t.id in (select f.asset_id from favorite_assets f where f.user_id = ${who.favoritesOf})`)
     }
-    const n = isUuid(node) ? (await sql<{ key: string; org_id: string }>`select key, org_id from nodes where id = ${node}`.execute(ctx.db)).rows[0] : undefined
+    const n = isUuid(node) ? await ctx.db.selectFrom('nodes').select(['key', 'org_id']).where('id', '=', node).executeTakeFirst() : undefined
     if (!n) throw notFound(ctx.lang, 'Node')
     return assetList(req, who, sql`t.id in (select an.asset_id from asset_nodes an join nodes x on x.id = an.node_id
       where x.org_id = ${n.org_id} and (x.key = ${n.key} or (x.key ~>=~ ${`${n.key}:`} and x.key ~<~ ${`${n.key};`})))`,

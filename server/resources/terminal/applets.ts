@@ -199,7 +199,7 @@ async function upload(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
   const user = requireUser(req)
   const by = `${user.name}(${user.username})`
   const id = await req.ctx.db.transaction().execute(async (tx) => {
-    const existing = (await sql<Row>`select * from applets where name = ${m.name} for update`.execute(tx)).rows[0]
+    const existing = await tx.selectFrom('applets').select('id').where('name', '=', m.name).forUpdate().executeTakeFirst()
     if (existing && !update) return undefined
     const values = {
       display_name: m.display_name, version: m.version, author: m.author, type: m.type,
@@ -208,11 +208,11 @@ async function upload(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
     }
     let id: string
     if (existing) {
-      id = String(existing.id)
-      await tx.updateTable('applets' as never).set({ ...values, date_updated: sql`now()` } as never).where('id' as never, '=', id as never).execute()
+      id = existing.id
+      await tx.updateTable('applets').set({ ...values, date_updated: sql`now()` }).where('id', '=', id).execute()
     } else {
       id = randomUUID()
-      await tx.insertInto('applets' as never).values({ id, name: m.name, ...values, created_by: by } as never).execute()
+      await tx.insertInto('applets').values({ id, name: m.name, ...values, created_by: by }).execute()
     }
     const [row] = await api.serialize(req, [{ id, name: m.name }], { db: tx, only: ['id', 'name'] })
     await api.audit(tx, req, existing ? 'update' : 'create', { ...row, id, name: m.name })
