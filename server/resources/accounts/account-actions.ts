@@ -4,7 +4,7 @@
  * account names) and `clear-secret` (forget the secrets of some accounts). docs/accounts.md.
  */
 import { sql } from 'kysely'
-import type { ActionDef, Cond, Ctx, Row } from '../../engine/types.ts'
+import type { ActionDef, Cond, Ctx } from '../../engine/types.ts'
 import { SECRET_MASK } from '../../engine/audit.ts'
 import { resourceApi, resourceByName, userDisplay, withTx } from '../../engine/index.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
@@ -108,7 +108,7 @@ const clearSecret: ActionDef = {
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
     }
-    const raw = (body as Row).account_ids ?? []
+    const raw = (body as { account_ids?: unknown }).account_ids ?? []
     if (!Array.isArray(raw)) throw validationError({ account_ids: [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw === 'string' ? 'str' : typeof raw })] })
     if (raw.length > 10_000) throw validationError({ account_ids: [tr(ctx.lang, 'Ensure this field has no more than {max} elements.', { max: 10_000 })] })
     const bad = raw.find((x) => !isUuid(x))

@@ -147,7 +147,7 @@ async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, i
       if (!isPrivateKey(String(values.secret), String(values.passphrase ?? ''))) errors.secret = [tr(ctx.lang, 'This is not a private key (PEM or OpenSSH), or the passphrase does not open it.')]
     }
     if (values.passphrase && secretType !== 'ssh_key') errors.passphrase = [tr(ctx.lang, 'A passphrase only goes with an SSH key.')]
-    if (values.password_rules) values.password_rules = { length: 30, symbol_set: DEFAULT_SYMBOLS, ...(values.password_rules as Row) }
+    if (values.password_rules) values.password_rules = { length: 30, symbol_set: DEFAULT_SYMBOLS, ...(values.password_rules as Record<string, unknown>) }
   }
   if (type === 'backup_account') {
     const given = values.zip_encrypt_password

@@ -90,9 +90,9 @@ export async function startExecution(db: DB, automation: RowOf<'account_automati
 async function createExecution(type: AutomationType, req: FastifyRequest): Promise<unknown> {
   const ctx = req.ctx
   const user = requireUser(req)
-  const body = req.body as Row | null
+  const body = req.body as Record<string, unknown> | null
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
-  const raw = body.automation && typeof body.automation === 'object' ? (body.automation as Row).id : body.automation
+  const raw = body.automation && typeof body.automation === 'object' ? (body.automation as { id?: unknown }).id : body.automation
   if (raw === undefined || raw === null || raw === '') throw validationError({ automation: [tr(ctx.lang, 'This field is required.')] })
   const id = String(raw)
   const org = orgOf(ctx)

@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { userDisplay } from '../../engine/index.ts'
-import type { Row } from '../../engine/types.ts'
 import { requirePerm, requireUser } from '../../http/context.ts'
 import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
@@ -20,7 +19,7 @@ export function registerGatheredSync(app: FastifyInstance): void {
     const ctx = req.ctx
     const user = requireUser(req)
     await requirePerm(req, 'accounts.add_account')
-    const body = req.body as Row | null
+    const body = req.body as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
     const raw = Array.isArray(body.gathered_account_ids) ? body.gathered_account_ids : []
     const ids = raw.map(String).filter((x) => /^[0-9a-f-]{36}$/i.test(x))

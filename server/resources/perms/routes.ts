@@ -46,8 +46,8 @@ async function resolveUser(req: FastifyRequest, who: string): Promise<Who> {
   }
   await requirePerm(req, 'perms.view_userassets')
   const ctx = req.ctx
-  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_ids @> array[${ctx.orgId}]::uuid[]`
-  const u = isUuid(who) ? (await sql<{ id: string; username: string }>`select id, username from users where id = ${who} and ${inOrg}`.execute(ctx.db)).rows[0] : undefined
+  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql<boolean>`true` : sql<boolean>`org_ids @> array[${ctx.orgId}]::uuid[]`
+  const u = isUuid(who) ? await ctx.db.selectFrom('users').select(['id', 'username']).where('id', '=', who).where(inOrg).executeTakeFirst() : undefined
   if (!u) throw notFound(ctx.lang, 'User')
   return { subject: { kind: 'user', id: u.id }, username: u.username }
 }
@@ -55,8 +55,9 @@ async function resolveUser(req: FastifyRequest, who: string): Promise<Who> {
 async function resolveGroup(req: FastifyRequest, id: string): Promise<Who> {
   await requirePerm(req, 'perms.view_usergroupassets')
   const ctx = req.ctx
-  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_id = ${ctx.orgId}`
-  const g = isUuid(id) ? (await sql<{ id: string }>`select id from user_groups where id = ${id} and ${inOrg}`.execute(ctx.db)).rows[0] : undefined
+  const g = isUuid(id)
+    ? await ctx.db.selectFrom('user_groups').select('id').where('id', '=', id).$if(ctx.orgId !== ORG_IDS.ROOT, (q) => q.where('org_id', '=', ctx.orgId)).executeTakeFirst()
+    : undefined
   if (!g) throw notFound(ctx.lang, 'User group')
   return { subject: { kind: 'group', id: g.id }, username: '' }
 }
