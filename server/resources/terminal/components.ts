@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises'
 import { gunzipSync, constants as zlibConstants } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
+import type { DB } from '../../db/connection.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { createAccessKey } from '../../auth/signature.ts'
 import { resourceApi } from '../../engine/index.ts'
@@ -102,6 +103,35 @@ async function killSessions(req: FastifyRequest, ids: unknown): Promise<{ ok: st
   return { ok }
 }
 
+/** Where a session's replay is written before it is complete: a temporary file beside its final place. */
+export async function replayTemp(root: string, row: Record<string, unknown>): Promise<{ dir: string; temp: string }> {
+  const day = new Date(row.date_start as Date).toISOString().slice(0, 10)
+  const dir = join(root, day)
+  await mkdir(dir, { recursive: true })
+  return { dir, temp: join(dir, `${String(row.id)}.cast.gz.${randomUUID()}.part`) }
+}
+
+/**
+ * Stores a complete replay file (written in the replay store's day folder of the session's start, as
+ * `replayTemp` names it) as the session's replay: checked (gzip asciicast), renamed into place, the session row
+ * updated. The one way a replay is kept — the upload of a component and the built-in terminal's recorder.
+ * Answers false (and keeps nothing) when the file is not a gzip asciicast.
+ */
+export async function storeReplay(db: DB, root: string, row: Record<string, unknown>, temp: string): Promise<boolean> {
+  const day = new Date(row.date_start as Date).toISOString().slice(0, 10)
+  const final = join(root, day, `${String(row.id)}.cast.gz`)
+  try {
+    if (!(await looksLikeGzipAsciicast(temp))) return false
+    const size = (await stat(temp)).size
+    await rename(temp, final)
+    await sql`update terminal_sessions set has_replay = true, replay_path = ${join(day, `${String(row.id)}.cast.gz`)}, replay_size = ${size}
+      where id = ${String(row.id)}`.execute(db)
+    return true
+  } finally {
+    await rm(temp, { force: true })
+  }
+}
+
 function replayInfo(req: FastifyRequest, row: Row) {
   return {
     type: 'asciicast',
@@ -125,19 +155,12 @@ function replayActions(): ActionDef[] {
       const max = cfg.replayMaxBytes
       const part = await req.file({ limits: { fileSize: max, files: 1 } })
       if (!part) throw fieldError('file', tr(req.ctx.lang, 'No file was submitted.'))
-      const day = new Date(row.date_start as Date).toISOString().slice(0, 10)
-      const dir = join(root, day)
-      await mkdir(dir, { recursive: true })
-      const final = join(dir, `${row.id}.cast.gz`)
-      const temp = `${final}.${randomUUID()}.part`
+      const { temp } = await replayTemp(root, row)
       try {
         await pipeline(part.file, createWriteStream(temp, { mode: 0o600 }))
         if (part.file.truncated) throw fieldError('file', tr(req.ctx.lang, 'The file is larger than {max} bytes.', { max }))
-        if (!(await looksLikeGzipAsciicast(temp))) throw fieldError('file', tr(req.ctx.lang, 'Not a gzip-compressed asciicast file.'))
-        const size = (await stat(temp)).size
-        await rename(temp, final)
-        await sql`update terminal_sessions set has_replay = true, replay_path = ${join(day, `${row.id}.cast.gz`)}, replay_size = ${size}
-          where id = ${row.id}`.execute(req.ctx.db)
+        const stored = await storeReplay(req.ctx.db, root, row, temp)
+        if (!stored) throw fieldError('file', tr(req.ctx.lang, 'Not a gzip-compressed asciicast file.'))
       } finally {
         await rm(temp, { force: true })
       }
