@@ -12,6 +12,7 @@ import { gunzipSync, constants as zlibConstants } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { DB } from '../../db/connection.ts'
+import type { ServerConfig } from '../../config.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { createAccessKey } from '../../auth/signature.ts'
 import { resourceApi } from '../../engine/index.ts'
@@ -230,6 +231,29 @@ async function looksLikeGzipAsciicast(path: string): Promise<boolean> {
 
 sessions.actions = [...(sessions.actions ?? []), ...replayActions()]
 
+/**
+ * Registers a terminal component: a service-account user with the SystemComponent role and an access key, and the
+ * terminal row (a name in use gets a random suffix, as JumpServer does for a component registering again). The
+ * one way a terminal is registered — the bootstrap-token route and the built-in terminal (server/terminal).
+ */
+export async function registerTerminal(tx: DB, cfg: ServerConfig, o: { name: string; type: string; comment: string; remoteAddr: string }) {
+  const { name, type, comment } = o
+  let final = name
+  const taken = await sql`select 1 from terminals where name = ${final} and not is_deleted`.execute(tx)
+  if (taken.rows.length) final = `${name}_${randomUUID().slice(0, 6)}`
+  const userId = randomUUID()
+  const username = `${final}`.slice(0, 128)
+  await sql`insert into users (id, name, username, email, is_service_account, is_first_login, comment, created_by, source)
+    values (${userId}, ${`[${type}]-${final}`.slice(0, 128)}, ${`${username}-${userId.slice(0, 8)}`}, ${`${userId}@service-account.local`}, true, false,
+            ${comment}, 'System', 'local')`.execute(tx)
+  await sql`insert into role_bindings (id, user_id, role_id, scope) values (${randomUUID()}, ${userId}, ${ROLE_IDS.SystemComponent}, 'system')`.execute(tx)
+  const key = await createAccessKey(tx, sealerFor(cfg), userId)
+  const terminalId = randomUUID()
+  await sql`insert into terminals (id, name, type, remote_addr, user_id, comment)
+    values (${terminalId}, ${final}, ${type}, ${o.remoteAddr.slice(0, 128)}, ${userId}, ${comment})`.execute(tx)
+  return { id: terminalId, name: final, comment, type, service_account: { id: userId, name: `[${type}]-${final}`.slice(0, 128), access_key: key } }
+}
+
 /** Component and console routes outside the engine's resources. */
 export async function registerComponentRoutes(app: FastifyInstance): Promise<void> {
   const cfg = app.services.config
@@ -262,23 +286,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       const comment = typeof body.comment === 'string' ? body.comment.slice(0, 1000) : ''
       if (Object.keys(errors).length) throw badRequest(errors)
       const db = req.ctx.db
-      const out = await db.transaction().execute(async (tx) => {
-        // A name in use gets a random suffix, as JumpServer does for a component registering again.
-        let final = name
-        const taken = await sql`select 1 from terminals where name = ${final} and not is_deleted`.execute(tx)
-        if (taken.rows.length) final = `${name}_${randomUUID().slice(0, 6)}`
-        const userId = randomUUID()
-        const username = `${final}`.slice(0, 128)
-        await sql`insert into users (id, name, username, email, is_service_account, is_first_login, comment, created_by, source)
-          values (${userId}, ${`[${type}]-${final}`.slice(0, 128)}, ${`${username}-${userId.slice(0, 8)}`}, ${`${userId}@service-account.local`}, true, false,
-                  ${comment}, 'System', 'local')`.execute(tx)
-        await sql`insert into role_bindings (id, user_id, role_id, scope) values (${randomUUID()}, ${userId}, ${ROLE_IDS.SystemComponent}, 'system')`.execute(tx)
-        const key = await createAccessKey(tx, sealerFor(cfg), userId)
-        const terminalId = randomUUID()
-        await sql`insert into terminals (id, name, type, remote_addr, user_id, comment)
-          values (${terminalId}, ${final}, ${type}, ${req.ip.slice(0, 128)}, ${userId}, ${comment})`.execute(tx)
-        return { name: final, comment, type, service_account: { id: userId, name: `[${type}]-${final}`.slice(0, 128), access_key: key } }
-      })
+      const { id: _, ...out } = await db.transaction().execute((tx) => registerTerminal(tx, cfg, { name, type, comment, remoteAddr: req.ip }))
       return reply.status(201).send(out)
     })
   }
