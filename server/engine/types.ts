@@ -270,6 +270,12 @@ export interface ResourceDef {
    * its error is the answer). The relation check still holds the parent to the request's scope.
    */
   orgFrom?: (body: Row, ctx: Ctx, db: DB) => Promise<string | undefined>
+  /**
+   * The parent that decides a new object's organization (issue 36 point 10): `field` of the body names a row of
+   * `table` (by id). The object takes that row's organization; outside ROOT a parent of another organization is a
+   * 400 on `field` ("object does not exist"), so nobody writes into an organization they do not work in.
+   */
+  parent?: { field: string; table: string }
   /** Base restriction of every query (alias `t`), e.g. users limited to the current org's members. */
   scope?: (ctx: Ctx) => Cond | undefined
   /**
