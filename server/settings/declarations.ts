@@ -109,7 +109,7 @@ export const SECURITY: SettingsCategory = {
     }),
     int('SECURITY_LOGIN_LIMIT_COUNT', 'Limit the number of user login failures', 7, 3, 99999),
     int('SECURITY_LOGIN_LIMIT_TIME', 'Block user login interval', 30, 5, 99999, { help_text: LOGIN_LIMIT_HELP }),
-    int('SECURITY_LOGIN_IP_LIMIT_COUNT', 'Limit the number of IP login failures', 50, 3, 99999),
+    int('SECURITY_LOGIN_IP_LIMIT_COUNT', 'Limit the number of IP login failures', 99999, 3, 99999),
     int('SECURITY_LOGIN_IP_LIMIT_TIME', 'Block IP login interval', 30, 5, 99999, { help_text: LOGIN_LIMIT_HELP }),
     ipList('SECURITY_LOGIN_IP_WHITE_LIST', 'Login IP White List'),
     ipList('SECURITY_LOGIN_IP_BLACK_LIST', 'Login IP Black List'),
