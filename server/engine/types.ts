@@ -241,6 +241,12 @@ export interface DiffEntry { field: string; before: string; after: string }
 export interface ResourceDef {
   /** Exports need a recent user confirmation of this level (e.g. secrets). */
   exportConfirm?: 'relogin' | 'password' | 'mfa'
+  /**
+   * Writes that send secrets somewhere (an account backup plan: its password and recipients; running it) need what
+   * viewing a secret needs (issue 36 point 5): `perm` and a fresh confirmation of level `confirm` of the person
+   * asking, checked on create and update before anything is looked at. A bearer token has no confirmation.
+   */
+  secretGuard?: { perm: string; confirm: 'relogin' | 'password' | 'mfa' }
   /** Registry key `<app>.<model>`; also the default permission codename base. */
   name: string
   app: string
