@@ -12,6 +12,7 @@ import { compressAnswer } from './http/compress.ts'
 import { createAssetStore } from './http/assets.ts'
 import { ensurePageSession, finishSession } from './http/pages.ts'
 import { registerModules } from './modules.ts'
+import { registerWebsocketBounds, websocketOptions } from './realtime/bounds.ts'
 
 export interface AppOptions {
   config: ServerConfig
@@ -161,7 +162,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifyCookie)
   await app.register(fastifyMultipart, { limits: { fileSize: FILE_LIMIT, files: 1 } })
-  await app.register(fastifyWebsocket)
+  registerWebsocketBounds(app)
+  await app.register(fastifyWebsocket, websocketOptions())
 
   // Body parsers: JSON (with DRF-style errors), form bodies, and raw files for render-to-json.
   app.removeContentTypeParser(['application/json'])
