@@ -146,7 +146,7 @@ async function smallMatchPage(db: DB, def: ResourceDef, fields: FieldDef[], plan
 async function updateOne(def: ResourceDef, req: FastifyRequest, existing: Row, body: unknown, partial: boolean): Promise<Row> {
   const action: Action = partial ? 'partial_update' : 'update'
   const fields = await resolveFields(def, req.ctx, action)
-  const r = await prepareWrite(req.ctx.db, def, fields, body, req.ctx, { op: 'update', partial, existing })
+  const r = await prepareWrite(req.ctx.db, def, fields, body, req.ctx, { op: 'update', partial, existing, req })
   if (r.errors) throw validationError(r.errors)
   const [out] = await commitWrites(req, def, fields, [{ prepared: r.prepared!, existing }], { op: 'update', partial }, fields)
   return out!
@@ -276,7 +276,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
       if (!existing[i]) return { id: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(wanted[i]) })] }
       return undefined
     })
-    const prepared = await prepareMany(ctx.db, def, fields, body, ctx, (i) => ({ op: 'update', partial, existing: existing[i] }), missing)
+    const prepared = await prepareMany(ctx.db, def, fields, body, ctx, (i) => ({ op: 'update', partial, existing: existing[i], req }), missing)
     return commitWrites(req, def, fields, prepared.map((p, i) => ({ prepared: p, existing: existing[i] })), { op: 'update', partial }, fields)
   })
 
