@@ -9,6 +9,7 @@ import { errorMapping } from './http/plugins/error-mapping.ts'
 import { spaFallback } from './http/plugins/spa-fallback.ts'
 import { staticFiles } from './http/plugins/static-files.ts'
 import { registerModules } from './modules.ts'
+import { registerWebsocketBounds, websocketOptions } from './realtime/bounds.ts'
 
 export interface AppOptions {
   config: ServerConfig
@@ -53,7 +54,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifyCookie)
   await app.register(bodyParsers)
-  await app.register(fastifyWebsocket)
+  registerWebsocketBounds(app)
+  await app.register(fastifyWebsocket, websocketOptions())
   await app.register(requestEdge)
   await app.register(errorMapping)
   await app.register(staticFiles)

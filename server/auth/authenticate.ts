@@ -65,19 +65,31 @@ export async function loggedAttempt<T>(req: FastifyRequest, attempt: Attempt, ru
   }
 }
 
-/** IP black list and active blocks (nothing is counted here). */
-export async function precheck(req: FastifyRequest, username: string, s: LimitSettings): Promise<void> {
+export const blockedFailure = (s: LimitSettings, mfa: MfaFlag = 2) =>
+  new LoginFailure('blocked', AUTH_MESSAGES.blocked, { m: shownMinutes(s.userMinutes) }, AUTH_MESSAGES.reasonBlocked, mfa)
+
+/**
+ * IP black list and active blocks (nothing is counted here). The address's block applies to usernames that do not
+ * exist only; a blocked (user, address) pair is refused — unless the user has MFA: then `pairBlocked` tells the
+ * caller to let only the right password and the right code in together (issue 36 point 8).
+ */
+export async function precheck(req: FastifyRequest, username: string, s: LimitSettings): Promise<{ pairBlocked: boolean }> {
   if (ipMatches(req.ip, s.blackList)) throw new LoginFailure('ip_not_allowed', AUTH_MESSAGES.ipNotAllowed, undefined, AUTH_MESSAGES.reasonIp, 2)
-  const block = await activeBlock(req.ctx.db, username, req.ip, s)
-  if (block === 'user') throw new LoginFailure('blocked', AUTH_MESSAGES.blocked, { m: shownMinutes(s.userMinutes) }, AUTH_MESSAGES.reasonBlocked, 2)
+  const user = await findLoginUser(req, { username })
+  const block = await activeBlock(req.ctx.db, username, req.ip, s, !!user)
   if (block === 'ip') throw new LoginFailure('ip_blocked', AUTH_MESSAGES.ipBlocked, { m: shownMinutes(s.ipMinutes) }, AUTH_MESSAGES.reasonBlocked, 2)
+  if (block === 'user') {
+    if (user?.otp_secret && user.is_active) return { pairBlocked: true }
+    throw blockedFailure(s)
+  }
+  return { pairBlocked: false }
 }
 
 /** Counts a failed credential (or second factor) and builds the matching failure. */
 export async function countedFailure(
-  req: FastifyRequest, username: string, s: LimitSettings, kind: { text: string; code: string; reason: string; mfa: MfaFlag },
+  req: FastifyRequest, username: string, s: LimitSettings, kind: { text: string; code: string; reason: string; mfa: MfaFlag }, known = true,
 ): Promise<LoginFailure> {
-  const r = await recordFailure(req.ctx.db, username, req.ip, s)
+  const r = await recordFailure(req.ctx.db, username, req.ip, s, known)
   const m = shownMinutes(s.userMinutes)
   if (r.blocked || r.remaining <= 0) return new LoginFailure('blocked', AUTH_MESSAGES.blocked, { m }, kind.reason, kind.mfa)
   return new LoginFailure(kind.code, kind.text, { n: r.remaining, m }, kind.reason, kind.mfa)
@@ -100,7 +112,7 @@ export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, p
     good = (await verifyPassword(password, real ?? (await dummyHash))) && real !== undefined
   }
   if (!user || !good) {
-    throw await countedFailure(req, attempt.username, s, { text: AUTH_MESSAGES.invalidLogin, code: 'invalid_credentials', reason: AUTH_MESSAGES.reasonPassword, mfa: mfaFlag(user) })
+    throw await countedFailure(req, attempt.username, s, { text: AUTH_MESSAGES.invalidLogin, code: 'invalid_credentials', reason: AUTH_MESSAGES.reasonPassword, mfa: mfaFlag(user) }, !!user)
   }
   if (!user.is_active) throw new LoginFailure('inactive', AUTH_MESSAGES.inactive, undefined, AUTH_MESSAGES.reasonInvalid, mfaFlag(user))
   if (user.date_expired && user.date_expired.getTime() < Date.now()) {

@@ -27,7 +27,7 @@ export async function homeOrg(req: FastifyRequest, userId: string): Promise<stri
 
 /** Bookkeeping shared by web and token logins. */
 export async function recordSuccess(req: FastifyRequest, user: { id: string; username: string }, type: 'W' | 'T', mfa: MfaFlag, backend?: string): Promise<void> {
-  await clearFailures(req.ctx.db, user.username)
+  await clearFailures(req.ctx.db, user.username, req.ip)
   await sql`update users set last_login = now() where id = ${user.id}`.execute(req.ctx.db)
   await checkNewIpLogin(req.server.services.database, req.ctx.db, user, normalizeIp(req.ip), backend ?? 'password', (t) => req.log.warn(t))
   await writeLoginLog(req, { username: user.username, type, mfa, status: true, backend })

@@ -71,6 +71,8 @@ async function sendCode(req: FastifyRequest, reply: FastifyReply) {
   if (type === 'otp' && user.otp_secret) return reply.status(201).send({ type, username: user.username })
   if (type !== 'sms' || !(await smsAvailable(req, user.phone))) throw errorBody(req, AUTH_MESSAGES.mfaTypeNotSupported, { type })
   req.ctx.session ??= newSession()
+  // A blocked login whose password was wrong (issue 36) answers as if sent, and sends nothing to the user's phone.
+  if (!req.ctx.user && req.ctx.session.data.mfaPending?.passwordOk === false) return reply.status(201).send({ type, username: user.username })
   try {
     const r = await issueSmsCode(req, { userId: user.id, username: user.username, phone: user.phone! })
     if (!r.sent) throw errorBody(req, AUTH_MESSAGES.smsWait, { n: r.wait })

@@ -198,11 +198,13 @@ describe('password login', () => {
     await setSettings(db(), { SECURITY_LOGIN_IP_BLACK_LIST: [], SECURITY_LOGIN_IP_LIMIT_COUNT: 2 })
     await webLogin(englishClient(server), 'guess-a', 'x')
     await webLogin(englishClient(server), 'guess-b', 'x')
-    const r = await webLogin(englishClient(server), username, PASSWORD)
+    // A blocked address refuses usernames that do not exist; existing users still log in (issue 36 point 8).
+    const r = await webLogin(englishClient(server), 'guess-c', 'x')
     expect(r.json().code).toBe('ip_blocked')
     expect(r.json().error).toBe('The IP has been locked (please contact admin to unlock it or try again after 30 minutes)')
-    await setSettings(db(), { SECURITY_LOGIN_IP_WHITE_LIST: ['127.0.0.1'] })
     expect((await webLogin(englishClient(server), username, PASSWORD)).statusCode).toBe(200)
+    await setSettings(db(), { SECURITY_LOGIN_IP_WHITE_LIST: ['127.0.0.1'] })
+    expect((await webLogin(englishClient(server), 'guess-d', 'x')).json().code).toBe('invalid_credentials')
   })
 })
 

@@ -12,6 +12,7 @@ import { completeWebLogin } from './complete.ts'
 import { requireLoginCsrf } from './csrf.ts'
 import { fieldsOf } from './fields.ts'
 import { limitSettings } from './limits.ts'
+import { writeLoginLog } from './login-log.ts'
 import { AUTH_MESSAGES } from './messages.ts'
 import { safeNext } from './next.ts'
 import { checkUserOtp } from './otp-store.ts'
@@ -36,18 +37,27 @@ async function login(req: FastifyRequest, reply: FastifyReply) {
   const next = f.string('next', { blank: true, maxLength: 2048 })
   f.done()
   const s = await limitSettings(req.ctx.db)
-  const user = await loggedAttempt(req, { username, type: 'W' }, async () => {
-    await precheck(req, username, s)
+  const { user, passwordOk } = await loggedAttempt(req, { username, type: 'W' }, async () => {
+    const { pairBlocked } = await precheck(req, username, s)
     const plain = decryptRequired(password, req.ctx.session?.data.privateKey)
     if (!plain.ok) throw new LoginFailure('decrypt_failed', AUTH_MESSAGES.decryptFailed, undefined, AUTH_MESSAGES.reasonDecrypt, 2)
-    return verifyCredentials(req, { username, type: 'W' }, plain.value, s)
+    if (!pairBlocked) return { user: await verifyCredentials(req, { username, type: 'W' }, plain.value, s), passwordOk: true }
+    // A blocked pair of a user with MFA (issue 36 point 8): whatever the password, the answer is the second step
+    // (no oracle); the second step lets in only a right password with a right code. A wrong password still counts.
+    try {
+      return { user: await verifyCredentials(req, { username, type: 'W' }, plain.value, s), passwordOk: true }
+    } catch (e) {
+      if (!(e instanceof LoginFailure) || (e.code !== 'blocked' && e.code !== 'invalid_credentials')) throw e
+      await writeLoginLog(req, { username, type: 'W', mfa: 1, status: false, reason: e.reason })
+      return { user: (await findLoginUser(req, { username }))!, passwordOk: false }
+    }
   })
   const target = safeNext(next)
   if (user.otp_secret) {
     // A session exists: the password decrypted with its key.
     const session = req.ctx.session!
     delete session.data.userId
-    session.data.mfaPending = { userId: user.id, at: Date.now(), next: target }
+    session.data.mfaPending = { userId: user.id, at: Date.now(), next: target, ...(passwordOk ? {} : { passwordOk: false }) }
     session.dirty = true
     return { mfa_required: true, methods: await mfaMethods(req, user) }
   }
@@ -74,9 +84,9 @@ async function loginMfa(req: FastifyRequest, reply: FastifyReply) {
   const s = await limitSettings(req.ctx.db)
   await loggedAttempt(req, { username: user.username, type: 'W' }, async () => {
     await precheck(req, user.username, s)
-    const ok = type === 'sms'
+    const ok = pending.passwordOk !== false && (type === 'sms'
       ? (await smsAvailable(req, user.phone)) && (await checkSmsCode(req, user.id, code))
-      : (await checkUserOtp(req.ctx.db, req.server.services.config, user.id, code)) === 'ok'
+      : (await checkUserOtp(req.ctx.db, req.server.services.config, user.id, code)) === 'ok')
     if (!ok) throw await countedFailure(req, user.username, s, { text: AUTH_MESSAGES.mfaInvalid, code: 'mfa_invalid', reason: AUTH_MESSAGES.reasonMfa, mfa: 1 })
   })
   await completeWebLogin(req, reply, user, 1)

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { formatDateTime } from '../http/datetime.ts'
 import { serializeProfile } from '../startup/profile-view.ts'
-import { countedFailure, LoginFailure, loggedAttempt, precheck, verifyCredentials } from './authenticate.ts'
+import { blockedFailure, countedFailure, LoginFailure, loggedAttempt, precheck, verifyCredentials } from './authenticate.ts'
 import { recordSuccess } from './complete.ts'
 import { fieldsOf } from './fields.ts'
 import { limitSettings } from './limits.ts'
@@ -26,9 +26,11 @@ async function createToken(req: FastifyRequest, reply: FastifyReply) {
   const s = await limitSettings(req.ctx.db)
   const attempt = { username, type: 'T' as const }
   const user = await loggedAttempt(req, attempt, async () => {
-    await precheck(req, username, s)
+    // A blocked pair of an MFA user: only the right password and code together get in; every failure reads "blocked".
+    const { pairBlocked } = await precheck(req, username, s)
     const u = await verifyCredentials(req, attempt, decryptOrPlain(password, req.ctx.session?.data.privateKey), s)
     if (u.otp_secret) {
+      if (!code && pairBlocked) throw blockedFailure(s, 1)
       if (!code) throw new LoginFailure('mfa_required', AUTH_MESSAGES.mfaRequired, undefined, AUTH_MESSAGES.reasonMfaUnset, 1)
       if ((await checkUserOtp(req.ctx.db, req.server.services.config, u.id, code)) !== 'ok') {
         throw await countedFailure(req, username, s, { text: AUTH_MESSAGES.mfaInvalid, code: 'mfa_invalid', reason: AUTH_MESSAGES.reasonMfa, mfa: 1 })

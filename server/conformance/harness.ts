@@ -10,6 +10,7 @@ import type { ResourceDef, Row } from '../engine/types.ts'
 import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS, type BuiltinRole } from '../rbac/catalog.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
 import { optionsProblems } from './checks.ts'
+import { setSettings } from '../settings/store.ts'
 
 export const byName = (name: string) => findResource(name)
 /** The resource of a list URL (a picker URL's query string, e.g. `?category=database`, ignored). */
@@ -26,6 +27,9 @@ export const pickerQuery = (url: string): Record<string, string> => Object.fromE
 export async function conformanceServer(): Promise<{ t: TestServer; admin: TestClient; resources: ResourceDef[] }> {
   const t = await createTestServer()
   afterAll(async () => { await t.close() })
+  // These suites check permissions, input and files, not confirmations (server/security/secrets.test.ts does):
+  // writes guarded by a fresh confirmation (secretGuard, sensitive exports) need none here.
+  await setSettings(t.database.db, { SECURITY_VIEW_AUTH_NEED_MFA: false })
   const admin = await adminClient(t)
   return { t, admin, resources: allResources() }
 }

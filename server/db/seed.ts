@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { hashPassword } from '../auth/password.ts'
 import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
 import type { DB } from './connection.ts'
+import { MIGRATION_LOCK_KEY } from './migrate.ts'
 
 export interface SeedResult {
   /** Set only when the administrator was created by this call and its password was generated. */
@@ -10,32 +11,42 @@ export interface SeedResult {
   adminCreated: boolean
 }
 
-/** First start: organizations, built-in roles, the administrator (SystemAdmin, and OrgAdmin of DEFAULT). Idempotent. */
+/**
+ * First start: organizations, built-in roles, the administrator (SystemAdmin, and OrgAdmin of DEFAULT). Idempotent.
+ * Several processes may start at once on one PostgreSQL (issue 36 point 12): the whole seed is one transaction
+ * holding the migration lock (a transaction-level advisory lock), so the second process waits, then finds the
+ * administrator; the user insert is also `on conflict do nothing` should another writer get there first.
+ */
 export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promise<SeedResult> {
-  await sql`insert into organizations (id, name, builtin, comment) values
-    (${ORG_IDS.DEFAULT}, 'DEFAULT', true, ''), (${ORG_IDS.SYSTEM}, 'SYSTEM', true, '')
-    on conflict (id) do nothing`.execute(db)
-  for (const role of BUILTIN_ROLES) {
-    await sql`insert into roles (id, name, scope, builtin, created_by) values (${role.id}, ${role.name}, ${role.scope}, true, 'System')
-      on conflict (id) do nothing`.execute(db)
-  }
-  const existing = await sql<{ id: string }>`select id from users where username = 'admin'`.execute(db)
-  if (existing.rows.length) return { adminCreated: false }
   const generated = opts.adminPassword ? undefined : randomBytes(12).toString('base64url')
   const password = opts.adminPassword ?? generated!
-  const id = randomUUID()
-  await db.transaction().execute(async (tx) => {
-    await sql`insert into users (id, name, username, email, password_hash, is_first_login, need_update_password, created_by, source, date_expired, date_password_last_updated)
-      values (${id}, 'Administrator', 'admin', 'admin@example.com', ${await hashPassword(password)}, true, ${generated !== undefined}, 'System', 'local',
-              now() + interval '70 years', now())`.execute(tx)
+  let hash: string | undefined
+  return db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`.execute(tx)
+    await sql`insert into organizations (id, name, builtin, comment) values
+      (${ORG_IDS.DEFAULT}, 'DEFAULT', true, ''), (${ORG_IDS.SYSTEM}, 'SYSTEM', true, '')
+      on conflict (id) do nothing`.execute(tx)
+    for (const role of BUILTIN_ROLES) {
+      await sql`insert into roles (id, name, scope, builtin, created_by) values (${role.id}, ${role.name}, ${role.scope}, true, 'System')
+        on conflict (id) do nothing`.execute(tx)
+    }
+    const existing = await sql<{ id: string }>`select id from users where username = 'admin'`.execute(tx)
+    if (existing.rows.length) return { adminCreated: false }
+    hash ??= await hashPassword(password)
+    const id = randomUUID()
+    const inserted = await sql<{ id: string }>`insert into users (id, name, username, email, password_hash, is_first_login, need_update_password, created_by, source, date_expired, date_password_last_updated)
+      values (${id}, 'Administrator', 'admin', 'admin@example.com', ${hash}, true, ${generated !== undefined}, 'System', 'local',
+              now() + interval '70 years', now())
+      on conflict (username) do nothing returning id`.execute(tx)
+    if (!inserted.rows.length) return { adminCreated: false }
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
       values (${randomUUID()}, ${id}, ${ROLE_IDS.SystemAdmin}, 'system', null, 'System')`.execute(tx)
     // As JumpServer's first migration does (rbac `set_admin_roles`), the administrator is also OrgAdmin of DEFAULT,
     // so a fresh install's first user list is not empty (docs/decisions/the-administrator-is-orgadmin-of-default-on-a.md).
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
       values (${randomUUID()}, ${id}, ${ROLE_IDS.OrgAdmin}, 'org', ${ORG_IDS.DEFAULT}, 'System')`.execute(tx)
+    return { adminCreated: true, generatedAdminPassword: generated }
   })
-  return { adminCreated: true, generatedAdminPassword: generated }
 }
 
 /**

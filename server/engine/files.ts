@@ -2,7 +2,7 @@
  * Files: export and import templates (contract §4.7) and `render-to-json` (contract §4.8).
  */
 import { Readable } from 'node:stream'
-import { inflateRawSync } from 'node:zlib'
+import { crc32, inflateRawSync } from 'node:zlib'
 import ExcelJS from 'exceljs'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
@@ -135,8 +135,11 @@ function cellText(v: ExcelJS.CellValue): string {
   return String(v)
 }
 
-/** Bounds of one upload's parsing: decompressed bytes, rows, cells and time. */
-export const UPLOAD_LIMITS = { unzipped: 10 * 1024 * 1024, rows: 50_000, cells: 1_000_000, ms: 15_000 }
+/**
+ * Bounds of one upload's parsing: decompressed bytes, rows, cells, time, and the text of the answer — per cell and
+ * in total, counted while the rows are read (shared strings let a small file name one long string in every cell).
+ */
+export const UPLOAD_LIMITS = { unzipped: 10 * 1024 * 1024, rows: 50_000, cells: 1_000_000, ms: 15_000, cellChars: 65_536, chars: 16 * 1024 * 1024 }
 
 /** A file beyond the bounds: a translated 400 (the message names the bound). */
 export class UploadTooLarge extends Error {
@@ -144,11 +147,12 @@ export class UploadTooLarge extends Error {
 }
 
 /**
- * Inflates every entry of a zip archive with a bounded output (node's `maxOutputLength`), so a zip bomb is
- * refused after at most `limit` bytes of output rather than filling the memory; also refuses malformed or
- * ZIP64 archives and unknown compression methods.
+ * The entries of a zip archive as its central directory lists them, each inflated with a bounded output (node's
+ * `maxOutputLength`, the remaining budget of `limit` bytes over all entries), so a zip bomb is refused after at
+ * most `limit` bytes of output rather than filling the memory; refuses malformed or ZIP64 archives and unknown
+ * compression methods.
  */
-export function checkZipSize(buf: Buffer, limit: number): void {
+export function zipEntries(buf: Buffer, limit: number): Array<{ name: string; data: Buffer }> {
   let eocd = -1
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
     if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break }
@@ -157,36 +161,101 @@ export function checkZipSize(buf: Buffer, limit: number): void {
   const count = buf.readUInt16LE(eocd + 10)
   let p = buf.readUInt32LE(eocd + 16)
   let total = 0
+  const out: Array<{ name: string; data: Buffer }> = []
   for (let n = 0; n < count; n++) {
     if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad zip directory')
     const method = buf.readUInt16LE(p + 10)
     const csize = buf.readUInt32LE(p + 20)
+    const nameLength = buf.readUInt16LE(p + 28)
+    const name = buf.subarray(p + 46, p + 46 + nameLength).toString('utf8')
     const local = buf.readUInt32LE(p + 42)
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) throw new Error('bad zip entry')
     const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28)
     if (start + csize > buf.length) throw new Error('truncated zip entry')
-    const data = buf.subarray(start, start + csize)
-    let size: number
-    if (method === 0) size = csize
+    const raw = buf.subarray(start, start + csize)
+    let data: Buffer
+    if (method === 0) data = raw
     else if (method === 8) {
       try {
-        size = inflateRawSync(data, { maxOutputLength: limit - total + 1 }).length
+        data = inflateRawSync(raw, { maxOutputLength: limit - total + 1 })
       } catch (e) {
-        if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) size = limit + 1
+        if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) tooLarge(limit)
         else throw e
       }
     } else throw new Error(`unsupported zip compression method ${method}`)
-    total += size
-    if (total > limit) throw new UploadTooLarge('The file is too large once decompressed (more than {n} bytes)', { n: limit })
-    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32)
+    total += data.length
+    if (total > limit) tooLarge(limit)
+    if (!name.endsWith('/')) out.push({ name, data })
+    p += 46 + nameLength + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32)
   }
+  return out
 }
 
-/** Counts rows and cells against the limits and watches the clock. */
+function tooLarge(limit: number): never {
+  throw new UploadTooLarge('The file is too large once decompressed (more than {n} bytes)', { n: limit })
+}
+
+/** The parts ExcelJS's streaming reader needs before a worksheet, in the order it needs them. */
+const WORKBOOK_PARTS = ['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml']
+const EMPTY_SST = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>')
+
+/**
+ * The XLSX the reader is given (issue 36 points 2 and 3): a new archive of exactly the entries counted above —
+ * the central directory's, each inflated within the budget — stored (not compressed), with the workbook's parts
+ * before the worksheets (an empty shared-string table when there is none). ExcelJS's streaming reader walks local
+ * entries, so an entry hidden from the directory of the upload never reaches it; and it keeps a worksheet met
+ * before those parts in a temporary file, which it now never needs.
+ */
+export function boundedXlsx(buf: Buffer, limit: number): Buffer {
+  const entries = zipEntries(buf, limit)
+  const seen = new Set<string>()
+  const unique = entries.filter((e) => !seen.has(e.name) && !!seen.add(e.name))
+  if (!seen.has('xl/_rels/workbook.xml.rels') || !seen.has('xl/workbook.xml')) throw new Error('not an XLSX workbook (no xl/workbook.xml and its relations)')
+  if (!seen.has('xl/sharedStrings.xml')) unique.push({ name: 'xl/sharedStrings.xml', data: EMPTY_SST })
+  const rank = (name: string) => (WORKBOOK_PARTS.includes(name) ? WORKBOOK_PARTS.indexOf(name) : WORKBOOK_PARTS.length)
+  unique.sort((a, b) => rank(a.name) - rank(b.name))
+  return storedZip(unique)
+}
+
+/** A zip archive of stored entries. */
+function storedZip(entries: Array<{ name: string; data: Buffer }>): Buffer {
+  const parts: Buffer[] = []
+  const dir: Buffer[] = []
+  let offset = 0
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8')
+    const crc = crc32(e.data)
+    const head = Buffer.alloc(30)
+    head.writeUInt32LE(0x04034b50, 0); head.writeUInt16LE(10, 4); head.writeUInt16LE(0x0800, 6)
+    head.writeUInt32LE(crc, 14); head.writeUInt32LE(e.data.length, 18); head.writeUInt32LE(e.data.length, 22); head.writeUInt16LE(name.length, 26)
+    const cen = Buffer.alloc(46)
+    cen.writeUInt32LE(0x02014b50, 0); cen.writeUInt16LE(10, 4); cen.writeUInt16LE(10, 6); cen.writeUInt16LE(0x0800, 8)
+    cen.writeUInt32LE(crc, 16); cen.writeUInt32LE(e.data.length, 20); cen.writeUInt32LE(e.data.length, 24); cen.writeUInt16LE(name.length, 28)
+    cen.writeUInt32LE(offset, 42)
+    parts.push(head, name, e.data)
+    dir.push(cen, name)
+    offset += 30 + name.length + e.data.length
+  }
+  const central = Buffer.concat(dir)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10)
+  end.writeUInt32LE(central.length, 12); end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...parts, central, end])
+}
+
+/** Counts rows, cells and the answer's text against the limits and watches the clock. */
 class Budget {
   private rows = 0
   private cells = 0
+  private chars = 0
   private readonly deadline = Date.now() + UPLOAD_LIMITS.ms
+  /** One cell of the answer: its length, then the running total. */
+  text(cell: string): string {
+    if (cell.length > UPLOAD_LIMITS.cellChars) throw new UploadTooLarge('A cell is too long (at most {n} characters)', { n: UPLOAD_LIMITS.cellChars })
+    this.chars += cell.length
+    if (this.chars > UPLOAD_LIMITS.chars) throw new UploadTooLarge('The file holds too much text (more than {n} characters)', { n: UPLOAD_LIMITS.chars })
+    return cell
+  }
   row(cells: number): void {
     this.rows += 1
     this.cells += cells
@@ -201,8 +270,8 @@ class Budget {
  * reader can fail on a worksheet met before the workbook part ("reading 'sheets'", exceljs issue 962, seen once in
  * a full test run); the whole-workbook reader then reads it (the size was checked above).
  */
-async function readXlsx(body: Buffer, budget: Budget): Promise<string[][]> {
-  checkZipSize(body, UPLOAD_LIMITS.unzipped)
+async function readXlsx(upload: Buffer, budget: Budget): Promise<string[][]> {
+  const body = boundedXlsx(upload, UPLOAD_LIMITS.unzipped)
   try {
     return await readXlsxStreaming(body, budget)
   } catch (e) {
@@ -220,7 +289,7 @@ function rowCells(row: ExcelJS.Row, budget: Budget): string[] {
   const values = Array.isArray(row.values) ? row.values : []
   budget.row(values.length)
   const cells: string[] = []
-  for (let i = 1; i < values.length; i++) cells.push(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim()))
+  for (let i = 1; i < values.length; i++) cells.push(budget.text(restoreFormula(cellText(values[i] as ExcelJS.CellValue).trim())))
   return cells
 }
 
@@ -246,7 +315,7 @@ function readCsv(body: Buffer, budget: Budget): string[][] {
       try {
         if (result.errors.some((e) => e.type === 'Quotes')) quoteError ??= result.errors[0]!.message
         budget.row(result.data.length)
-        grid.push(result.data.map((c) => restoreFormula((c ?? '').trim())))
+        grid.push(result.data.map((c) => budget.text(restoreFormula((c ?? '').trim()))))
       } catch (e) {
         failure = e
         parser.abort()

@@ -38,6 +38,8 @@ addMessages({
   'Parse file error: {error}': ['解析文件错误: {error}', 'ファイル解析エラー: {error}'],
   'The file is too large once decompressed (more than {n} bytes)': ['文件解压后过大（超过 {n} 字节）', '展開後のファイルが大きすぎます（{n} バイトを超えています）'],
   'The file has too many rows (at most {n})': ['文件行数过多（最多 {n} 行）', 'ファイルの行数が多すぎます（最大 {n} 行）'],
+  'A cell is too long (at most {n} characters)': ['单元格内容过长（最多 {n} 个字符）', 'セルが長すぎます（最大 {n} 文字）'],
+  'The file holds too much text (more than {n} characters)': ['文件文本过多（超过 {n} 个字符）', 'ファイルのテキストが多すぎます（{n} 文字を超えています）'],
   'The file has too many cells (at most {n})': ['文件单元格过多（最多 {n} 个）', 'ファイルのセルが多すぎます（最大 {n} 個）'],
   'The file took too long to read (more than {n} seconds)': ['文件读取超时（超过 {n} 秒）', 'ファイルの読み込みに時間がかかりすぎました（{n} 秒超）'],
   'The file content overflowed (The maximum length `{n}` bytes)': ['文件内容太大 (最大长度 `{n}` 字节)', 'ファイルの内容が大きすぎます (最大長 `{n}` バイト)'],

@@ -162,8 +162,12 @@ export function parseValue(f: FieldDef, v: unknown, ctx: Ctx): Parsed {
     return 'error' in c ? { ok: false, error: [c.error] } : ok(c.value)
   }
   switch (f.type) {
-    case 'string': case 'text': case 'email': case 'url': case 'uuid':
+    case 'string': case 'text': case 'email': case 'url':
       r = parseString(f, v, ctx); break
+    case 'uuid':
+      // Checked here, before any SQL: a uuid column given "" or garbage is a field error, not a 500 (issue 36).
+      r = isUuid(typeof v === 'string' ? v.trim() : v) ? ok(normUuid((v as string).trim())) : fail(ctx, 'Must be a valid UUID.')
+      break
     case 'integer': case 'float':
       r = parseNumber(f, v, ctx); break
     case 'boolean':

@@ -53,6 +53,13 @@ function notFoundOf(def: ResourceDef, req: FastifyRequest): ApiError {
 }
 
 /** Builds the helper API of one resource (also handed to special actions). */
+/** A resource's `secretGuard`: the permission, then a fresh confirmation (issue 36 point 5). */
+async function secretGuard(req: FastifyRequest, def: ResourceDef): Promise<void> {
+  if (!def.secretGuard) return
+  await requirePerm(req, def.secretGuard.perm)
+  await requireConfirm(req, def.secretGuard.confirm)
+}
+
 export function resourceApi(def: ResourceDef): ResourceApi {
   const api: ResourceApi = {
     def,
@@ -139,7 +146,7 @@ async function smallMatchPage(db: DB, def: ResourceDef, fields: FieldDef[], plan
 async function updateOne(def: ResourceDef, req: FastifyRequest, existing: Row, body: unknown, partial: boolean): Promise<Row> {
   const action: Action = partial ? 'partial_update' : 'update'
   const fields = await resolveFields(def, req.ctx, action)
-  const r = await prepareWrite(req.ctx.db, def, fields, body, req.ctx, { op: 'update', partial, existing })
+  const r = await prepareWrite(req.ctx.db, def, fields, body, req.ctx, { op: 'update', partial, existing, req })
   if (r.errors) throw validationError(r.errors)
   const [out] = await commitWrites(req, def, fields, [{ prepared: r.prepared!, existing }], { op: 'update', partial }, fields)
   return out!
@@ -231,6 +238,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
   route('POST', list, async (req, reply) => {
     if (!allows(def, 'create')) return refuse(req, 'create')
     await checkPerm(req, def, 'add')
+    await secretGuard(req, def)
     if (def.hooks?.create) return def.hooks.create(req, reply, api)
     const ctx = req.ctx
     const body = req.body
@@ -250,6 +258,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
   route(['PUT', 'PATCH'], list, async (req) => {
     if (!allows(def, 'bulk_update')) return refuse(req)
     await checkPerm(req, def, 'change')
+    await secretGuard(req, def)
     const ctx = req.ctx
     const partial = req.method === 'PATCH'
     const body = req.body
@@ -267,7 +276,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
       if (!existing[i]) return { id: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(wanted[i]) })] }
       return undefined
     })
-    const prepared = await prepareMany(ctx.db, def, fields, body, ctx, (i) => ({ op: 'update', partial, existing: existing[i] }), missing)
+    const prepared = await prepareMany(ctx.db, def, fields, body, ctx, (i) => ({ op: 'update', partial, existing: existing[i], req }), missing)
     return commitWrites(req, def, fields, prepared.map((p, i) => ({ prepared: p, existing: existing[i] })), { op: 'update', partial }, fields)
   })
 
@@ -319,6 +328,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
   route(['PUT', 'PATCH'], detail, async (req) => {
     if (!allows(def, 'update')) return refuse(req)
     await checkPerm(req, def, 'change')
+    await secretGuard(req, def)
     const existing = await api.getObject(req, idOf(req))
     return updateOne(def, req, existing, req.body ?? {}, req.method === 'PATCH')
   })

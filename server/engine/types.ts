@@ -241,6 +241,12 @@ export interface DiffEntry { field: string; before: string; after: string }
 export interface ResourceDef {
   /** Exports need a recent user confirmation of this level (e.g. secrets). */
   exportConfirm?: 'relogin' | 'password' | 'mfa'
+  /**
+   * Writes that send secrets somewhere (an account backup plan: its password and recipients; running it) need what
+   * viewing a secret needs (issue 36 point 5): `perm` and a fresh confirmation of level `confirm` of the person
+   * asking, checked on create and update before anything is looked at. A bearer token has no confirmation.
+   */
+  secretGuard?: { perm: string; confirm: 'relogin' | 'password' | 'mfa' }
   /** Registry key `<app>.<model>`; also the default permission codename base. */
   name: string
   app: string
@@ -270,6 +276,12 @@ export interface ResourceDef {
    * its error is the answer). The relation check still holds the parent to the request's scope.
    */
   orgFrom?: (body: Row, ctx: Ctx, db: DB) => Promise<string | undefined>
+  /**
+   * The parent that decides a new object's organization (issue 36 point 10): `field` of the body names a row of
+   * `table` (by id). The object takes that row's organization; outside ROOT a parent of another organization is a
+   * 400 on `field` ("object does not exist"), so nobody writes into an organization they do not work in.
+   */
+  parent?: { field: string; table: string }
   /** Base restriction of every query (alias `t`), e.g. users limited to the current org's members. */
   scope?: (ctx: Ctx) => Cond | undefined
   /**

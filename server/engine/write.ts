@@ -72,6 +72,20 @@ const isObject = (v: unknown): v is Row => !!v && typeof v === 'object' && !Arra
 async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing?: Row): Promise<string | Errors | undefined> {
   if (!def.orgScoped) return undefined
   if (existing) return String(existing.org_id)
+  if (def.parent) {
+    const raw = body[def.parent.field]
+    const id = raw && typeof raw === 'object' ? (raw as Row).id : raw
+    const parentOrg = isUuid(id)
+      ? (await sql<{ org_id: string }>`select org_id from ${sql.table(def.parent.table)} where id = ${normUuid(id)}`.execute(db)).rows[0]?.org_id
+      : undefined
+    if (parentOrg && ctx.orgId !== ORG_IDS.ROOT && parentOrg !== ctx.orgId) {
+      return { [def.parent.field]: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(id) })] }
+    }
+    if (parentOrg) return parentOrg
+    // no parent found: a relation's own error says why (not "Please save in a org"); a plain id falls through
+    const field = def.fields.find((f) => f.name === def.parent!.field)
+    if (ctx.orgId === ORG_IDS.ROOT && field && isRelation(field)) return undefined
+  }
   if (def.orgFrom) {
     const parentOrg = await def.orgFrom(body, ctx, db)
     if (parentOrg) return parentOrg
@@ -79,6 +93,11 @@ async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing
     if (ctx.orgId === ORG_IDS.ROOT) return undefined
   }
   if (ctx.orgId !== ORG_IDS.ROOT) return ctx.orgId
+  return targetOrgOfBody(db, ctx, body)
+}
+
+/** In ROOT: the body's explicit `org_id`. */
+async function targetOrgOfBody(db: DB, ctx: Ctx, body: Row): Promise<string | Errors> {
   const raw = body.org_id
   if (isUuid(raw) && raw !== ORG_IDS.ROOT) {
     const r = await db.selectFrom('organizations').select('id').where('id', '=', normUuid(raw)).executeTakeFirst()

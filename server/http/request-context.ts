@@ -10,7 +10,7 @@ export interface SessionData {
   publicKeyCookie?: string
   loginAt?: number
   /** Username + password passed, second factor pending. */
-  mfaPending?: { userId: string; at: number; next?: string }
+  mfaPending?: { userId: string; at: number; next?: string; passwordOk?: boolean }
   /** Latest user confirmation (contract §4.16): level 1 relogin, 2 password, 3 mfa. */
   confirm?: { level: number; at: number }
   smsCode?: { code: string; at: number }

@@ -14,9 +14,11 @@ export const LDAP_MESSAGES = {
   orgInvalid: 'The organization does not exist or cannot hold users',
   notLdapUser: 'User {username} exists and is not an LDAP user',
   imported: 'Imported {n} users successfully (Organization: {org})',
+  passwordAgain: 'The server address changed: enter the bind password again.',
 } as const
 
 addMessages({
+  [LDAP_MESSAGES.passwordAgain]: ['服务器地址已更改：请重新输入绑定密码。', 'サーバーアドレスが変更されました: バインドパスワードを再入力してください。'],
   [LDAP_MESSAGES.matched]: ['成功匹配 {n} 个用户', '成功: {n} 人のユーザーに一致しました'],
   [LDAP_MESSAGES.loginOk]: ['认证成功: {username}', '認証成功: {username}'],
   [LDAP_MESSAGES.errServer]: ['错误 (LDAP 服务器无效): {reason}', 'エラー (無効な LDAP サーバー): {reason}'],

@@ -20,7 +20,7 @@ import { ApiError } from '../http/errors.ts'
 import type { Lang } from '../http/request-context.ts'
 import { tr } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
-import { LDAP } from '../settings/declarations.ts'
+import { LDAP, sameLdapServer } from '../settings/declarations.ts'
 import { allSettings } from '../settings/store.ts'
 import { authenticate, LdapError, type LdapStage, ldapConfig, listUsers } from './client.ts'
 import { LDAP_MESSAGES } from './messages.ts'
@@ -55,6 +55,11 @@ async function testConfig(req: FastifyRequest, reply: FastifyReply) {
   const fields = LDAP.fields.filter((f) => ['AUTH_LDAP_SERVER_URI', 'AUTH_LDAP_BIND_DN', 'AUTH_LDAP_SEARCH_OU', 'AUTH_LDAP_SEARCH_FILTER', 'AUTH_LDAP_USER_ATTR_MAP',
     'AUTH_LDAP_CONNECT_TIMEOUT', 'AUTH_LDAP_SEARCH_PAGED_SIZE'].includes(f.name))
   const { values, errors } = parseObject(fields, body, req.ctx, { partial: false, fillDefaults: false })
+  // The saved bind password goes only to the saved server (issue 36 point 7): another address needs it typed.
+  if (values.AUTH_LDAP_SERVER_URI !== undefined && !(typeof body.AUTH_LDAP_BIND_PASSWORD === 'string' && body.AUTH_LDAP_BIND_PASSWORD)
+    && !sameLdapServer(String(values.AUTH_LDAP_SERVER_URI), String((await allSettings(req.ctx.db)).get('AUTH_LDAP_SERVER_URI') ?? ''))) {
+    errors.AUTH_LDAP_BIND_PASSWORD = [tr(req.ctx.lang, L.passwordAgain)]
+  }
   if (Object.keys(errors).length) return reply.status(400).send({ error: JSON.stringify(errors) })
   const cfg = await ldapConfig(req.ctx.db, req.server.services.config, {
     ...values, AUTH_LDAP_BIND_PASSWORD: body.AUTH_LDAP_BIND_PASSWORD, AUTH_LDAP_START_TLS: body.AUTH_LDAP_START_TLS === true,

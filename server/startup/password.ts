@@ -11,6 +11,8 @@ import { keepSession } from '../http/session.ts'
 import { fieldsOf } from '../auth/fields.ts'
 import { checkPasswordRules, hashPassword, type PasswordRuleFailure, type PasswordRules, verifyPassword } from '../auth/password.ts'
 import { decryptOrPlain } from '../auth/secret.ts'
+import { checkOwnPassword } from '../auth/limits.ts'
+import { AUTH_MESSAGES } from '../auth/messages.ts'
 import { normalizeIp } from '../auth/ip-match.ts'
 import { requireUser } from '../http/context.ts'
 import { ApiError } from '../http/errors.ts'
@@ -45,7 +47,10 @@ async function changePassword(req: FastifyRequest) {
     throw new ApiError(400, { non_field_errors: [tr(req.ctx.lang, STARTUP_MESSAGES.passwordNotLocal, { source: tr(req.ctx.lang, SOURCE_LABELS[row.source] ?? row.source) })] })
   }
   const [oldPw, newPw, again] = [oldRaw!, newRaw!, againRaw!].map((v) => decryptOrPlain(v, key)) as [string, string, string]
-  if (!(await verifyPassword(oldPw, row.password_hash))) f.error('old_password', STARTUP_MESSAGES.oldPasswordWrong)
+  // Wrong current passwords count toward the login limit of this (user, address) and block like a login (issue 36).
+  const checked = await checkOwnPassword(db, row.username, req.ip, () => verifyPassword(oldPw, row.password_hash))
+  if (!checked.ok && checked.blocked) throw new ApiError(400, { old_password: [tr(req.ctx.lang, AUTH_MESSAGES.blocked, { m: checked.minutes })] })
+  if (!checked.ok) f.error('old_password', STARTUP_MESSAGES.oldPasswordWrong)
 
   const settings = await allSettings(db)
   const rules = Object.fromEntries(['SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH', 'SECURITY_PASSWORD_UPPER_CASE',

@@ -189,7 +189,14 @@ test.describe('accounts on a real host', () => {
 
     // A backup plan mailed to the administrator: the encrypted archive arrives, and only its password opens it.
     await a.patch('/api/v1/settings/setting/?category=email', { EMAIL_HOST: smtp.host, EMAIL_PORT: String(smtp.port), EMAIL_USE_SSL: false, EMAIL_USE_TLS: false, EMAIL_FROM: 'bastion@example.org' })
-    const plan = await a.post('/api/v1/accounts/account-backup-plans/', { name: `backup-${app}`, recipients: [user.id], zip_encrypt_password: 'Zip-Password-9' })
+    // Created in the browser's session, which confirmed with the OTP above: a plan decides where secrets go, so it
+    // needs what viewing a secret needs (a bearer token is refused, issue 36).
+    const csrf = (await page.context().cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? ''
+    const created = await page.request.post('/api/v1/accounts/account-backup-plans/', {
+      data: { name: `backup-${app}`, recipients: [user.id], zip_encrypt_password: 'Zip-Password-9' }, headers: { 'X-CSRFToken': csrf },
+    })
+    expect(created.status(), await created.text()).toBe(201)
+    const plan = await created.json() as { id: string; name: string }
     const mailed = smtp.next(user.email, 90_000)
     await page.goto(`/ui/console/accounts/account-backup?search=${plan.name}`)
     const backupLog = await execute(page, plan.name, `Mail to ${user.username}: sent`)

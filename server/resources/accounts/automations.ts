@@ -217,19 +217,25 @@ export const gatherAutomations = automationDef({
   path: '/api/v1/accounts/gather-account-automations/',
   extra: [{ name: 'is_sync_account', type: 'boolean', label: 'Sync account', default: false }],
 })
-export const backupPlans = automationDef({
-  type: 'backup_account', name: 'accounts.accountbackupautomation', model: 'accountbackupautomation', verboseName: 'Account backup plan',
-  path: '/api/v1/accounts/account-backup-plans/',
-  extra: [
-    recipientsField, { name: 'types', type: 'list', label: 'Asset types', default: [], child: { name: 'types', type: 'string', max_length: 32 } },
-    // the empty answer of an update keeps the stored password (a write-only secret, never returned)
-    {
-      name: 'zip_encrypt_password', type: 'string', label: 'Zip encrypt password', write_only: true, encrypted: true, secret: true, column: false,
-      required: true, allow_blank: true, min_length: ZIP_PASSWORD_MIN, max_length: 128,
-      help_text: 'The backup file (a zip archive, AES-256) is encrypted with this password; recipients need it to open the file.',
-    },
-  ],
-})
+/** What viewing a secret needs: the permission and a fresh MFA confirmation (issue 36 point 5). */
+export const SECRET_GUARD = { perm: 'accounts.view_accountsecret', confirm: 'mfa' } as const
+export const backupPlans: ResourceDef = {
+  ...automationDef({
+    type: 'backup_account', name: 'accounts.accountbackupautomation', model: 'accountbackupautomation', verboseName: 'Account backup plan',
+    path: '/api/v1/accounts/account-backup-plans/',
+    extra: [
+      recipientsField, { name: 'types', type: 'list', label: 'Asset types', default: [], child: { name: 'types', type: 'string', max_length: 32 } },
+      // the empty answer of an update keeps the stored password (a write-only secret, never returned)
+      {
+        name: 'zip_encrypt_password', type: 'string', label: 'Zip encrypt password', write_only: true, encrypted: true, secret: true, column: false,
+        required: true, allow_blank: true, min_length: ZIP_PASSWORD_MIN, max_length: 128,
+        help_text: 'The backup file (a zip archive, AES-256) is encrypted with this password; recipients need it to open the file.',
+      },
+    ],
+  }),
+  // Its password and recipients decide where every secret of the organization goes (issue 36 point 5).
+  secretGuard: SECRET_GUARD,
+}
 
 export const AUTOMATION_DEFS: Record<AutomationType, ResourceDef> = {
   push_account: pushAutomations, change_secret: changeSecretAutomations, gather_accounts: gatherAutomations, backup_account: backupPlans,

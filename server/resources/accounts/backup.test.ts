@@ -12,6 +12,8 @@ import { invalidateSettingsCache } from '../../settings/store.ts'
 import { dbKind } from '../../testing.ts'
 import { attachments, startSmtp, type TestSmtp } from '../../testing/smtp.ts'
 import { useTestServer } from '../../use-test-server.ts'
+import { bindOtp, TEST_SECRET_KEY } from '../../auth/test-support.ts'
+import { totp } from '../../auth/totp.ts'
 
 const A = '/api/v1/accounts/'
 const FINAL = ['success', 'failed', 'error', 'canceled']
@@ -31,7 +33,7 @@ async function sheetRows(xlsx: Uint8Array): Promise<Map<string, string[][]>> {
 }
 
 describe(`account backup: an encrypted archive, mailed (${dbKind()})`, () => {
-  const s = useTestServer()
+  const s = useTestServer({ secretKey: TEST_SECRET_KEY })
   let smtp: TestSmtp
   let host: string
   let plan: string
@@ -41,6 +43,9 @@ describe(`account backup: an encrypted archive, mailed (${dbKind()})`, () => {
     invalidateSettingsCache()
     smtp = await startSmtp()
     const c = s.admin
+    // Backup plans, their runs and archives need what viewing a secret needs: an MFA confirmation (issue 36).
+    const seed = await bindOtp(s.t, s.t.adminId)
+    expect((await c.post('/api/v1/authentication/confirm/', { confirm_type: 'mfa', mfa_type: 'otp', secret_key: totp(seed) })).json()).toBe('ok')
     host = (await c.post('/api/v1/assets/hosts/', { name: 'backup-host', address: '10.0.0.9', platform: 1 })).json().id
     for (const [username, secret] of [['root', 'Root-Secret-1!'], ['deploy', 'Deploy-Secret-2!']]) {
       expect((await c.post(`${A}accounts/`, { username, secret, asset: host, privileged: username === 'root' })).statusCode).toBe(201)

@@ -21,6 +21,8 @@ import { mailConfigured, sendMail } from '../../mail/sender.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import type { TaskContext } from '../../tasks/kinds.ts'
 import { openSecret } from './secrets.ts'
+import { SECRET_GUARD } from './automations.ts'
+import { requireConfirm } from '../../auth/confirm.ts'
 
 // zip.js runs in this process (no web workers in Node); compression through the platform's CompressionStream
 configure({ useWebWorkers: false })
@@ -44,12 +46,13 @@ const configs = new WeakMap<Database, ServerConfig>()
 
 export function registerBackup(app: FastifyInstance): void {
   configs.set(app.services.database, app.services.config)
-  // The encrypted archive of an execution: the plan's view permission and the secret view permission (it holds
-  // secrets, even if encrypted). The archive is encrypted; this answer does not need a fresh confirmation.
+  // The archive of an execution holds every secret (the plan's password may be the asker's own choice): the plan's
+  // view permission and what viewing a secret needs — its permission and a fresh MFA confirmation (issue 36).
   const handler = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     requireUser(req)
     await requirePerm(req, 'accounts.view_accountbackupautomation')
-    await requirePerm(req, 'accounts.view_accountsecret')
+    await requirePerm(req, SECRET_GUARD.perm)
+    await requireConfirm(req, SECRET_GUARD.confirm)
     const id = req.params.id
     const ctx = req.ctx
     const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`` : sql`and org_id = ${ctx.orgId}`

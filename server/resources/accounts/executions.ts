@@ -16,7 +16,7 @@ import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { taskRunner } from '../../tasks/service.ts'
-import { AUTOMATION_DEFS, AUTOMATION_TASK, AUTOMATION_TYPES, type AutomationType } from './automations.ts'
+import { AUTOMATION_DEFS, AUTOMATION_TASK, AUTOMATION_TYPES, type AutomationType, SECRET_GUARD } from './automations.ts'
 
 addMessages({
   'Automation execution': ['自动化执行', '自動化の実行'],
@@ -153,6 +153,8 @@ export const backupExecutions = executionDef('backup_account', {
   name: 'accounts.accountbackupexecution', verboseName: 'Account backup execution', path: '/api/v1/accounts/account-backup-plan-executions/',
   perms: { view: 'accounts.view_accountbackupautomation', add: 'accounts.add_automationexecution' },
 })
+// Running a backup mails every secret of the organization (issue 36 point 5).
+backupExecutions.secretGuard = SECRET_GUARD
 
 const executionOrgCond = (ctx: Ctx) => (orgOf(ctx) ? sql`t.execution_id in (select e.id from account_automation_executions e where e.org_id = ${ctx.orgId})` : undefined)
 

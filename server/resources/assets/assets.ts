@@ -6,6 +6,9 @@
  */
 import { isIP } from 'node:net'
 import { sql } from 'kysely'
+import type { FastifyRequest } from 'fastify'
+import { requireConfirm } from '../../auth/confirm.ts'
+import { requirePerm } from '../../http/context.ts'
 import type { DB } from '../../db/connection.ts'
 import { kindOf } from '../../engine/derive.ts'
 import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
@@ -86,11 +89,36 @@ async function defaultProtocols(db: DB, platformId: number): Promise<ProtoIn[]> 
   return (picked.length ? picked : allowed.slice(0, 1)).map((p) => ({ name: String(p.name), port: Number(p.port) }))
 }
 
+/**
+ * Changing where an asset is reached — its address, its protocols (ports), its domain (and so its gateway) — sends
+ * its stored secrets to the new place at the next verify, push or connection. When the asset has a stored secret
+ * that needs what viewing the secret needs: the view-secret permission and a fresh MFA confirmation (issue 36
+ * point 6, docs/decisions/security-hardening-second-round.md, "Secrets go only where their viewers send them").
+ */
+async function guardReach(req: FastifyRequest, values: Row, existing: Row): Promise<void> {
+  const db = req.ctx.db
+  const moved: string[] = []
+  if (values.address !== undefined && String(values.address).trim() !== String(existing.address ?? '')) moved.push('address')
+  const domainOf = (v: unknown) => (v && typeof v === 'object' ? String((v as Row).id ?? '') : v === null || v === undefined ? '' : String(v))
+  if (values.domain !== undefined && domainOf(values.domain) !== domainOf(existing.domain_id)) moved.push('domain')
+  if (Array.isArray(values.protocols)) {
+    const key = (list: Array<{ name?: unknown; port?: unknown }>) => list.map((p) => `${String(p.name)}:${Number(p.port)}`).sort().join(',')
+    const kept = ((await assetProtocols(db, [existing.id])).get(existing.id) ?? []) as Array<{ name?: unknown; port?: unknown }>
+    if (key(values.protocols as Array<{ name?: unknown; port?: unknown }>) !== key(kept)) moved.push('protocols')
+  }
+  if (!moved.length) return
+  const secrets = await sql`select 1 from accounts where asset_id = ${existing.id} and secret <> '' limit 1`.execute(db)
+  if (!secrets.rows.length) return
+  await requirePerm(req, 'accounts.view_accountsecret')
+  await requireConfirm(req, 'mfa')
+}
+
 async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: Category | undefined): Promise<Record<string, unknown> | undefined> {
   const db = ctx.db
   const existing = info.existing
   const platformId = (values.platform ?? existing?.platform_id) as number | undefined
   const platform = await platformById(db, platformId)
+  if (existing && info.req) await guardReach(info.req, values, existing)
   const errors: Row = {}
   if (!platform) return values.platform === undefined ? undefined : { platform: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(values.platform) })] }
   if (category && platform.category !== category) {

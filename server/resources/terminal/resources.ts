@@ -174,6 +174,9 @@ export const commands: ResourceDef = {
   path: '/api/v1/terminal/commands/',
   table: 'commands',
   orgScoped: true,
+  // The session's organization decides (issue 36 point 10): in ROOT a component's command goes to its session's
+  // organization; elsewhere a session of another organization is a 400 on `session`.
+  parent: { field: 'session', table: 'terminal_sessions' },
   noAudit: true,
   verbs: ['list', 'retrieve', 'create', 'export'],
   fields: [

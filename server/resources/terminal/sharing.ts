@@ -81,7 +81,7 @@ export const sessionSharings: ResourceDef = {
   ownObjects: true,
   verbs: ['list', 'retrieve', 'create'],
   perms: { add: 'terminal.add_supersessionsharing' },
-  orgFrom: (body, _ctx, db) => orgOfRow(db, 'terminal_sessions', body.session),
+  parent: { field: 'session', table: 'terminal_sessions' },
   fields: [
     idField(),
     { name: 'verify_code', type: 'string', label: 'Verify code', read_only: true },
@@ -166,7 +166,7 @@ export const sessionJoinRecords: ResourceDef = {
   noAudit: true,
   verbs: ['list', 'retrieve', 'create', 'update', 'export'],
   // The record's organization and session are its sharing's (JumpServer's serializer).
-  orgFrom: (body, _ctx, db) => orgOfRow(db, 'session_sharings', body.sharing),
+  parent: { field: 'sharing', table: 'session_sharings' },
   fields: [
     idField(),
     { name: 'joiner_display', type: 'string', label: 'Joiner', read_only: true,

@@ -164,7 +164,7 @@ describe(`users resource (${dbKind()})`, () => {
   it('resets MFA, public key, password (link) and unblocks logins', async () => {
     const u = (await create({ username: 'ivy', public_key: '' })).json()
     await sql`update users set otp_secret = 'JBSWY3DPEHPK3PXP', public_key = 'ssh-ed25519 AAAA' where id = ${u.id}`.execute(db())
-    await sql`insert into login_failures (key, count, blocked_until) values ('user:ivy', 9, now() + interval '1 hour')`.execute(db())
+    await sql`insert into login_failures (key, count, blocked_until, username) values ('pair:10.0.0.1 ivy', 9, now() + interval '1 hour', 'ivy')`.execute(db())
     const before = (await admin.get(`${USERS}${u.id}/`)).json()
     expect(before).toMatchObject({ is_otp_secret_key_bound: true, can_public_key_auth: true, login_blocked: true })
     expect((await admin.put(`${USERS}${u.id}/mfa/reset/`)).json()).toEqual({ msg: 'success' })

@@ -156,7 +156,7 @@ export const USER_FIELDS: FieldDef[] = [
   { name: 'is_first_login', type: 'boolean', label: 'Is first login', read_only: true },
   {
     name: 'login_blocked', type: 'boolean', label: 'Login blocked', read_only: true,
-    expr: `exists (select 1 from login_failures lf where lf.key = 'user:' || lower(btrim(t.username)) and lf.blocked_until > now())`,
+    expr: `exists (select 1 from login_failures lf where lf.username = lower(btrim(t.username)) and lf.blocked_until > now())`,
   },
   { name: 'avatar_url', type: 'string', label: 'Avatar url', read_only: true, column: false, get: () => '/static/img/avatar/user.png' },
 ]
