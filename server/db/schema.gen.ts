@@ -233,6 +233,14 @@ export interface Applets {
   version: Generated<string>;
 }
 
+export interface AssetHostKeys {
+  asset_id: string;
+  date_created: Generated<Timestamp>;
+  fingerprint: string;
+  key_type: Generated<string>;
+  port: number;
+}
+
 export interface AssetLabels {
   asset_id: string;
   id: Generated<number>;
@@ -600,6 +608,7 @@ export interface LoginFailures {
   count: Generated<number>;
   first_at: Generated<Timestamp>;
   key: string;
+  username: string | null;
 }
 
 export interface LoginLogs {
@@ -1040,6 +1049,7 @@ export interface DB {
   applet_hosts: AppletHosts;
   applet_publications: AppletPublications;
   applets: Applets;
+  asset_host_keys: AssetHostKeys;
   asset_labels: AssetLabels;
   asset_nodes: AssetNodes;
   asset_permission_assets: AssetPermissionAssets;

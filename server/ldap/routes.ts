@@ -58,7 +58,7 @@ async function testConfig(req: FastifyRequest, reply: FastifyReply) {
   // The saved bind password goes only to the saved server (issue 36 point 7): another address needs it typed.
   if (values.AUTH_LDAP_SERVER_URI !== undefined && !(typeof body.AUTH_LDAP_BIND_PASSWORD === 'string' && body.AUTH_LDAP_BIND_PASSWORD)
     && !sameLdapServer(String(values.AUTH_LDAP_SERVER_URI), String((await allSettings(req.ctx.db)).get('AUTH_LDAP_SERVER_URI') ?? ''))) {
-    errors.AUTH_LDAP_BIND_PASSWORD = [tr(req.ctx.lang, L.passwordAgain)]
+    errors.AUTH_LDAP_BIND_PASSWORD = [tr(req.ctx.lang, LDAP_MESSAGES.passwordAgain)]
   }
   if (Object.keys(errors).length) return reply.status(400).send({ error: JSON.stringify(errors) })
   const cfg = await ldapConfig(req.ctx.db, req.server.services.config, {

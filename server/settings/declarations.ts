@@ -16,7 +16,7 @@ import { nextRun, parseCron } from '../tasks/schedule.ts'
 import { taskRunner } from '../tasks/service.ts'
 import { AUTH_CATEGORIES } from './declarations-auth.ts'
 import { INTERFACE } from './declarations-interface.ts'
-import { L } from '../ldap/messages.ts'
+import { LDAP_MESSAGES } from '../ldap/messages.ts'
 
 /** Two LDAP server addresses name the same server (case, spaces and a trailing slash aside). */
 export const sameLdapServer = (a: string, b: string) => {
@@ -258,7 +258,7 @@ export const LDAP: SettingsCategory = {
   clean(values, current) {
     const uri = values.AUTH_LDAP_SERVER_URI
     if (uri === undefined || values.AUTH_LDAP_BIND_PASSWORD !== undefined || !current.get('AUTH_LDAP_BIND_PASSWORD')) return undefined
-    return sameLdapServer(String(uri), String(current.get('AUTH_LDAP_SERVER_URI') ?? '')) ? undefined : { AUTH_LDAP_BIND_PASSWORD: [L.passwordAgain] }
+    return sameLdapServer(String(uri), String(current.get('AUTH_LDAP_SERVER_URI') ?? '')) ? undefined : { AUTH_LDAP_BIND_PASSWORD: [LDAP_MESSAGES.passwordAgain] }
   },
   async saved(req, values) {
     if (!['AUTH_LDAP_SYNC_IS_PERIODIC', 'AUTH_LDAP_SYNC_CRONTAB', 'AUTH_LDAP_SYNC_INTERVAL'].some((k) => k in values)) return
