@@ -173,7 +173,7 @@ describe('password login', () => {
     expect((await webLogin(englishClient(server), username, 'bad')).json().code).toBe('blocked')
     expect((await webLogin(englishClient(server), username, PASSWORD)).json().code).toBe('blocked')
     // The block lasts the window (5 minutes) from the failure that reached the limit, on the database's clock.
-    const key = `user:${username.toLowerCase()}`
+    const key = (await sql<{ key: string }>`select key from login_failures where key like 'pair:%' and username = ${username.toLowerCase()}`.execute(db())).rows[0]!.key
     const left = (await sql<{ s: number }>`select extract(epoch from blocked_until - now())::float8 as s from login_failures where key = ${key}`.execute(db())).rows[0]!.s
     expect(left).toBeGreaterThan(4 * 60)
     expect(left).toBeLessThanOrEqual(5 * 60)
