@@ -28,3 +28,6 @@ export * from './export-flow/export-flow.machine.ts'
 
 export * from './app/app.types.ts'
 export * from './app/app.machine.ts'
+
+export * from './terminal/terminal.types.ts'
+export * from './terminal/terminal.machine.ts'
