@@ -263,6 +263,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     })
   }
   app.get('/ui/', serveConsole)
+  if (!proxyMode) {
+    // The web terminal (its own entry of the build, luna.html; docs/terminal.md "Web terminal"): `/luna/`,
+    // `/luna/connect?token=…` and every other path under it answer the page, which routes itself. Signed out: the
+    // login page first, back here after.
+    const serveLuna = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!req.ctx.user || req.ctx.authBy !== 'session') return reply.redirect(`/core/auth/login/?next=${encodeURIComponent(req.url)}`)
+      return serveHtml(req, reply, 'luna.html')
+    }
+    app.get('/luna', async (_req, reply) => reply.redirect('/luna/'))
+    app.get('/luna/', serveLuna)
+    app.get('/luna/*', serveLuna)
+  }
   app.get('/ui/*', async (req, reply) => {
     const path = (req.params as { '*': string })['*']
     if (path.startsWith('assets/') || /\.[a-z0-9]+$/i.test(path)) {

@@ -84,3 +84,27 @@ export async function myOverview(): Promise<{ assets: number; tokens: number; se
   ])
   return { assets, tokens, sessions, logins }
 }
+
+export interface MyAssetItem {
+  id: string
+  name: string
+  address: string
+  platform: string
+}
+
+/** Granted assets (under a node, or all), searched by name or address: the web terminal's asset list. */
+export async function myAssets(nodeId: string | undefined, search: string, limit = 100): Promise<{ items: MyAssetItem[]; count: number }> {
+  const page = await listResources(nodeId ? myNodeAssetsUrl(nodeId) : MY_ASSETS_URL, { limit, offset: 0, order: 'name', ...(search ? { search } : {}) })
+  return {
+    count: page.count,
+    items: page.results.map((row) => {
+      const platform = row.platform as { name?: unknown } | string | undefined
+      return {
+        id: String(row.id),
+        name: String(row.name ?? ''),
+        address: String(row.address ?? ''),
+        platform: typeof platform === 'object' && platform ? String(platform.name ?? '') : String(platform ?? ''),
+      }
+    }),
+  }
+}
