@@ -1,0 +1,153 @@
+/**
+ * The web terminal (issue 30), in real Chromium against the real server and a real OpenSSH server on loopback
+ * (server/testing/sshd.ts): a user granted a host on the sshd logs in, My assets → Connect → "Open in the web
+ * terminal" opens `/luna/connect?token=…` in a new tab, `echo` answers on the screen (xterm's DOM rows), a command
+ * a command filter ACL blocks is refused on screen and never reaches the host, and an administrator finds the
+ * session, its commands and its replay in the audit view. The `/luna/` page itself: its asset tree opens a second
+ * session in a tab, axe passes, and it is looked at 1440 and 360 px wide.
+ */
+import type { Page } from '@playwright/test'
+import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
+import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, login as adminLogin, row, unique, type Api } from './generic-support.ts'
+import { createUser, finishFirstLogin, login, PASSWORD, ROLES } from './shell-helpers.ts'
+
+let sshd: Sshd
+let account: SshdUser
+
+test.beforeAll(async () => {
+  sshd = await startSshd()
+  account = await sshd.addUser()
+})
+test.afterAll(async () => {
+  await sshd?.stop()
+})
+
+/** A host on the sshd with the OS user as its account, granted to a new user with connect, copy and paste. */
+async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string) {
+  const hostName = `${tag}-host`
+  const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
+  await a.post('/api/v1/accounts/accounts/', { asset: host.id, name: account.username, username: account.username, secret_type: 'password', secret: account.password })
+  const username = `${tag}-user`
+  const userId = await createUser(request, await adminToken(request), username, [ROLES.OrgUser])
+  await finishFirstLogin(request, username, PASSWORD)
+  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions: ['connect', 'copy', 'paste'] })
+  return { hostName, hostId: host.id, username }
+}
+
+/** The text xterm shows (its DOM renderer's rows). */
+const screen = (page: Page) => page.locator('[data-terminal-phase]:visible .xterm-rows')
+
+/** Types a line into the visible terminal. */
+async function typeLine(page: Page, text: string): Promise<void> {
+  await page.locator('[data-terminal-phase]:visible .xterm-helper-textarea').focus()
+  await page.keyboard.type(text)
+  await page.keyboard.press('Enter')
+}
+
+test('My assets → Connect → web terminal: echo answers, a blocked command is refused, the audit shows the session, its commands and its replay', async ({ page, browser, request }) => {
+  const a = await api(request)
+  const tag = unique('tw')
+  const { hostName, username } = await grantedHost(a, request, tag)
+  const marker = `/tmp/${tag}-kept`
+  const group = await a.post('/api/v1/acls/command-groups/', { name: `${tag}-danger`, content: 'rm -rf' }) as { id: string }
+  await a.post('/api/v1/acls/command-filter-acls/', {
+    name: `${tag}-no-rm`, users: { username_group: [username] }, assets: { name_group: [hostName] }, accounts: { username_group: ['*'] },
+    command_groups: [group.id], action: 'reject',
+  })
+
+  const ctx = await browser.newContext()
+  const user = await ctx.newPage()
+  await login(user, username, PASSWORD, '/ui/workbench/assets')
+  await user.getByRole('button', { name: `Connect to ${hostName}` }).click()
+  const dialog = user.getByRole('dialog')
+  await dialog.getByRole('button', { name: 'Create connection token' }).click()
+  // the real ssh command of the gateway, with its copy button
+  await expect(dialog.locator('[data-ssh-command]')).toHaveValue(/^ssh JMS-[\w-]+@127\.0\.0\.1( -p \d+)?$/)
+  await expect(dialog.getByRole('button', { name: 'Copy the SSH command' })).toBeEnabled()
+  await expectNoAxeViolations(user, 'connect dialog with the token')
+  const opened = ctx.waitForEvent('page')
+  await dialog.getByRole('button', { name: 'Open in the web terminal' }).click()
+  const term = await opened
+  await expect(term).toHaveURL(/\/luna\/connect\?token=[\w-]+$/)
+  await expect(term.locator('[data-terminal-phase="open"]')).toBeVisible({ timeout: 30_000 })
+  await expect(term.getByRole('tab', { name: new RegExp(hostName) })).toBeVisible()
+
+  await typeLine(term, `echo hello-${tag}`)
+  await expect(screen(term)).toContainText(`hello-${tag}`)
+  await typeLine(term, `mkdir -p ${marker} && echo made-${tag}`)
+  await expect(screen(term)).toContainText(`made-${tag}`)
+  // refused on screen, and it never reached the host: the directory is still there
+  await typeLine(term, `rm -rf ${marker}`)
+  await expect(term.locator('[data-terminal-notice]')).toBeVisible()
+  await typeLine(term, `test -d ${marker} && echo still-${tag}`)
+  await expect(screen(term)).toContainText(`still-${tag}`)
+  await expectNoAxeViolations(term, 'web terminal')
+
+  // the user ends the session; the screen says so
+  await term.getByRole('button', { name: 'End session' }).click()
+  await expect(term.locator('[data-terminal-phase="closed"]')).toBeVisible()
+  await ctx.close()
+
+  // The audit view: the session (web terminal), its commands, its replay.
+  await adminLogin(page, '/audit/sessions/sessions')
+  await expect(row(page, hostName)).toBeVisible()
+  await row(page, hostName).getByRole('link').first().click()
+  await page.getByRole('tab', { name: 'Commands' }).click()
+  await expect(page.getByText(`echo hello-${tag}`)).toBeVisible()
+  await expect(page.getByText(`rm -rf ${marker}`)).toBeVisible()
+  await page.getByRole('tab', { name: 'Replay' }).click()
+  const player = page.getByTestId('replay-player')
+  await expect(player).toContainText(`hello-${tag}`, { timeout: 15_000 })
+})
+
+test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide', async ({ browser, request }) => {
+  const a = await api(request)
+  const tag = unique('tl')
+  const { hostName, username } = await grantedHost(a, request, tag)
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const page = await ctx.newPage()
+  await login(page, username, PASSWORD, '/ui/workbench/assets')
+  await page.goto('/luna/')
+  await expect(page.getByRole('heading', { name: 'Web terminal' })).toBeVisible()
+  await expect(page.getByRole('tree', { name: 'My asset tree' })).toBeVisible()
+  const assets = page.getByRole('list', { name: 'Assets' })
+  await expect(assets.getByRole('button', { name: new RegExp(hostName) })).toBeVisible()
+  await expectNoAxeViolations(page, 'web terminal, no session')
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-1440-empty.png' })
+
+  // Two sessions on the same host, in two tabs; each answers on its own screen.
+  for (const n of [1, 2]) {
+    await assets.getByRole('button', { name: new RegExp(hostName) }).click()
+    await expect(page.getByRole('tab')).toHaveCount(n)
+    await expect(page.locator('[data-terminal-phase="open"]:visible')).toBeVisible({ timeout: 30_000 })
+    await typeLine(page, `echo tab${n}-${tag}`)
+    await expect(screen(page)).toContainText(`tab${n}-${tag}`)
+  }
+  await page.getByRole('tab').first().click()
+  await expect(screen(page)).toContainText(`tab1-${tag}`)
+  await expect(screen(page)).not.toContainText(`tab2-${tag}`)
+
+  // font size and theme
+  const size = await page.locator('[data-terminal-phase]:visible .xterm-rows').evaluate((el) => getComputedStyle(el).fontSize)
+  await page.getByRole('button', { name: 'Larger font' }).click()
+  await expect.poll(() => page.locator('[data-terminal-phase]:visible .xterm-rows').evaluate((el) => getComputedStyle(el).fontSize)).not.toBe(size)
+  await expectNoAxeViolations(page, 'web terminal, two sessions')
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-1440.png' })
+  await page.getByRole('button', { name: 'Dark theme' }).click()
+  await expect(page.getByRole('button', { name: 'Light theme' })).toBeVisible()
+  await expectNoAxeViolations(page, 'web terminal, dark')
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-1440-dark.png' })
+
+  // 360 px: the tree covers the terminal while shown; the toolbar's button hides and shows it
+  await page.setViewportSize({ width: 360, height: 740 })
+  await expect(page.getByRole('tree', { name: 'My asset tree' })).toBeVisible()
+  await expectNoAxeViolations(page, 'web terminal at 360 px, tree shown')
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-360-tree.png' })
+  await page.getByRole('button', { name: 'Asset tree' }).click()
+  await expect(page.getByRole('tree', { name: 'My asset tree' })).toHaveCount(0)
+  await expect(screen(page)).toContainText(`tab1-${tag}`)
+  await expectNoAxeViolations(page, 'web terminal at 360 px')
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-360.png' })
+  await ctx.close()
+})
