@@ -13,6 +13,7 @@ import { registerAccounts } from './resources/accounts/index.ts'
 import { registerNotifications } from './notifications/routes.ts'
 import { registerTools } from './tools/routes.ts'
 import { registerSms } from './sms/routes.ts'
+import { registerTerminalComponent } from './terminal/index.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -32,5 +33,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerSms(app)
   await registerRealtime(app)
   await registerTasks(app)
+  registerTerminalComponent(app)
   registerComponentPages(app)
 }

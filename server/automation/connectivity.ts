@@ -6,8 +6,11 @@
  */
 import { sql } from 'kysely'
 import type { DB } from '../db/connection.ts'
-import { credentialsFor, type AssetCredential } from './credentials.ts'
+import { loadAssets, reachAll, target, type AssetRow } from '../ssh/target.ts'
+import { credentialsFor } from './credentials.ts'
 import { sshHandshake, sshLogin, SshError, tcpProbe, type SshTarget } from './ssh.ts'
+
+export { gatewaysOf, loadAssets, sshPort, target, type AssetRow } from '../ssh/target.ts'
 
 export interface ProbeOptions {
   timeoutMs?: number
@@ -18,44 +21,9 @@ export interface ProbeOptions {
   portOverride?: number
 }
 
-export interface AssetRow {
-  id: string
-  name: string
-  address: string
-  domain_id: string | null
-  is_gateway: boolean
-  protocols: Array<{ name: string; port: number }>
-}
-
 const SSH_PROTOCOLS = new Set(['ssh', 'sftp'])
 /** Assets tested at once. */
 const PARALLEL = 8
-
-export async function loadAssets(db: DB, ids: string[]): Promise<AssetRow[]> {
-  if (!ids.length) return []
-  const r = await sql<AssetRow>`select a.id, a.name, a.address, a.domain_id,
-      a.platform_id in (select p.id from platforms p where p.name = 'Gateway') as is_gateway,
-      coalesce((select json_agg(json_build_object('name', ap.name, 'port', ap.port) order by ap.id) from asset_protocols ap where ap.asset_id = a.id), '[]'::json) as protocols
-    from assets a where a.id = any(${ids}::uuid[]) order by a.name, a.id`.execute(db)
-  return r.rows
-}
-
-/** An active gateway of each domain (the one tested ok most recently first), with its SSH port. */
-export async function gatewaysOf(db: DB, domainIds: string[]): Promise<Map<string, AssetRow>> {
-  if (!domainIds.length) return new Map()
-  const r = await sql<{ id: string; domain_id: string }>`select distinct on (a.domain_id) a.id, a.domain_id from assets a
-    where a.domain_id = any(${domainIds}::uuid[]) and a.is_active
-      and a.platform_id in (select p.id from platforms p where p.name = 'Gateway')
-    order by a.domain_id, (a.connectivity = 'ok') desc, a.name, a.id`.execute(db)
-  const rows = await loadAssets(db, r.rows.map((x) => x.id))
-  const byId = new Map(rows.map((g) => [g.id, g]))
-  return new Map(r.rows.map((x) => [x.domain_id, byId.get(x.id)!]))
-}
-
-export const sshPort = (a: AssetRow) => a.protocols.find((p) => p.name === 'ssh')?.port ?? 22
-export const target = (host: string, port: number, c: AssetCredential): SshTarget => ({
-  host, port, username: c.username, password: c.password, privateKey: c.privateKey, passphrase: c.passphrase,
-})
 
 export function describe(err: unknown): string {
   if (err instanceof SshError) return `${err.kind}: ${err.message}`
@@ -65,9 +33,8 @@ export function describe(err: unknown): string {
 /** Tests the assets; returns the ids that answered and those that did not. */
 export async function testConnectivity(db: DB, assetIds: string[], o: ProbeOptions): Promise<{ ok: string[]; failed: string[] }> {
   const assets = await loadAssets(db, assetIds)
-  const domainIds = [...new Set(assets.filter((a) => a.domain_id && !a.is_gateway).map((a) => a.domain_id!))]
-  const gateways = await gatewaysOf(db, domainIds)
-  const creds = await credentialsFor(db, [...assets.map((a) => a.id), ...[...gateways.values()].map((g) => g.id)])
+  const reaches = await reachAll(db, assets)
+  const creds = await credentialsFor(db, assets.map((a) => a.id))
   const ok: string[] = []
   const failed: string[] = []
   await o.log(`>>> Testing the connectivity of ${assets.length} asset(s)`)
@@ -75,20 +42,17 @@ export async function testConnectivity(db: DB, assetIds: string[], o: ProbeOptio
   const testOne = async (a: AssetRow) => {
     const lines: string[] = []
     let good = true
-    const gateway = a.domain_id && !a.is_gateway ? gateways.get(a.domain_id) : undefined
+    const reach = reaches.get(a.id)!
     let via: SshTarget | undefined
     if (a.domain_id && !a.is_gateway) {
-      if (!gateway) {
+      if (reach.gatewayError) {
+        lines.push(`  ${reach.gatewayError}`)
+        good = false
+      } else if (!reach.gateway) {
         lines.push(`  the domain has no active gateway: connecting directly`)
       } else {
-        const gc = creds.get(gateway.id)
-        if (!gc) {
-          lines.push(`  gateway ${gateway.name} (${gateway.address}) has no privileged account to log in with`)
-          good = false
-        } else {
-          via = target(gateway.address, sshPort(gateway), gc)
-          lines.push(`  through gateway ${gateway.name} (${gateway.address}:${sshPort(gateway)})`)
-        }
+        via = reach.gateway
+        lines.push(`  through gateway ${reach.gateway.name} (${reach.gateway.host}:${reach.gateway.port})`)
       }
     }
     const protocols = o.portOverride ? [{ name: 'ssh', port: o.portOverride }] : a.protocols

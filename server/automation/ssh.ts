@@ -372,3 +372,39 @@ export async function tcpProbe(host: string, port: number, options: SshConnectOp
     })
   })
 }
+
+/** An interactive shell with a PTY (the built-in terminal): the channel and how to end every hop. */
+export interface ShellSession {
+  readonly serverVersion: string
+  readonly hostKeyFingerprint: string
+  readonly stream: ClientChannel
+  close(): void
+}
+
+/**
+ * Log in (through the gateway when given) and open a shell on a PTY of `cols`×`rows`. The caller owns the
+ * session: `close()` ends the channel and every connection. Failures are `SshError`s (the host key check is the
+ * target's `hostKeyFingerprint`, as for every login).
+ */
+export async function openShell(target: SshTarget, options: SshConnectOptions & { cols: number; rows: number; term?: string }): Promise<ShellSession> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  const clients: Client[] = []
+  const closeAll = () => {
+    for (const c of [...clients].reverse()) c.end()
+  }
+  try {
+    let sock: ConnectConfig['sock'] | undefined
+    if (options.gateway) {
+      const gw = await openHop(options.gateway, 'gateway', timeoutMs, undefined, (c) => clients.push(c))
+      sock = await forward(gw.client, target.host, target.port)
+    }
+    const hop = await openHop(target, 'target', timeoutMs, sock, (c) => clients.push(c))
+    const stream = await new Promise<ClientChannel>((resolve, reject) => {
+      hop.client.shell({ term: options.term ?? 'xterm-256color', cols: options.cols, rows: options.rows }, (err, s) => (err ? reject(classify(err, 'target')) : resolve(s)))
+    })
+    return { serverVersion: hop.serverVersion, hostKeyFingerprint: hop.fingerprint, stream, close: closeAll }
+  } catch (err) {
+    closeAll()
+    throw err
+  }
+}

@@ -9,12 +9,12 @@ import { generateKeyPairSync, randomInt } from 'node:crypto'
 import { sql } from 'kysely'
 import ssh2 from 'ssh2'
 import { SshError, withSsh, type SshSession, type SshTarget } from '../../automation/ssh.ts'
-import { credentialsFor } from '../../automation/credentials.ts'
+import { credentialTarget, reachOf, type Credential } from '../../ssh/target.ts'
 import type { DB } from '../../db/connection.ts'
 import type { Row } from '../../engine/types.ts'
 import { DEFAULT_SYMBOLS } from './automations.ts'
 
-export interface Credential { username: string; secretType: string; secret: string; passphrase?: string }
+export type { Credential }
 export interface HostAsset {
   id: string
   name: string
@@ -37,44 +37,26 @@ export class HostOpError extends Error {
   }
 }
 
-const SSH_PORT = sql<number>`(select ap.port from asset_protocols ap where ap.asset_id = a.id and ap.name = 'ssh' limit 1)`
-
 /**
- * The asset with its SSH port (`asset_protocols`, default 22), its platform's automation settings and, when it is
- * in a domain, the domain's gateway (an active gateway, the one tested ok most recently first — as the
- * connectivity tests choose it) with the gateway's privileged account. A domain without an active gateway is
- * reached directly; a gateway without a privileged account to log in with sets `gatewayError` (every login fails).
+ * The asset with its SSH port, its platform's automation settings and, when it is in a domain, the gateway to go
+ * through — the one SSH-target resolver's answer (server/ssh/target.ts).
  */
 export async function loadHostAsset(db: DB, assetId: string): Promise<HostAsset | undefined> {
-  const r = await sql<Row>`select a.id, a.name, a.address, a.domain_id, p.automation, p.name = 'Gateway' as is_gateway, ${SSH_PORT} as port
-    from assets a join platforms p on p.id = a.platform_id where a.id = ${assetId}`.execute(db)
-  const a = r.rows[0]
-  if (!a) return undefined
-  const asset: HostAsset = { id: String(a.id), name: String(a.name), address: String(a.address), port: Number(a.port ?? 22), platformAutomation: (a.automation ?? {}) as Row }
-  if (!a.domain_id || a.is_gateway) return asset
-  const g = (await sql<Row>`select a.id, a.name, a.address, ${SSH_PORT} as port from assets a
-    where a.domain_id = ${a.domain_id} and a.is_active and a.platform_id in (select p.id from platforms p where p.name = 'Gateway')
-    order by (a.connectivity = 'ok') desc, a.name, a.id limit 1`.execute(db)).rows[0]
-  if (!g) return asset
-  const cred = (await credentialsFor(db, [String(g.id)])).get(String(g.id))
-  if (!cred) {
-    asset.gatewayError = `gateway ${String(g.name)} (${String(g.address)}) has no privileged account to log in with`
-    return asset
-  }
-  asset.gateway = {
-    name: String(g.name), host: String(g.address), port: Number(g.port ?? 22), username: cred.username,
-    password: cred.password, privateKey: cred.privateKey, passphrase: cred.passphrase,
+  const reach = await reachOf(db, assetId)
+  if (!reach) return undefined
+  const p = (await sql<Row>`select p.automation from assets a join platforms p on p.id = a.platform_id where a.id = ${assetId}`.execute(db)).rows[0]
+  const a = reach.asset
+  const asset: HostAsset = { id: a.id, name: a.name, address: a.address, port: reach.port, platformAutomation: (p?.automation ?? {}) as Row }
+  if (reach.gatewayError) asset.gatewayError = reach.gatewayError
+  if (reach.gateway) {
+    const { assetId: _, ...gateway } = reach.gateway
+    asset.gateway = gateway
   }
   return asset
 }
 
 export function sshTarget(asset: HostAsset, cred: Credential): SshTarget {
-  const t: SshTarget = { host: asset.address, port: asset.port, username: cred.username }
-  if (cred.secretType === 'ssh_key') {
-    t.privateKey = cred.secret
-    if (cred.passphrase) t.passphrase = cred.passphrase
-  } else t.password = cred.secret
-  return t
+  return credentialTarget(asset.address, asset.port, cred)
 }
 
 /** Logs in with the credential and logs out: true, or the SshError kind / message. */

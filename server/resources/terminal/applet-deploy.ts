@@ -22,8 +22,9 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { stringify as toYaml } from 'yaml'
 import { credentialsFor } from '../../automation/credentials.ts'
-import { describe, gatewaysOf, loadAssets, sshPort, target, type AssetRow } from '../../automation/connectivity.ts'
-import { withSsh, type SshSession, type SshTarget } from '../../automation/ssh.ts'
+import { describe } from '../../automation/connectivity.ts'
+import { loadAssets, reachAll, sshPort, target, type AssetRow } from '../../ssh/target.ts'
+import { withSsh, type SshSession } from '../../automation/ssh.ts'
 import type { DB } from '../../db/connection.ts'
 import type { Row } from '../../engine/types.ts'
 import { addMessages } from '../../i18n.ts'
@@ -74,17 +75,11 @@ async function run(session: SshSession, command: string, stdin?: string): Promis
 
 /** Logs in to the host as its privileged account and hands the session over (closed afterwards). */
 async function onHost<T>(ctx: TaskContext, host: AssetRow, work: (s: SshSession) => Promise<T>): Promise<T> {
-  const gateway = host.domain_id ? (await gatewaysOf(ctx.db, [host.domain_id])).get(host.domain_id) : undefined
-  const creds = await credentialsFor(ctx.db, [host.id, ...(gateway ? [gateway.id] : [])])
-  const cred = creds.get(host.id)
+  const reach = (await reachAll(ctx.db, [host])).get(host.id)!
+  const cred = (await credentialsFor(ctx.db, [host.id])).get(host.id)
   if (!cred) throw new StepFailed(`no active privileged account with a secret on ${host.name}: add one to the host`)
-  let via: SshTarget | undefined
-  if (gateway) {
-    const gc = creds.get(gateway.id)
-    if (!gc) throw new StepFailed(`gateway ${gateway.name} has no privileged account to log in with`)
-    via = target(gateway.address, sshPort(gateway), gc)
-  }
-  return withSsh(target(host.address, sshPort(host), cred), { timeoutMs: 15_000, gateway: via, signal: ctx.signal }, work)
+  if (reach.gatewayError) throw new StepFailed(reach.gatewayError)
+  return withSsh(target(host.address, reach.port, cred), { timeoutMs: 15_000, gateway: reach.gateway, signal: ctx.signal }, work)
 }
 
 async function setDeployment(db: DB, id: string, values: { status: string; comment?: string; start?: Date; finish?: Date }): Promise<void> {

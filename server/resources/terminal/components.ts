@@ -11,6 +11,8 @@ import { pipeline } from 'node:stream/promises'
 import { gunzipSync, constants as zlibConstants } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
+import type { DB } from '../../db/connection.ts'
+import type { ServerConfig } from '../../config.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { createAccessKey } from '../../auth/signature.ts'
 import { resourceApi } from '../../engine/index.ts'
@@ -102,6 +104,35 @@ async function killSessions(req: FastifyRequest, ids: unknown): Promise<{ ok: st
   return { ok }
 }
 
+/** Where a session's replay is written before it is complete: a temporary file beside its final place. */
+export async function replayTemp(root: string, row: Record<string, unknown>): Promise<{ dir: string; temp: string }> {
+  const day = new Date(row.date_start as Date).toISOString().slice(0, 10)
+  const dir = join(root, day)
+  await mkdir(dir, { recursive: true })
+  return { dir, temp: join(dir, `${String(row.id)}.cast.gz.${randomUUID()}.part`) }
+}
+
+/**
+ * Stores a complete replay file (written in the replay store's day folder of the session's start, as
+ * `replayTemp` names it) as the session's replay: checked (gzip asciicast), renamed into place, the session row
+ * updated. The one way a replay is kept — the upload of a component and the built-in terminal's recorder.
+ * Answers false (and keeps nothing) when the file is not a gzip asciicast.
+ */
+export async function storeReplay(db: DB, root: string, row: Record<string, unknown>, temp: string): Promise<boolean> {
+  const day = new Date(row.date_start as Date).toISOString().slice(0, 10)
+  const final = join(root, day, `${String(row.id)}.cast.gz`)
+  try {
+    if (!(await looksLikeGzipAsciicast(temp))) return false
+    const size = (await stat(temp)).size
+    await rename(temp, final)
+    await sql`update terminal_sessions set has_replay = true, replay_path = ${join(day, `${String(row.id)}.cast.gz`)}, replay_size = ${size}
+      where id = ${String(row.id)}`.execute(db)
+    return true
+  } finally {
+    await rm(temp, { force: true })
+  }
+}
+
 function replayInfo(req: FastifyRequest, row: Row) {
   return {
     type: 'asciicast',
@@ -125,19 +156,12 @@ function replayActions(): ActionDef[] {
       const max = cfg.replayMaxBytes
       const part = await req.file({ limits: { fileSize: max, files: 1 } })
       if (!part) throw fieldError('file', tr(req.ctx.lang, 'No file was submitted.'))
-      const day = new Date(row.date_start as Date).toISOString().slice(0, 10)
-      const dir = join(root, day)
-      await mkdir(dir, { recursive: true })
-      const final = join(dir, `${row.id}.cast.gz`)
-      const temp = `${final}.${randomUUID()}.part`
+      const { temp } = await replayTemp(root, row)
       try {
         await pipeline(part.file, createWriteStream(temp, { mode: 0o600 }))
         if (part.file.truncated) throw fieldError('file', tr(req.ctx.lang, 'The file is larger than {max} bytes.', { max }))
-        if (!(await looksLikeGzipAsciicast(temp))) throw fieldError('file', tr(req.ctx.lang, 'Not a gzip-compressed asciicast file.'))
-        const size = (await stat(temp)).size
-        await rename(temp, final)
-        await sql`update terminal_sessions set has_replay = true, replay_path = ${join(day, `${row.id}.cast.gz`)}, replay_size = ${size}
-          where id = ${row.id}`.execute(req.ctx.db)
+        const stored = await storeReplay(req.ctx.db, root, row, temp)
+        if (!stored) throw fieldError('file', tr(req.ctx.lang, 'Not a gzip-compressed asciicast file.'))
       } finally {
         await rm(temp, { force: true })
       }
@@ -207,6 +231,29 @@ async function looksLikeGzipAsciicast(path: string): Promise<boolean> {
 
 sessions.actions = [...(sessions.actions ?? []), ...replayActions()]
 
+/**
+ * Registers a terminal component: a service-account user with the SystemComponent role and an access key, and the
+ * terminal row (a name in use gets a random suffix, as JumpServer does for a component registering again). The
+ * one way a terminal is registered — the bootstrap-token route and the built-in terminal (server/terminal).
+ */
+export async function registerTerminal(tx: DB, cfg: ServerConfig, o: { name: string; type: string; comment: string; remoteAddr: string }) {
+  const { name, type, comment } = o
+  let final = name
+  const taken = await sql`select 1 from terminals where name = ${final} and not is_deleted`.execute(tx)
+  if (taken.rows.length) final = `${name}_${randomUUID().slice(0, 6)}`
+  const userId = randomUUID()
+  const username = `${final}`.slice(0, 128)
+  await sql`insert into users (id, name, username, email, is_service_account, is_first_login, comment, created_by, source)
+    values (${userId}, ${`[${type}]-${final}`.slice(0, 128)}, ${`${username}-${userId.slice(0, 8)}`}, ${`${userId}@service-account.local`}, true, false,
+            ${comment}, 'System', 'local')`.execute(tx)
+  await sql`insert into role_bindings (id, user_id, role_id, scope) values (${randomUUID()}, ${userId}, ${ROLE_IDS.SystemComponent}, 'system')`.execute(tx)
+  const key = await createAccessKey(tx, sealerFor(cfg), userId)
+  const terminalId = randomUUID()
+  await sql`insert into terminals (id, name, type, remote_addr, user_id, comment)
+    values (${terminalId}, ${final}, ${type}, ${o.remoteAddr.slice(0, 128)}, ${userId}, ${comment})`.execute(tx)
+  return { id: terminalId, name: final, comment, type, service_account: { id: userId, name: `[${type}]-${final}`.slice(0, 128), access_key: key } }
+}
+
 /** Component and console routes outside the engine's resources. */
 export async function registerComponentRoutes(app: FastifyInstance): Promise<void> {
   const cfg = app.services.config
@@ -239,23 +286,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       const comment = typeof body.comment === 'string' ? body.comment.slice(0, 1000) : ''
       if (Object.keys(errors).length) throw badRequest(errors)
       const db = req.ctx.db
-      const out = await db.transaction().execute(async (tx) => {
-        // A name in use gets a random suffix, as JumpServer does for a component registering again.
-        let final = name
-        const taken = await sql`select 1 from terminals where name = ${final} and not is_deleted`.execute(tx)
-        if (taken.rows.length) final = `${name}_${randomUUID().slice(0, 6)}`
-        const userId = randomUUID()
-        const username = `${final}`.slice(0, 128)
-        await sql`insert into users (id, name, username, email, is_service_account, is_first_login, comment, created_by, source)
-          values (${userId}, ${`[${type}]-${final}`.slice(0, 128)}, ${`${username}-${userId.slice(0, 8)}`}, ${`${userId}@service-account.local`}, true, false,
-                  ${comment}, 'System', 'local')`.execute(tx)
-        await sql`insert into role_bindings (id, user_id, role_id, scope) values (${randomUUID()}, ${userId}, ${ROLE_IDS.SystemComponent}, 'system')`.execute(tx)
-        const key = await createAccessKey(tx, sealerFor(cfg), userId)
-        const terminalId = randomUUID()
-        await sql`insert into terminals (id, name, type, remote_addr, user_id, comment)
-          values (${terminalId}, ${final}, ${type}, ${req.ip.slice(0, 128)}, ${userId}, ${comment})`.execute(tx)
-        return { name: final, comment, type, service_account: { id: userId, name: `[${type}]-${final}`.slice(0, 128), access_key: key } }
-      })
+      const { id: _, ...out } = await db.transaction().execute((tx) => registerTerminal(tx, cfg, { name, type, comment, remoteAddr: req.ip }))
       return reply.status(201).send(out)
     })
   }

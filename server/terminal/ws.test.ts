@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { TermClient, tokenFor, useTerminalFixture } from './test-support.ts'
+
+describe('web terminal websocket (/ws/terminal/)', () => {
+  const f = useTerminalFixture()
+
+  it('connects on a connection token, runs commands, resizes, closes; the session is recorded as WT', async () => {
+    const g = await f.grantedUser('wsuser')
+    const token = await tokenFor(g)
+    const w = new TermClient(f.address, g.c)
+    await w.opened()
+    w.send({ type: 'connect', token, cols: 100, rows: 30 })
+    await w.until(() => !!w.frame('session-info') || !!w.frame('error'), 'session-info')
+    const info = w.frame('session-info')!.session as Record<string, unknown>
+    expect(info, JSON.stringify(w.frames)).toMatchObject({ protocol: 'ssh', asset: { id: g.assetId, name: g.assetName }, account: { username: f.host.username } })
+    expect(typeof info.resume).toBe('string')
+    w.type('echo hello-$((6*7))\r')
+    await w.until(() => w.output.includes('hello-42'), 'echo output')
+    w.send({ type: 'resize', cols: 91, rows: 27 })
+    w.type('stty size\r')
+    await w.until(() => w.output.includes('27 91'), 'stty size after resize')
+    w.send({ type: 'ping' })
+    await w.until(() => !!w.frame('pong'), 'pong')
+    w.send({ type: 'close' })
+    await w.until(() => w.closed !== null, 'socket closed')
+    expect(w.frame('close')).toMatchObject({ reason: 'closed' })
+    const id = String(info.id)
+    // the session row: written through the component API, finished
+    const row = (await f.admin.get(`/api/v1/terminal/sessions/${id}/`)).json()
+    expect(row).toMatchObject({ id, protocol: 'ssh', is_finished: true, login_from: { value: 'WT' } })
+  })
+
+  it('refuses a token of another user, and a first frame that is not connect', async () => {
+    const a = await f.grantedUser('wsowner')
+    const b = await f.grantedUser('wsother')
+    const token = await tokenFor(a)
+    const w = new TermClient(f.address, b.c)
+    await w.opened()
+    w.send({ type: 'connect', token, cols: 80, rows: 24 })
+    await w.until(() => w.closed !== null, 'closed')
+    expect(w.frame('error')).toMatchObject({ code: 'token_expired' })
+  })
+
+  it('re-attaches to a dropped session within 60 s and restores the screen', async () => {
+    const g = await f.grantedUser('wsresume')
+    const token = await tokenFor(g)
+    const w = new TermClient(f.address, g.c)
+    await w.opened()
+    w.send({ type: 'connect', token, cols: 80, rows: 24 })
+    await w.until(() => !!w.frame('session-info'), 'session-info')
+    const info = w.frame('session-info')!.session as { id: string; resume: string }
+    w.type('echo before-$((1+1))-drop\r')
+    await w.until(() => w.output.includes('before-2-drop'), 'echo output')
+    w.ws.terminate()
+    await w.until(() => w.closed !== null, 'dropped')
+
+    const wrong = new TermClient(f.address, g.c)
+    await wrong.opened()
+    wrong.send({ type: 'attach', session: info.id, resume: 'nope', cols: 80, rows: 24 })
+    await wrong.until(() => wrong.closed !== null, 'refused attach')
+    expect(wrong.frame('error')).toMatchObject({ code: 'session_not_found' })
+
+    const again = new TermClient(f.address, g.c)
+    await again.opened()
+    again.send({ type: 'attach', session: info.id, resume: info.resume, cols: 80, rows: 24 })
+    await again.until(() => again.output.includes('before-2-drop'), 'restored screen')
+    expect(again.frame('session-info')).toBeTruthy()
+    again.type('echo after-$((2+2))\r')
+    await again.until(() => again.output.includes('after-4'), 'output after attach')
+    again.send({ type: 'close' })
+    await again.until(() => again.closed !== null, 'closed')
+  })
+})
