@@ -229,9 +229,9 @@ export function LunaApp({ route }: { route: LunaRoute }) {
               <div className={styles.bar}>
                 <Text size={200}>{current.title}</Text>
                 <span className={styles.grow} />
-                <Button size="small" icon={<DismissRegular />} onClick={() => closeTab(current.key)}>
-                  {current.phase === 'closed' || current.phase === 'failed' ? t`Close tab` : t`End session`}
-                </Button>
+                {current.phase === 'closed' || current.phase === 'failed'
+                  ? <Button size="small" icon={<DismissRegular />} onClick={() => closeTab(current.key)}>{t`Close tab`}</Button>
+                  : <Button size="small" icon={<DismissRegular />} onClick={() => handles.current.get(current.key)?.close()}>{t`End session`}</Button>}
               </div>
             )}
             <div className={styles.sessions}>

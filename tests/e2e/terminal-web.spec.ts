@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test'
 import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, login as adminLogin, row, unique, type Api } from './generic-support.ts'
+import { api, login as adminLogin, results, row, unique, type Api } from './generic-support.ts'
 import { createUser, finishFirstLogin, login, PASSWORD, ROLES } from './shell-helpers.ts'
 
 let sshd: Sshd
@@ -73,32 +73,42 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
   await expect(term.locator('[data-terminal-phase="open"]')).toBeVisible({ timeout: 30_000 })
   await expect(term.getByRole('tab', { name: new RegExp(hostName) })).toBeVisible()
 
-  await typeLine(term, `echo hello-${tag}`)
-  await expect(screen(term)).toContainText(`hello-${tag}`)
-  await typeLine(term, `mkdir -p ${marker} && echo made-${tag}`)
-  await expect(screen(term)).toContainText(`made-${tag}`)
+  // Each command's output differs from its echo (`$((6*7))` prints 42), so what is awaited is the host's answer,
+  // and the next command is typed at the prompt.
+  await typeLine(term, `echo hello-$((6*7))-${tag}`)
+  await expect(screen(term)).toContainText(`hello-42-${tag}`)
+  await typeLine(term, `mkdir -p ${marker} && echo made-$((6*7))`)
+  await expect(screen(term)).toContainText('made-42')
   // refused on screen, and it never reached the host: the directory is still there
   await typeLine(term, `rm -rf ${marker}`)
   await expect(term.locator('[data-terminal-notice]')).toBeVisible()
-  await typeLine(term, `test -d ${marker} && echo still-${tag}`)
-  await expect(screen(term)).toContainText(`still-${tag}`)
+  if (process.env.E2E_SCREENSHOTS) await term.screenshot({ path: 'test-results/luna-refused.png' })
+  await typeLine(term, `test -d ${marker} && echo still-$((6*7))`)
+  await expect(screen(term)).toContainText('still-42')
   await expectNoAxeViolations(term, 'web terminal')
 
   // the user ends the session; the screen says so
   await term.getByRole('button', { name: 'End session' }).click()
   await expect(term.locator('[data-terminal-phase="closed"]')).toBeVisible()
+  await expect(screen(term)).toContainText('You closed the session.')
+  await term.getByRole('button', { name: 'Close tab' }).click()
+  await expect(term.getByRole('tab')).toHaveCount(0)
   await ctx.close()
 
-  // The audit view: the session (web terminal), its commands, its replay.
+  // The audit view: the session (web terminal), its commands, its replay (stored once the session has ended).
+  const sessionOf = async () => results(await a.get(`/api/v1/terminal/sessions/?search=${encodeURIComponent(hostName)}`))[0] as Record<string, unknown> | undefined
+  await new Promise((r) => setTimeout(r, 3000)); console.log("DEBUG", JSON.stringify(await a.get(`/api/v1/terminal/sessions/?limit=5`)).slice(0, 3000))
+  await expect.poll(async () => (await sessionOf())?.has_replay, { timeout: 30_000 }).toBe(true)
+  expect(await sessionOf()).toMatchObject({ protocol: 'ssh', login_from: { value: 'WT' }, is_finished: true })
   await adminLogin(page, '/audit/sessions/sessions')
   await expect(row(page, hostName)).toBeVisible()
   await row(page, hostName).getByRole('link').first().click()
   await page.getByRole('tab', { name: 'Commands' }).click()
-  await expect(page.getByText(`echo hello-${tag}`)).toBeVisible()
+  await expect(page.getByText(`echo hello-$((6*7))-${tag}`)).toBeVisible()
   await expect(page.getByText(`rm -rf ${marker}`)).toBeVisible()
   await page.getByRole('tab', { name: 'Replay' }).click()
   const player = page.getByTestId('replay-player')
-  await expect(player).toContainText(`hello-${tag}`, { timeout: 15_000 })
+  await expect(player).toContainText(`hello-42-${tag}`, { timeout: 15_000 })
 })
 
 test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide', async ({ browser, request }) => {
@@ -121,12 +131,12 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
     await assets.getByRole('button', { name: new RegExp(hostName) }).click()
     await expect(page.getByRole('tab')).toHaveCount(n)
     await expect(page.locator('[data-terminal-phase="open"]:visible')).toBeVisible({ timeout: 30_000 })
-    await typeLine(page, `echo tab${n}-${tag}`)
-    await expect(screen(page)).toContainText(`tab${n}-${tag}`)
+    await typeLine(page, `echo tab$((${n}*7))-${tag}`)
+    await expect(screen(page)).toContainText(`tab${n * 7}-${tag}`)
   }
   await page.getByRole('tab').first().click()
-  await expect(screen(page)).toContainText(`tab1-${tag}`)
-  await expect(screen(page)).not.toContainText(`tab2-${tag}`)
+  await expect(screen(page)).toContainText(`tab7-${tag}`)
+  await expect(screen(page)).not.toContainText(`tab14-${tag}`)
 
   // font size and theme
   const size = await page.locator('[data-terminal-phase]:visible .xterm-rows').evaluate((el) => getComputedStyle(el).fontSize)
@@ -146,7 +156,7 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
   if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-360-tree.png' })
   await page.getByRole('button', { name: 'Asset tree' }).click()
   await expect(page.getByRole('tree', { name: 'My asset tree' })).toHaveCount(0)
-  await expect(screen(page)).toContainText(`tab1-${tag}`)
+  await expect(screen(page)).toContainText(`tab7-${tag}`)
   await expectNoAxeViolations(page, 'web terminal at 360 px')
   if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-360.png' })
   await ctx.close()
