@@ -47,6 +47,10 @@ export interface ServerConfig {
    * public clouds by default, a private endpoint or a test server otherwise (server/sms).
    */
   smsEndpoints: { alibaba: string; tencent: string }
+  /** SSH_PORT: the built-in SSH gateway's port (default 2222; 0 turns it off; docs/terminal.md). */
+  sshPort: number
+  /** SSH_HOST: the address the SSH gateway listens on (default as HOST). */
+  sshHost: string
 }
 
 const IPV4_RE = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
@@ -108,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       alibaba: env.SMS_ALIBABA_ENDPOINT || 'https://dysmsapi.aliyuncs.com/',
       tencent: env.SMS_TENCENT_ENDPOINT || 'https://sms.tencentcloudapi.com/',
     },
+    sshPort: Number(env.SSH_PORT ?? 2222),
+    sshHost: env.SSH_HOST || env.HOST || '127.0.0.1',
     ...overrides,
   }
 }

@@ -93,16 +93,26 @@ export class BuiltinComponent {
     }
   }
 
+  private beating?: Promise<void>
+  private stopped = false
+
   start(): void {
-    if (this.timer) return
-    const beat = () => void this.heartbeat().catch((err) => this.app.log.warn({ err }, 'built-in terminal heartbeat failed'))
+    if (this.timer || this.stopped) return
+    const beat = () => {
+      if (this.beating || this.stopped) return
+      this.beating = this.heartbeat().catch((err) => {
+        if (!this.stopped) this.app.log.warn({ err }, 'built-in terminal heartbeat failed')
+      }).finally(() => (this.beating = undefined))
+    }
     this.timer = setInterval(beat, HEARTBEAT_MS)
     this.timer.unref()
     beat()
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
+    this.stopped = true
     clearInterval(this.timer)
     this.timer = undefined
+    await this.beating
   }
 }

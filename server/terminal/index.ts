@@ -3,6 +3,8 @@
  * (server/main.ts), the SSH gateway. docs/terminal.md.
  */
 import type { FastifyInstance } from 'fastify'
+import { setSshGatewayPort } from '../resources/perms/tokens.ts'
+import { startSshGateway } from './gateway.ts'
 import { TerminalManager } from './session.ts'
 import { registerTerminalSocket } from './ws.ts'
 
@@ -32,4 +34,20 @@ export function registerTerminalComponent(app: FastifyInstance): void {
     return p
   }
   app.addHook('onClose', async () => manager.stop())
+}
+
+/**
+ * Starts the SSH gateway on `port` (default SSH_PORT; 0 = an ephemeral port, for tests) unless SSH_PORT is 0 or
+ * the server is a proxy; answers its port (0 when off). Closed with the app.
+ */
+export async function startGateway(app: FastifyInstance, port = app.services.config.sshPort, host = app.services.config.sshHost): Promise<number> {
+  const cfg = app.services.config
+  if (cfg.jumpserverUrl || (port === cfg.sshPort && !cfg.sshPort)) {
+    setSshGatewayPort(app, 0)
+    return 0
+  }
+  const g = await startSshGateway(app, terminalManager(app), { port, host })
+  setSshGatewayPort(app, g.port)
+  terminalManager(app).closers.push(() => g.close())
+  return g.port
 }

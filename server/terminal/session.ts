@@ -117,10 +117,14 @@ export class TerminalManager {
     this.timer.unref()
   }
 
+  /** Things to close with the server (the SSH gateway). */
+  readonly closers: Array<() => Promise<void>> = []
+
   async stop(): Promise<void> {
     clearInterval(this.timer)
-    this.component.stop()
     await Promise.all([...this.sessions.values()].map((s) => s.end('shutdown', tr(s.lang, 'The server is shutting down.'))))
+    await Promise.all(this.closers.map((c) => c().catch(() => undefined)))
+    await this.component.stop()
   }
 
   /** Enforcement of every open session: idle, maximum length, permission, user (a timer calls it; tests too). */
@@ -301,6 +305,8 @@ export class TerminalSession extends EventEmitter {
   private flushTimer?: NodeJS.Timeout
   private pauses = new Set<string>()
   private outputSeq = 0
+  /** Input went to the host and no output came back since: its echo may still be on its way. */
+  private sentSinceOutput = false
   private outputWaiters: Array<() => void> = []
   private commandAcls?: { at: number; acls: Awaited<ReturnType<typeof loadCommandAcls>> }
 
@@ -342,6 +348,7 @@ export class TerminalSession extends EventEmitter {
       this.current.outputBytes += piece.length
     }
     this.outputSeq++
+    this.sentSinceOutput = false
     const waiters = this.outputWaiters
     this.outputWaiters = []
     for (const w of waiters) w()
@@ -391,6 +398,7 @@ export class TerminalSession extends EventEmitter {
       const before = enter < 0 ? rest : rest.slice(0, enter)
       if (before) {
         this.noteLineStart()
+        this.sentSinceOutput = true
         this.shell.stream.write(before)
       }
       if (enter < 0) return
@@ -402,7 +410,7 @@ export class TerminalSession extends EventEmitter {
       }
       this.deciding = true
       if (rest) this.held.unshift(rest)
-      void this.onEnter(key, before.length > 0).catch((err) => this.manager.app.log.warn({ err }, 'command check failed'))
+      void this.onEnter(key, this.sentSinceOutput).catch((err) => this.manager.app.log.warn({ err }, 'command check failed'))
       return
     }
   }
@@ -498,6 +506,11 @@ export class TerminalSession extends EventEmitter {
     return this.commandAcls.acls
   }
 
+  /** Reads the command filter ACLs again on the next command (they are otherwise kept 10 s). */
+  reloadAcls(): void {
+    this.commandAcls = undefined
+  }
+
   private async checkCommand(command: string): Promise<{ allowed: true; risk: number } | { allowed: false; code: ErrorCode; message: string }> {
     const d = decideCommand(await this.aclsNow(), { user: this.user.username, asset: this.asset, account: this.accountUsername }, command)
     const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command
@@ -576,9 +589,9 @@ export class TerminalSession extends EventEmitter {
     this.shell.close()
     this.finishCommand()
     this.manager.sessions.delete(this.id)
-    this.emit('close', info)
     const app = this.manager.app
     const cfg = app.services.config
+    // the records first, then the close event: whoever sees the session closed finds it finished and replayable
     try {
       await this.flushCommands()
       await this.manager.component.call('PATCH', `/api/v1/terminal/sessions/${this.id}/`, { is_finished: true, date_end: new Date(this.manager.now()).toISOString() })
@@ -589,6 +602,7 @@ export class TerminalSession extends EventEmitter {
       await this.recorder.discard().catch(() => undefined)
     } finally {
       this.screen.dispose()
+      this.emit('close', info)
     }
   }
 

@@ -18,6 +18,8 @@ import { prepareWrite } from '../../engine/write.ts'
 import { sealSecret } from '../accounts/secrets.ts'
 import { ACTION_BITS, ACTION_TREE } from './permissions.ts'
 import { assetGrant } from './grants.ts'
+import { getSetting } from '../../settings/store.ts'
+import { SETTINGS } from '../../settings/defaults.ts'
 import './messages.ts'
 
 /** A token lives at most this long (reusable or not); the default is five minutes, as JumpServer's. */
@@ -70,7 +72,33 @@ async function createToken(req: FastifyRequest, reply: FastifyReply, api: Resour
       ${acc.actions}, ${reusable}, ${expires}, ${userDisplay(user)}, ${userDisplay(user)})`.execute(ctx.db)
   const [row] = await api.serialize(req, [{ id }], { action: 'retrieve' })
   await api.audit(ctx.db, req, 'create', { ...row!, org_id: asset.org_id })
-  return reply.status(201).send({ ...row, value })
+  return reply.status(201).send({ ...row, value, ssh: await sshCommand(req, id) })
+}
+
+/**
+ * How the `ssh` client reaches the built-in SSH gateway with this token (the Connect dialog shows it): the host of
+ * the Site URL setting (the request's host while the Site URL is the default), the gateway's port; null when the
+ * gateway is off. The password is the token's value.
+ */
+async function sshCommand(req: FastifyRequest, tokenId: string): Promise<{ host: string; port: number; username: string; command: string } | null> {
+  const port = sshGatewayPort(req.server)
+  if (!port) return null
+  const site = String((await getSetting(req.ctx.db, 'SITE_URL')) ?? '')
+  const fromSite = site && site !== SETTINGS.SITE_URL?.default ? (() => { try { return new URL(site).hostname } catch { return '' } })() : ''
+  const fromRequest = (() => { try { return new URL(`http://${req.headers.host ?? ''}`).hostname } catch { return '' } })()
+  const host = fromSite || fromRequest || '127.0.0.1'
+  const username = `JMS-${tokenId}`
+  const shown = host.includes(':') ? `[${host}]` : host
+  return { host, port, username, command: `ssh ${username}@${shown} -p ${port}` }
+}
+
+/** The SSH gateway's port of this server (0 when it is off); the terminal module sets it. */
+const gatewayPorts = new WeakMap<object, number>()
+export function setSshGatewayPort(app: object, port: number): void {
+  gatewayPorts.set(app, port)
+}
+export function sshGatewayPort(app: FastifyRequest['server']): number {
+  return gatewayPorts.get(app) ?? app.services.config.sshPort
 }
 
 export const connectionTokens: ResourceDef = {

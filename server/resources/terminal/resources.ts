@@ -182,7 +182,7 @@ export const commands: ResourceDef = {
     str('asset', 'Asset', 128, { required: true, allow_blank: false, default: undefined }),
     str('account', 'Account', 64),
     str('input', 'Input', 128, { required: true, allow_blank: false, default: undefined }),
-    str('output', 'Output', 1024),
+    str('output', 'Output', 10240),
     str('session', 'Session', 36, { required: true, allow_blank: false, default: undefined }),
     { name: 'risk_level', type: 'labeled_choice', label: 'Risk level', default: 0, choices: RISK_LEVELS },
     str('remote_addr', 'Remote addr', 128),

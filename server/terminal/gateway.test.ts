@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { setSettings } from '../settings/store.ts'
+import { startGateway } from './index.ts'
+import { tokenFor, useTerminalFixture } from './test-support.ts'
+
+/** Debian's OpenSSH client on a PTY (-tt), driven through its standard input; the output as text. */
+class SshClient {
+  readonly child: ChildProcess
+  output = ''
+  exited: number | null = null
+  private waiters: Array<() => void> = []
+
+  constructor(args: string[], password?: string) {
+    const ssh = ['ssh', '-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR',
+      '-o', 'NumberOfPasswordPrompts=1', '-o', 'ConnectTimeout=10', ...args]
+    const cmd = password === undefined ? ssh : ['sshpass', '-p', password, ...ssh]
+    this.child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] })
+    const take = (d: Buffer) => {
+      this.output += d.toString('utf8')
+      this.wake()
+    }
+    this.child.stdout!.on('data', take)
+    this.child.stderr!.on('data', take)
+    this.child.on('exit', (code) => {
+      this.exited = code ?? -1
+      this.wake()
+    })
+  }
+
+  private wake() {
+    const w = this.waiters
+    this.waiters = []
+    w.forEach((f) => f())
+  }
+
+  async until(predicate: () => boolean, what: string, ms = 20_000): Promise<void> {
+    const deadline = Date.now() + ms
+    while (!predicate()) {
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`waiting for ${what}: ${JSON.stringify(this.output.slice(-800))}`)
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left)
+        this.waiters.push(() => {
+          clearTimeout(t)
+          resolve()
+        })
+      })
+    }
+  }
+
+  type(text: string) {
+    this.child.stdin!.write(text)
+  }
+
+  async done(): Promise<number> {
+    await this.until(() => this.exited !== null, 'exit')
+    return this.exited!
+  }
+}
+
+describe('SSH gateway (Debian OpenSSH client against the built-in gateway)', () => {
+  const f = useTerminalFixture()
+  let port = 0
+  beforeAll(async () => {
+    port = await startGateway(f.t.app, 0, '127.0.0.1')
+  })
+  const at = (user: string) => [`${user}@127.0.0.1`, '-p', String(port)]
+
+  it('JMS-<token> with the token value goes straight to the asset; the session is ST', async () => {
+    const g = await f.grantedUser('gwtoken')
+    const r = await g.c.post('/api/v1/authentication/connection-token/', { asset: g.assetId, account: 'gwtoken-acc', protocol: 'ssh', connect_method: 'ssh_client' })
+    const { id, value, ssh } = r.json() as { id: string; value: string; ssh: { command: string; host: string; port: number } }
+    // the request's host while the Site URL setting is the default
+    expect(ssh).toEqual({ host: 'localhost', port, username: `JMS-${id}`, command: `ssh JMS-${id}@localhost -p ${port}` })
+    const c = new SshClient(at(`JMS-${id}`), value)
+    c.type('echo tok-$((5+5))\r')
+    await c.until(() => c.output.includes('tok-10'), 'echo through the token login')
+    c.type('exit\r')
+    await c.done()
+    const sessions = (await f.admin.get(`/api/v1/terminal/sessions/?user_id=${g.userId}`)).json() as Array<{ login_from: { value: string }; is_finished: boolean; protocol: string }>
+    expect(sessions).toHaveLength(1)
+    expect(sessions[0]).toMatchObject({ login_from: { value: 'ST' }, is_finished: true, protocol: 'ssh' })
+    // a wrong value is refused
+    const bad = new SshClient(at(`JMS-${id}`), 'wrong')
+    expect(await bad.done()).not.toBe(0)
+  })
+
+  it('username + password opens the menu: search, pick by number, back to the menu, q leaves', async () => {
+    const g = await f.grantedUser('gwmenu')
+    const c = new SshClient(at(g.username), g.password)
+    await c.until(() => c.output.includes('Opt> '), 'menu prompt')
+    expect(c.output).toContain('gwmenu-host')
+    c.type('nothing-like-this\r')
+    await c.until(() => c.output.includes('No granted asset matches.'), 'empty search')
+    c.type('gwmenu\r')
+    await c.until(() => (c.output.match(/Opt> /g) ?? []).length >= 3, 'search result')
+    c.type('1\r')
+    c.type('echo menu-$((2*21))\r')
+    await c.until(() => c.output.includes('menu-42'), 'echo on the asset')
+    c.type('exit\r')
+    await c.until(() => (c.output.match(/Opt> /g) ?? []).length >= 4, 'back in the menu')
+    c.type('q\r')
+    expect(await c.done()).toBe(0)
+  })
+
+  it('<username>@<asset> goes straight to a granted asset, and refuses one not granted', async () => {
+    const g = await f.grantedUser('gwdirect')
+    const c = new SshClient(at(`${g.username}@${g.assetName}`), g.password)
+    c.type('echo direct-$((1+2))\r')
+    await c.until(() => c.output.includes('direct-3'), 'echo')
+    c.type('exit\r')
+    await c.done()
+    const other = await f.grantedUser('gwnotmine')
+    const d = new SshClient(at(`${g.username}@${other.assetName}`), g.password)
+    await d.done()
+    expect(d.output).toContain(`The asset "${other.assetName}" is not granted to you.`)
+  })
+
+  it('a public key of the user\'s profile logs in to the menu', async () => {
+    const g = await f.grantedUser('gwkey')
+    const dir = mkdtempSync(join(tmpdir(), 'gw-key-'))
+    const key = join(dir, 'id')
+    await new Promise((resolve, reject) => spawn('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]).on('exit', (code) => (code === 0 ? resolve(null) : reject(new Error('ssh-keygen')))))
+    const pub = (await import('node:fs')).readFileSync(`${key}.pub`, 'utf8').trim()
+    await sql`update users set public_key = ${pub} where id = ${g.userId}`.execute(f.t.database.db)
+    writeFileSync(join(dir, 'cfg'), '')
+    const c = new SshClient(['-i', key, '-o', 'PasswordAuthentication=no', '-o', 'IdentitiesOnly=yes', ...at(g.username)])
+    await c.until(() => c.output.includes('Opt> '), 'menu by key')
+    c.type('q\r')
+    expect(await c.done()).toBe(0)
+    const log = (await sql<{ backend: string; status: boolean; type: string }>`select backend, status, type from login_logs where username = ${g.username} order by datetime desc limit 1`.execute(f.t.database.db)).rows[0]
+    expect(log).toEqual({ backend: 'publickey', status: true, type: 'T' })
+  })
+
+  it('failed logins count toward the web login\'s limits and block the user; they are in the login logs', async () => {
+    const g = await f.grantedUser('gwlimit')
+    await setSettings(f.t.database.db, { SECURITY_LOGIN_LIMIT_COUNT: 3 })
+    try {
+      for (let i = 0; i < 3; i++) expect(await new SshClient(at(g.username), 'wrong-password').done()).not.toBe(0)
+      const right = new SshClient(at(g.username), g.password)
+      expect(await right.done()).not.toBe(0)
+      const logs = (await sql<{ status: boolean; reason: string }>`select status, reason from login_logs where username = ${g.username} and type = 'T' order by datetime`.execute(f.t.database.db)).rows
+      expect(logs.length).toBe(4)
+      expect(logs.every((l) => !l.status)).toBe(true)
+      expect(logs.at(-1)!.reason).toBe('Login blocked')
+      // the web login is blocked too
+      const web = await f.t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: { username: g.username, password: g.password }, headers: { 'accept-language': 'en' } })
+      expect(web.statusCode).toBe(400)
+      expect(web.json().code).toBe('blocked')
+    } finally {
+      await setSettings(f.t.database.db, { SECURITY_LOGIN_LIMIT_COUNT: 7 })
+    }
+  })
+})
