@@ -60,9 +60,14 @@ export interface NewToken {
   date_expired: string
 }
 
+/** How an `ssh` client reaches the built-in SSH gateway with a token (null: the gateway is off). */
+export interface TokenSsh { host: string; port: number; username: string; command: string }
+
 /** Creates a connection token; the answer is the only time its value is seen. */
-export async function createConnectionToken(body: NewToken): Promise<Row & { value: string }> {
-  return (await createResource(CONNECTION_TOKENS_URL, body)) as Row & { value: string }
+export async function createConnectionToken(body: NewToken): Promise<Row & { value: string; ssh: TokenSsh | null }> {
+  const row = (await createResource(CONNECTION_TOKENS_URL, body)) as Row & { value: string; ssh?: unknown }
+  const ssh = row.ssh as Partial<TokenSsh> | null | undefined
+  return { ...row, ssh: ssh && typeof ssh.command === 'string' ? ssh as TokenSsh : null }
 }
 
 export function expireConnectionToken(id: string): Promise<unknown> {

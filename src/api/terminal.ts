@@ -56,19 +56,6 @@ export async function uploadApplet(file: File, update = false): Promise<Record<s
   return request<Record<string, unknown>>('post', `${APPLET_UPLOAD_URL}${update ? '?update=1' : ''}`, silent({ body }))
 }
 
-/** Where an SSH client reaches this bastion's gateway for an asset (`…/endpoints/smart/`, JumpServer's own call). */
-export interface SshEndpoint { host: string; port: number }
-
-export async function sshEndpoint(assetId: string): Promise<SshEndpoint> {
-  const raw = await request<Record<string, unknown>>('get', `/api/v1/terminal/endpoints/smart/?${new URLSearchParams({ asset_id: assetId, protocol: 'ssh' }).toString()}`)
-  return { host: String(raw?.host ?? ''), port: Number(raw?.ssh_port ?? 0) }
-}
-
-/** The `ssh` command line for a connection token (the token's value is the password it asks for). */
-export function sshCommand(tokenId: string, endpoint: SshEndpoint): string {
-  return `ssh JMS-${tokenId}@${endpoint.host}${endpoint.port && endpoint.port !== 22 ? ` -p ${endpoint.port}` : ''}`
-}
-
 /** The web terminal on a connection token (opened in a new browser tab). */
 export function webTerminalUrl(tokenId: string): string {
   return `/luna/connect?${new URLSearchParams({ token: tokenId }).toString()}`

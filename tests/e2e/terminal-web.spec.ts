@@ -97,7 +97,6 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
 
   // The audit view: the session (web terminal), its commands, its replay (stored once the session has ended).
   const sessionOf = async () => results(await a.get(`/api/v1/terminal/sessions/?search=${encodeURIComponent(hostName)}`))[0] as Record<string, unknown> | undefined
-  await new Promise((r) => setTimeout(r, 3000)); console.log("DEBUG", JSON.stringify(await a.get(`/api/v1/terminal/sessions/?limit=5`)).slice(0, 3000))
   await expect.poll(async () => (await sessionOf())?.has_replay, { timeout: 30_000 }).toBe(true)
   expect(await sessionOf()).toMatchObject({ protocol: 'ssh', login_from: { value: 'WT' }, is_finished: true })
   await adminLogin(page, '/audit/sessions/sessions')

@@ -2,8 +2,8 @@
  * "Connect" on a granted asset: choose one of the accounts and protocols the user's permissions grant (with their
  * merged actions), an expiry and whether the token may be used again; the server creates the connection token
  * (and refuses anything not granted). Its value is shown once, with how to use it: the web terminal on it (a new
- * browser tab, `/luna/connect?token=…`) or the `ssh` command of the built-in SSH gateway (host and port from the
- * endpoint the server matches for the asset, JumpServer's `…/endpoints/smart/`).
+ * browser tab, `/luna/connect?token=…`) or the `ssh` command of the built-in SSH gateway (the server's answer
+ * carries it: the Site URL's host, or the request's, and the gateway's port).
  */
 import {
   Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, Spinner,
@@ -13,7 +13,7 @@ import { CopyRegular, WindowConsoleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import { createConnectionToken, grantedAsset, type GrantedAsset } from '../../api/perms.ts'
-import { sshCommand, sshEndpoint, webTerminalUrl, type SshEndpoint } from '../../api/terminal.ts'
+import { webTerminalUrl } from '../../api/terminal.ts'
 import { describeError } from '../../ui/common/errors.ts'
 import { notify } from '../../ui/common/notify.tsx'
 
@@ -36,8 +36,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
   const [expiry, setExpiry] = useState<number>(EXPIRIES[0])
   const [reusable, setReusable] = useState(false)
   const [busy, setBusy] = useState(false)
-  const [token, setToken] = useState<{ id: string; value: string; expires: string } | undefined>()
-  const [endpoint, setEndpoint] = useState<SshEndpoint | undefined>()
+  const [token, setToken] = useState<{ id: string; value: string; expires: string; ssh: string | undefined } | undefined>()
 
   useEffect(() => {
     let live = true
@@ -61,9 +60,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
         date_expired: new Date(Date.now() + expiry * 1000).toISOString(),
         ...(account === '@INPUT' ? { input_username: inputUsername } : {}),
       })
-      setToken({ id: String(r.id), value: r.value, expires: String(r.date_expired ?? '') })
-      // the gateway's address for the command; the page's own host when the server cannot say
-      sshEndpoint(assetId).then(setEndpoint, () => setEndpoint({ host: window.location.hostname, port: 2222 }))
+      setToken({ id: String(r.id), value: r.value, expires: String(r.date_expired ?? ''), ssh: r.ssh?.command })
     } catch (e) {
       notify('error', t`Could not create the connection token`, describeError(e))
     } finally {
@@ -131,11 +128,13 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
                     {t`Open in the web terminal`}
                   </Button>
                 )}
-                <Field label={t`SSH command`} hint={t`Give the connection token as the password.`}>
-                  <Input readOnly className={styles.value} value={endpoint ? sshCommand(token.id, endpoint) : t`Loading…`} data-ssh-command
-                    contentAfter={<Button appearance="transparent" size="small" icon={<CopyRegular />} aria-label={t`Copy the SSH command`} disabled={!endpoint}
-                      onClick={() => endpoint && void copy(sshCommand(token.id, endpoint))} />} />
-                </Field>
+                {protocol === 'ssh' && (token.ssh ? (
+                  <Field label={t`SSH command`} hint={t`Give the connection token as the password.`}>
+                    <Input readOnly className={styles.value} value={token.ssh} data-ssh-command
+                      contentAfter={<Button appearance="transparent" size="small" icon={<CopyRegular />} aria-label={t`Copy the SSH command`}
+                        onClick={() => void copy(token.ssh!)} />} />
+                  </Field>
+                ) : <Text size={200}>{t`The SSH gateway of this server is turned off.`}</Text>)}
                 <Text size={200}>{t`Expires: ${token.expires}`}</Text>
               </div>
             )}
