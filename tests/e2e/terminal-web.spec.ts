@@ -6,6 +6,7 @@
  * session, its commands and its replay in the audit view. The `/luna/` page itself: its asset tree opens a second
  * session in a tab, axe passes, and it is looked at 1440 and 360 px wide.
  */
+import { spawn } from 'node:child_process'
 import type { Page } from '@playwright/test'
 import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
@@ -45,6 +46,28 @@ async function typeLine(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Enter')
 }
 
+/** Runs `ssh <args>` (Debian's OpenSSH through sshpass, on a PTY), types `line` and `exit`; answers the output. */
+function sshThrough(args: string[], password: string, line: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sshpass', ['-p', password, 'ssh', '-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
+      '-o', 'LogLevel=ERROR', '-o', 'ConnectTimeout=10', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let output = ''
+    let typed = false
+    const take = (d: Buffer) => {
+      output += d.toString('utf8')
+      // the shell's prompt: type the line, then leave
+      if (!typed && /\$ $/.test(output)) {
+        typed = true
+        child.stdin.write(`${line}\rexit\r`)
+      }
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', reject)
+    child.on('exit', () => resolve(output))
+  })
+}
+
 test('My assets → Connect → web terminal: echo answers, a blocked command is refused, the audit shows the session, its commands and its replay', async ({ page, browser, request }) => {
   const a = await api(request)
   const tag = unique('tw')
@@ -61,10 +84,14 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
   await login(user, username, PASSWORD, '/ui/workbench/assets')
   await user.getByRole('button', { name: `Connect to ${hostName}` }).click()
   const dialog = user.getByRole('dialog')
+  await dialog.getByRole('checkbox', { name: /Reusable/ }).check()
   await dialog.getByRole('button', { name: 'Create connection token' }).click()
-  // the real ssh command of the gateway, with its copy button
-  await expect(dialog.locator('[data-ssh-command]')).toHaveValue(/^ssh JMS-[\w-]+@127\.0\.0\.1( -p \d+)?$/)
+  // the real ssh command of the gateway, with its copy button; Debian's ssh runs it with the token as the password
+  const command = dialog.locator('[data-ssh-command]')
+  await expect(command).toHaveValue(/^ssh JMS-[\w-]+@127\.0\.0\.1 -p \d+$/)
   await expect(dialog.getByRole('button', { name: 'Copy the SSH command' })).toBeEnabled()
+  const viaGateway = await sshThrough((await command.inputValue()).split(' ').slice(1), await dialog.locator('[data-token-value]').inputValue(), 'echo via-gateway-$((6*7))')
+  expect(viaGateway).toContain('via-gateway-42')
   await expectNoAxeViolations(user, 'connect dialog with the token')
   const opened = ctx.waitForEvent('page')
   await dialog.getByRole('button', { name: 'Open in the web terminal' }).click()
@@ -96,12 +123,15 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
   await ctx.close()
 
   // The audit view: the session (web terminal), its commands, its replay (stored once the session has ended).
-  const sessionOf = async () => results(await a.get(`/api/v1/terminal/sessions/?search=${encodeURIComponent(hostName)}`))[0] as Record<string, unknown> | undefined
+  // (two sessions on the host: the ssh command's through the gateway, and the web terminal's)
+  const sessionOf = async () => (results(await a.get(`/api/v1/terminal/sessions/?search=${encodeURIComponent(hostName)}`)) as Record<string, any>[])
+    .find((x) => x.login_from?.value === 'WT')
   await expect.poll(async () => (await sessionOf())?.has_replay, { timeout: 30_000 }).toBe(true)
   expect(await sessionOf()).toMatchObject({ protocol: 'ssh', login_from: { value: 'WT' }, is_finished: true })
   await adminLogin(page, '/audit/sessions/sessions')
-  await expect(row(page, hostName)).toBeVisible()
-  await row(page, hostName).getByRole('link').first().click()
+  const webRow = row(page, hostName).filter({ hasText: 'Web Terminal' })
+  await expect(webRow).toBeVisible()
+  await webRow.getByRole('link').first().click()
   await page.getByRole('tab', { name: 'Commands' }).click()
   await expect(page.getByText(`echo hello-$((6*7))-${tag}`)).toBeVisible()
   await expect(page.getByText(`rm -rf ${marker}`)).toBeVisible()
