@@ -185,9 +185,9 @@ export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(funct
   const busy = phase === 'connecting' || phase === 'waiting' || phase === 'reconnecting'
   return (
     <div className={mergeClasses(styles.root, !active && styles.hidden)} data-terminal-phase={phase}>
-      <div className={styles.status} role="status" aria-live="polite" data-terminal-status="">
+      <div className={styles.status}>
         {busy && <Spinner size="extra-tiny" />}
-        <span>{status}</span>
+        <span role="status" aria-live="polite" data-terminal-status="">{status}</span>
         {phase === 'reconnecting' && <Button size="small" onClick={() => actor.current?.send({ type: 'RETRY_NOW' })}>{t`Reconnect now`}</Button>}
       </div>
       {notice && (

@@ -7,7 +7,7 @@
  * session in a tab, axe passes, and it is looked at 1440 and 360 px wide.
  */
 import { spawn } from 'node:child_process'
-import type { Page } from '@playwright/test'
+import type { Page, WebSocketRoute } from '@playwright/test'
 import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, login as adminLogin, results, row, unique, type Api } from './generic-support.ts'
@@ -109,6 +109,7 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
   // refused on screen, and it never reached the host: the directory is still there
   await typeLine(term, `rm -rf ${marker}`)
   await expect(term.locator('[data-terminal-notice]')).toBeVisible()
+  await expect(screen(term)).toContainText(`Command "rm -rf ${marker}" was rejected`)
   if (process.env.E2E_SCREENSHOTS) await term.screenshot({ path: 'test-results/luna-refused.png' })
   await typeLine(term, `test -d ${marker} && echo still-$((6*7))`)
   await expect(screen(term)).toContainText('still-42')
@@ -146,6 +147,14 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
   const { hostName, username } = await grantedHost(a, request, tag)
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await ctx.newPage()
+  // Every terminal websocket goes through Playwright (to the real server), so the test can drop one as a network
+  // would; while `hold` is set a new one is left unanswered.
+  const sockets: WebSocketRoute[] = []
+  let hold = false
+  await page.routeWebSocket(/\/ws\/terminal\/$/, (ws) => {
+    sockets.push(ws)
+    if (!hold) ws.connectToServer()
+  })
   await login(page, username, PASSWORD, '/ui/workbench/assets')
   await page.goto('/luna/')
   await expect(page.getByRole('heading', { name: 'Web terminal' })).toBeVisible()
@@ -163,6 +172,22 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
     await typeLine(page, `echo tab$((${n}*7))-${tag}`)
     await expect(screen(page)).toContainText(`tab${n * 7}-${tag}`)
   }
+  // The second tab's websocket drops: "Reconnecting…" while the re-attach is unanswered, then the same session is
+  // back with its screen restored, and answers.
+  expect(sockets).toHaveLength(2)
+  hold = true
+  await sockets[1]!.close({ code: 4000, reason: 'network' })
+  await expect(page.locator('[data-terminal-phase="reconnecting"]:visible')).toBeVisible()
+  await expect(page.locator('[data-terminal-status]:visible')).toHaveText('Reconnecting…')
+  await expect.poll(() => sockets.length).toBe(3)
+  hold = false
+  await sockets[2]!.close({ code: 4000, reason: 'network' })
+  await expect(page.locator('[data-terminal-phase="open"]:visible')).toBeVisible({ timeout: 30_000 })
+  expect(sockets).toHaveLength(4)
+  await expect(screen(page)).toContainText(`tab14-${tag}`)
+  await typeLine(page, `echo back-$((6*7))`)
+  await expect(screen(page)).toContainText('back-42')
+
   await page.getByRole('tab').first().click()
   await expect(screen(page)).toContainText(`tab7-${tag}`)
   await expect(screen(page)).not.toContainText(`tab14-${tag}`)
