@@ -24,20 +24,29 @@ test.afterAll(async () => {
   await sshd?.stop()
 })
 
-/** A host on the sshd with the OS user as its account, granted to a new user with connect, copy and paste. */
-async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string) {
+/** A host on the sshd with the OS user as its account, granted to a new user with these actions. */
+async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string, actions: string[]) {
   const hostName = `${tag}-host`
   const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
   await a.post('/api/v1/accounts/accounts/', { asset: host.id, name: account.username, username: account.username, secret_type: 'password', secret: account.password })
   const username = `${tag}-user`
   const userId = await createUser(request, await adminToken(request), username, [ROLES.OrgUser])
   await finishFirstLogin(request, username, PASSWORD)
-  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions: ['connect', 'copy', 'paste'] })
+  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions })
   return { hostName, hostId: host.id, username }
 }
 
 /** The text xterm shows (its DOM renderer's rows). */
 const screen = (page: Page) => page.locator('[data-terminal-phase]:visible .xterm-rows')
+
+/** Pastes text into the visible terminal as the browser does (a paste event with the clipboard's text). */
+async function paste(page: Page, text: string): Promise<void> {
+  await page.locator('[data-terminal-phase]:visible .xterm-helper-textarea').evaluate((el, value) => {
+    const data = new DataTransfer()
+    data.setData('text/plain', value)
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+  }, text)
+}
 
 /** Types a line into the visible terminal. */
 async function typeLine(page: Page, text: string): Promise<void> {
@@ -71,7 +80,7 @@ function sshThrough(args: string[], password: string, line: string): Promise<str
 test('My assets → Connect → web terminal: echo answers, a blocked command is refused, the audit shows the session, its commands and its replay', async ({ page, browser, request }) => {
   const a = await api(request)
   const tag = unique('tw')
-  const { hostName, username } = await grantedHost(a, request, tag)
+  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste'])
   const marker = `/tmp/${tag}-kept`
   const group = await a.post('/api/v1/acls/command-groups/', { name: `${tag}-danger`, content: 'rm -rf' }) as { id: string }
   await a.post('/api/v1/acls/command-filter-acls/', {
@@ -113,6 +122,10 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
   if (process.env.E2E_SCREENSHOTS) await term.screenshot({ path: 'test-results/luna-refused.png' })
   await typeLine(term, `test -d ${marker} && echo still-$((6*7))`)
   await expect(screen(term)).toContainText('still-42')
+  // paste is granted: pasted text reaches the host
+  await expect(term.getByRole('button', { name: 'Paste' })).toBeEnabled()
+  await paste(term, 'echo pasted-$((6*7))\r')
+  await expect(screen(term)).toContainText('pasted-42')
   await expectNoAxeViolations(term, 'web terminal')
 
   // the user ends the session; the screen says so
@@ -144,7 +157,8 @@ test('My assets → Connect → web terminal: echo answers, a blocked command is
 test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide', async ({ browser, request }) => {
   const a = await api(request)
   const tag = unique('tl')
-  const { hostName, username } = await grantedHost(a, request, tag)
+  // granted without paste
+  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy'])
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await ctx.newPage()
   // Every terminal websocket goes through Playwright (to the real server), so the test can drop one as a network
@@ -172,6 +186,14 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
     await typeLine(page, `echo tab$((${n}*7))-${tag}`)
     await expect(screen(page)).toContainText(`tab${n * 7}-${tag}`)
   }
+  // paste is not granted: the button is off, and a paste never reaches the host (what is typed does)
+  await expect(page.getByRole('button', { name: 'Paste' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Copy the selection' })).toBeEnabled()
+  await paste(page, 'echo pasted-$((6*7))\r')
+  await typeLine(page, 'echo typed-$((6*7))')
+  await expect(screen(page)).toContainText('typed-42')
+  await expect(screen(page)).not.toContainText('pasted')
+
   // The second tab's websocket drops: "Reconnecting…" while the re-attach is unanswered, then the same session is
   // back with its screen restored, and answers.
   expect(sockets).toHaveLength(2)
