@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { setSettings } from '../settings/store.ts'
 import { startGateway } from './index.ts'
-import { tokenFor, useTerminalFixture } from './test-support.ts'
+import { useTerminalFixture } from './test-support.ts'
 
 /** Debian's OpenSSH client on a PTY (-tt), driven through its standard input; the output as text. */
 class SshClient {
@@ -126,9 +126,8 @@ describe('SSH gateway (Debian OpenSSH client against the built-in gateway)', () 
     const dir = mkdtempSync(join(tmpdir(), 'gw-key-'))
     const key = join(dir, 'id')
     await new Promise((resolve, reject) => spawn('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]).on('exit', (code) => (code === 0 ? resolve(null) : reject(new Error('ssh-keygen')))))
-    const pub = (await import('node:fs')).readFileSync(`${key}.pub`, 'utf8').trim()
+    const pub = readFileSync(`${key}.pub`, 'utf8').trim()
     await sql`update users set public_key = ${pub} where id = ${g.userId}`.execute(f.t.database.db)
-    writeFileSync(join(dir, 'cfg'), '')
     const c = new SshClient(['-i', key, '-o', 'PasswordAuthentication=no', '-o', 'IdentitiesOnly=yes', ...at(g.username)])
     await c.until(() => c.output.includes('Opt> '), 'menu by key')
     c.type('q\r')

@@ -10,7 +10,7 @@ import { manifestItem } from '../../manifest.ts'
 import { AssetAccountsTab } from '../accounts/AccountListPage.tsx'
 import { FavoriteStar } from './FavoriteStar.tsx'
 import { assetKindKey } from './resource.ts'
-import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
+import { assetConnectivityCommands, clearHostKeyCommand } from '../assets-net/connectivity.ts'
 
 const useStyles = makeStyles({ cards: { display: 'grid', gap: tokens.spacingVerticalL } })
 
@@ -81,7 +81,7 @@ export const assetDetailConfig: DetailConfig = {
     extra: [{
       id: 'clone', scope: 'row', label: msg`Clone`, order: 30, perms: ['assets.add_asset'], hiddenInRoot: true,
       run: ({ row }, h) => { if (row) h.go(manifestItem(assetKindKey(categoryOf(row))).routes.create!.path, { clone_from: String(row.id) }) },
-    }, ...assetConnectivityCommands.filter((c) => c.scope === 'row')],
+    }, ...assetConnectivityCommands.filter((c) => c.scope === 'row'), clearHostKeyCommand],
   },
 }
 
