@@ -11,7 +11,7 @@ import type { Page, WebSocketRoute } from '@playwright/test'
 import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, login as adminLogin, results, row, unique, type Api } from './generic-support.ts'
-import { createUser, finishFirstLogin, login, PASSWORD, ROLES } from './shell-helpers.ts'
+import { createUser, finishFirstLogin, login, PASSWORD, profileId, ROLES } from './shell-helpers.ts'
 
 let sshd: Sshd
 let account: SshdUser
@@ -235,5 +235,30 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
   await expect(screen(page)).toContainText(`tab7-${tag}`)
   await expectNoAxeViolations(page, 'web terminal at 360 px')
   if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-360.png' })
+  await ctx.close()
+})
+
+test('the built-in inspector in /luna/: the tab\'s terminal machine, live, for an administrator; none for a user', async ({ page, browser, request }) => {
+  const a = await api(request)
+  const tag = unique('ti')
+  const { hostName, username } = await grantedHost(a, request, tag, ['connect'])
+  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-admin`, users: [await profileId(request, await adminToken(request))], assets: [(await a.get(`/api/v1/assets/hosts/?name=${hostName}`) as { id: string }[])[0]!.id], accounts: ['@ALL'], actions: ['connect'] })
+
+  await adminLogin(page, '/')
+  await page.goto('/luna/?inspect')
+  const inspector = page.getByRole('complementary', { name: 'State inspector' })
+  await expect(inspector).toBeVisible()
+  await page.getByRole('list', { name: 'Assets' }).getByRole('button', { name: new RegExp(hostName) }).click()
+  await expect(page.locator('[data-terminal-phase="open"]')).toBeVisible({ timeout: 30_000 })
+  await inspector.locator('[data-actor="terminal"]').click()
+  await expect(inspector.locator('[data-current-state]')).toHaveText('open')
+
+  // a user without the inspector's permission gets none
+  const ctx = await browser.newContext()
+  const user = await ctx.newPage()
+  await login(user, username, PASSWORD, '/ui/workbench/assets')
+  await user.goto('/luna/?inspect')
+  await expect(user.getByRole('tree', { name: 'My asset tree' })).toBeVisible()
+  await expect(user.getByRole('complementary', { name: 'State inspector' })).toHaveCount(0)
   await ctx.close()
 })
