@@ -51,7 +51,19 @@ export default tseslint.config(
     },
   },
   {
-    // Menus and tooltips load on first use (src/ui/common/overlays.tsx; docs/decisions.md, issue 17).
+    // Generic UI knows no application: the shell (src/shell), the router, the views and the app actor sit above it
+    // (docs/architecture.md, issue 29). Test support files may build a themed provider.
+    files: ['src/ui/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/ui/**/testing.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['ky', '**/server/**'] }, {
+        regex: '^(\\.\\./)+(app|router|views|shell)(/|$)',
+        message: 'src/ui is generic: it imports neither src/app, src/router, src/views nor src/shell (pass what it needs in)',
+      }] }],
+    },
+  },
+  {
+    // Menus and tooltips load on first use (src/ui/common/overlays.tsx; docs/decisions/menus-tooltips-and-their-parts-load-on-first.md).
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/ui/common/overlays.lazy.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     rules: {
@@ -68,5 +80,15 @@ export default tseslint.config(
     // Tests (and their support files) may import the console's crypto to encrypt exactly as the browser does.
     ignores: ['server/**/*.test.ts', 'server/**/test-support.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/src/**', '**/machines/**'] }] },
+  },
+  {
+    // The database is typed by the generated interface (docs/engine.md, "The typed database").
+    files: ['server/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "TSTypeReference[typeName.name='Kysely'] > TSTypeParameterInstantiation > TSAnyKeyword",
+        message: 'use the typed database: DB (Kysely<Tables>) from server/db/connection.ts',
+      }],
+    },
   },
 )

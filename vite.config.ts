@@ -40,7 +40,7 @@ export default defineConfig({
           treeshake: { moduleSideEffects: pureModules },
           // The first screen in few requests (docs/architecture.md, "First visit"): what the console's entry
           // imports statically is one chunk; lazy pages keep their own chunks. ASCII only: one character outside
-          // Latin-1 makes Chromium decode and scan the whole script as UTF-16 (decisions.md, session 13).
+          // Latin-1 makes Chromium decode and scan the whole script as UTF-16 (docs/decisions/scripts-are-ascii.md).
           output: { codeSplitting: { groups: firstScreenGroups }, charset: 'ascii' },
         },
   },

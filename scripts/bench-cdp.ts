@@ -4,7 +4,7 @@
  * Playwright turns on the `Runtime` domain of every page it opens, and with it V8's inspector records a detailed
  * stack trace for each `Error` the page creates. React DOM creates its sentinel errors as its module runs, so each
  * first visit then re-parses the whole first chunk and React DOM's module on the main thread to find their source
- * positions: React DOM's start took 77 ms instead of 6 ms, measured both ways on one build (docs/decisions.md,
+ * positions: React DOM's start took 77 ms instead of 6 ms, measured both ways on one build (docs/decisions/the-benchmark-s-first-visits-run-without-an.md,
  * session 17). No user's browser has an inspector attached; these visits are driven without `Runtime.enable` (its
  * `evaluate` works without it), so they run as a user's do.
  */

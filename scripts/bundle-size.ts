@@ -14,7 +14,7 @@ const BUDGETS_KB: Record<string, number> = { 'index.html': 257, 'login.html': 13
 const CSS_BUDGETS_KB: Record<string, number> = { 'index.html': 32, 'login.html': 12, 'luna.html': 20 }
 /**
  * Files a list page's first visit asks for besides the first chunk (its page's chunks and the list chunk, as the
- * early script preloads them: the build's table in index.html). A list page loads list code only (decisions.md,
+ * early script preloads them: the build's table in index.html). A list page loads list code only (docs/decisions/a-list-page-loads-list-code-only.md,
  * session 13); the asset lists also show the node tree and the category tabs.
  */
 const LIST_FILES_BUDGET = 10

@@ -1,5 +1,5 @@
 /**
- * Griffel's CSS out of the JavaScript, at build time (docs/decisions.md, "Styles extracted at build time").
+ * Griffel's CSS out of the JavaScript, at build time (docs/decisions/griffel-s-rules-extracted-at-build-time.md).
  *
  * Fluent UI v9 ships its styles pre-compiled: `__styles(classesBySlot, cssRules)` and
  * `__resetStyles(ltr, rtl, cssRules)` calls whose CSS is literal text. At run time each of them inserts its rules

@@ -3,7 +3,7 @@
  * and zh and ja translate every message. Then compiles them for the build and the tests.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 
 const LOCALES = ['en', 'zh', 'ja']
 // Every catalogue file: the console's (locales/<l>.po), the login page's (locales/login/<l>.po) and the web
@@ -34,7 +34,6 @@ for (const f of FILES.filter((x) => !x.endsWith('/en.po'))) {
   }
   if (missing) problems.push(`${f}: ${missing} messages without a translation`)
 }
-void readdirSync
 const comp = spawnSync('npx', ['lingui', 'compile', '--typescript', '--strict'], { encoding: 'utf8' })
 if (comp.status !== 0) problems.push(`lingui compile failed:\n${comp.stdout}\n${comp.stderr}`)
 if (problems.length) {

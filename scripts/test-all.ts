@@ -1,15 +1,17 @@
 /**
  * `npm test`: every check and every test, in order, with one summary line at the end.
- *   i18n catalogues → types → lint → unit, machine and server tests (PGlite) → server tests on PostgreSQL
+ *   i18n catalogues → types (TypeScript's native compiler, `tsc` 7) → lint → unit, machine and server tests (PGlite)
+ *   → the server tests that depend on the database engine, on PostgreSQL (scripts/postgres-suite.ts says which, and why)
  *   → production build + bundle budgets → end-to-end tests in Chromium, each Playwright worker against its own
  *   real server and fresh database.
  * PostgreSQL: TEST_DATABASE_URL if set (`.ci/run` sets it); otherwise a throw-away cluster is started here when
  * the PostgreSQL server binaries are installed; otherwise the PostgreSQL pass is reported as not run, with why.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, chownSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { POSTGRES_SUITE } from './postgres-suite.ts'
 
 interface Step { name: string; ok: boolean; ms: number; note?: string }
 const steps: Step[] = []
@@ -104,7 +106,7 @@ async function main() {
   run('lint', npx, ['eslint', '--max-warnings', '0', '.'])
   if (want('unit')) {
     rmSync('test-results/vitest.json', { force: true })
-    // This pass runs the server tests on PGlite; the next one runs them again on PostgreSQL.
+    // This pass runs the server tests on PGlite; the next one runs those that depend on the engine on PostgreSQL.
     run('unit', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'], { TEST_DATABASE_URL: '' })
     countVitest('test-results/vitest.json')
   }
@@ -118,7 +120,7 @@ async function main() {
     }
     if (url) {
       rmSync('test-results/vitest-pg.json', { force: true })
-      run('postgres', npx, ['vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-pg.json'], { TEST_DATABASE_URL: url })
+      run('postgres', npx, ['vitest', 'run', '--project', 'server', ...POSTGRES_SUITE.map((t) => t.file), '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-pg.json'], { TEST_DATABASE_URL: url })
       countVitest('test-results/vitest-pg.json')
       stop?.()
     }
@@ -144,7 +146,6 @@ async function main() {
   process.exit(steps.every((s) => s.ok) ? 0 : 1)
 }
 
-void spawn
 main().catch((e) => {
   console.error(e)
   process.exit(1)

@@ -10,8 +10,8 @@ import { currentScheme } from './app/themeMode.ts'
 import { hashLinkTarget } from './router/guards.ts'
 import { createAppRouter } from './router/router.tsx'
 import { registerTransferTools } from './ui/export/transferTools.tsx'
-import { Shell } from './ui/layout/Shell.tsx'
-import type * as BuiltInInspector from './ui/inspector/mountInspector.tsx'
+import { Shell } from './shell/Shell.tsx'
+import type * as BuiltInInspector from './shell/mountInspector.tsx'
 
 /**
  * Starts loading the code of the page the browser opened now, beside the start-up calls: its route's guard waits
@@ -48,7 +48,7 @@ async function main() {
     const { createBrowserInspector } = await import('@statelyai/inspect')
     inspect = createBrowserInspector().inspect
   } else if (inspectParam !== null) {
-    builtIn = await import('./ui/inspector/mountInspector.tsx')
+    builtIn = await import('./shell/mountInspector.tsx')
     inspect = builtIn.startInspection()
   }
   const app = createAppActor({ inspect })

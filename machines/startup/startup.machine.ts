@@ -2,7 +2,7 @@
  * startup — the console start-up sequence of spec §4.1, run once by the root app actor before the router
  * resolves: init app → public settings → session mark → profile → persisted view/org → view check →
  * organization check → routes → first-login check → ready. (The asset categories are the asset pages' own query,
- * not the start-up's: decisions.md.)
+ * not the start-up's: docs/decisions/the-asset-categories-are-not-part-of-the.md.)
  *
  * Every read (cookies, storage, HTTP) is an injected actor; the view and organization decisions are the pure
  * rules of view-org. Final states: `ready`, `loginRequired` (100 ms after a 401/403 or an empty profile) and

@@ -11,7 +11,7 @@ import { tr } from '../i18n.ts'
 import { ipMatches } from './ip-match.ts'
 import { activeBlock, type LimitSettings, recordFailure, shownMinutes } from './limits.ts'
 import { type MfaFlag, writeLoginLog } from './login-log.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 import { hashPassword, needsRehash, verifyPassword } from './password.ts'
 import { ldapEnabled, ldapLogin } from '../ldap/login.ts'
 
@@ -67,10 +67,10 @@ export async function loggedAttempt<T>(req: FastifyRequest, attempt: Attempt, ru
 
 /** IP black list and active blocks (nothing is counted here). */
 export async function precheck(req: FastifyRequest, username: string, s: LimitSettings): Promise<void> {
-  if (ipMatches(req.ip, s.blackList)) throw new LoginFailure('ip_not_allowed', M.ipNotAllowed, undefined, M.reasonIp, 2)
+  if (ipMatches(req.ip, s.blackList)) throw new LoginFailure('ip_not_allowed', AUTH_MESSAGES.ipNotAllowed, undefined, AUTH_MESSAGES.reasonIp, 2)
   const block = await activeBlock(req.ctx.db, username, req.ip, s)
-  if (block === 'user') throw new LoginFailure('blocked', M.blocked, { m: shownMinutes(s.userMinutes) }, M.reasonBlocked, 2)
-  if (block === 'ip') throw new LoginFailure('ip_blocked', M.ipBlocked, { m: shownMinutes(s.ipMinutes) }, M.reasonBlocked, 2)
+  if (block === 'user') throw new LoginFailure('blocked', AUTH_MESSAGES.blocked, { m: shownMinutes(s.userMinutes) }, AUTH_MESSAGES.reasonBlocked, 2)
+  if (block === 'ip') throw new LoginFailure('ip_blocked', AUTH_MESSAGES.ipBlocked, { m: shownMinutes(s.ipMinutes) }, AUTH_MESSAGES.reasonBlocked, 2)
 }
 
 /** Counts a failed credential (or second factor) and builds the matching failure. */
@@ -79,7 +79,7 @@ export async function countedFailure(
 ): Promise<LoginFailure> {
   const r = await recordFailure(req.ctx.db, username, req.ip, s)
   const m = shownMinutes(s.userMinutes)
-  if (r.blocked || r.remaining <= 0) return new LoginFailure('blocked', M.blocked, { m }, kind.reason, kind.mfa)
+  if (r.blocked || r.remaining <= 0) return new LoginFailure('blocked', AUTH_MESSAGES.blocked, { m }, kind.reason, kind.mfa)
   return new LoginFailure(kind.code, kind.text, { n: r.remaining, m }, kind.reason, kind.mfa)
 }
 
@@ -100,16 +100,16 @@ export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, p
     good = (await verifyPassword(password, real ?? (await dummyHash))) && real !== undefined
   }
   if (!user || !good) {
-    throw await countedFailure(req, attempt.username, s, { text: M.invalidLogin, code: 'invalid_credentials', reason: M.reasonPassword, mfa: mfaFlag(user) })
+    throw await countedFailure(req, attempt.username, s, { text: AUTH_MESSAGES.invalidLogin, code: 'invalid_credentials', reason: AUTH_MESSAGES.reasonPassword, mfa: mfaFlag(user) })
   }
-  if (!user.is_active) throw new LoginFailure('inactive', M.inactive, undefined, M.reasonInvalid, mfaFlag(user))
+  if (!user.is_active) throw new LoginFailure('inactive', AUTH_MESSAGES.inactive, undefined, AUTH_MESSAGES.reasonInvalid, mfaFlag(user))
   if (user.date_expired && user.date_expired.getTime() < Date.now()) {
-    throw new LoginFailure('expired', M.expired, undefined, M.reasonInvalid, mfaFlag(user))
+    throw new LoginFailure('expired', AUTH_MESSAGES.expired, undefined, AUTH_MESSAGES.reasonInvalid, mfaFlag(user))
   }
   if (user.source !== 'ldap' && user.password_hash && needsRehash(user.password_hash)) {
     await sql`update users set password_hash = ${await hashPassword(password)} where id = ${user.id}`.execute(req.ctx.db)
   }
   const acl = await req.server.loginAclCheck(req, { userId: user.id, username: user.username, ip: req.ip, type: attempt.type })
-  if (acl.action === 'reject') throw new LoginFailure('acl_rejected', acl.message ?? M.aclRejected, undefined, M.reasonAcl, mfaFlag(user))
+  if (acl.action === 'reject') throw new LoginFailure('acl_rejected', acl.message ?? AUTH_MESSAGES.aclRejected, undefined, AUTH_MESSAGES.reasonAcl, mfaFlag(user))
   return user
 }

@@ -13,7 +13,7 @@ import { CONFIRM_LEVEL, CONFIRM_TYPES, type ConfirmType, loadConfirmUser, pickBa
 import { FieldReader, fieldsOf } from './fields.ts'
 import { clearConfirmFailures, isConfirmBlocked, limitSettings, shownMinutes } from './limits.ts'
 import { MFA_PENDING_MS } from './login.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 import { decryptOrPlain } from './secret.ts'
 import { issueSmsCode, smsAvailable } from './sms.ts'
 
@@ -27,7 +27,7 @@ async function getConfirm(req: FastifyRequest, reply: FastifyReply) {
   f.done()
   const u = await loadConfirmUser(req, user.id)
   const backend = await pickBackend(req, u, requested)
-  if (!backend) return reply.status(404).send({ error: tr(req.ctx.lang, M.confirmUnavailable) })
+  if (!backend) return reply.status(404).send({ error: tr(req.ctx.lang, AUTH_MESSAGES.confirmUnavailable) })
   return { confirm_type: backend.type, content: await backend.content(req, u) }
 }
 
@@ -41,10 +41,10 @@ async function postConfirm(req: FastifyRequest, reply: FastifyReply) {
   f.done()
   const u = await loadConfirmUser(req, user.id)
   const backend = await pickBackend(req, u, requested)
-  if (!backend) return reply.status(404).send({ error: tr(req.ctx.lang, M.confirmUnavailable) })
+  if (!backend) return reply.status(404).send({ error: tr(req.ctx.lang, AUTH_MESSAGES.confirmUnavailable) })
   if (backend.type !== 'relogin' && !secret) throw new ApiError(400, { secret_key: [tr(req.ctx.lang, 'This field may not be blank.')] })
   const limits = await limitSettings(req.ctx.db)
-  if (await isConfirmBlocked(req.ctx.db, u.username)) throw errorBody(req, M.confirmBlocked, { m: shownMinutes(limits.userMinutes) })
+  if (await isConfirmBlocked(req.ctx.db, u.username)) throw errorBody(req, AUTH_MESSAGES.confirmBlocked, { m: shownMinutes(limits.userMinutes) })
   const problem = await backend.verify(req, u, decryptOrPlain(secret, req.ctx.session?.data.privateKey), mfaType || undefined)
   if (problem) throw errorBody(req, problem.text, problem.vars)
   await clearConfirmFailures(req.ctx.db, u.username)
@@ -69,15 +69,15 @@ async function sendCode(req: FastifyRequest, reply: FastifyReply) {
   const user = await codeRecipient(req)
   if (!user) throw notAuthenticated()
   if (type === 'otp' && user.otp_secret) return reply.status(201).send({ type, username: user.username })
-  if (type !== 'sms' || !(await smsAvailable(req, user.phone))) throw errorBody(req, M.mfaTypeNotSupported, { type })
+  if (type !== 'sms' || !(await smsAvailable(req, user.phone))) throw errorBody(req, AUTH_MESSAGES.mfaTypeNotSupported, { type })
   req.ctx.session ??= newSession()
   try {
     const r = await issueSmsCode(req, { userId: user.id, username: user.username, phone: user.phone! })
-    if (!r.sent) throw errorBody(req, M.smsWait, { n: r.wait })
+    if (!r.sent) throw errorBody(req, AUTH_MESSAGES.smsWait, { n: r.wait })
   } catch (e) {
     if (e instanceof ApiError) throw e
     req.log.error({ err: e }, 'SMS backend failed')
-    throw errorBody(req, M.smsSendFailed)
+    throw errorBody(req, AUTH_MESSAGES.smsSendFailed)
   }
   return reply.status(201).send({ type, username: user.username })
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
 import { limitSettings, recordConfirmFailure, shownMinutes } from './limits.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 import { checkUserOtp } from './otp-store.ts'
 import { verifyPassword } from './password.ts'
 import { checkSmsCode, smsAvailable } from './sms.ts'
@@ -35,7 +35,7 @@ export async function requireConfirm(req: FastifyRequest, type: ConfirmType): Pr
   if ((await getSetting(req.ctx.db, 'SECURITY_VIEW_AUTH_NEED_MFA')) === false) return
   const c = req.ctx.session?.data.confirm
   const fresh = !!c && c.level >= CONFIRM_LEVEL[type] && Date.now() - c.at <= (await confirmTtlSeconds(req, type)) * 1000
-  if (!fresh) throw new ApiError(400, { code: type, detail: M.confirmRequired })
+  if (!fresh) throw new ApiError(400, { code: type, detail: AUTH_MESSAGES.confirmRequired })
 }
 
 // ------------------------------------------------------------------------------------------- backends
@@ -51,8 +51,8 @@ interface MfaOption { name: string; display_name: string; disabled: boolean; pla
 async function mfaOptions(req: FastifyRequest, u: ConfirmUser): Promise<MfaOption[]> {
   const lang = req.ctx.lang
   return [
-    { name: 'otp', display_name: 'OTP', disabled: !u.otp_secret, placeholder: tr(lang, M.otpPlaceholder) },
-    { name: 'sms', display_name: tr(lang, M.sms), disabled: !(await smsAvailable(req, u.phone)), placeholder: tr(lang, M.smsPlaceholder) },
+    { name: 'otp', display_name: 'OTP', disabled: !u.otp_secret, placeholder: tr(lang, AUTH_MESSAGES.otpPlaceholder) },
+    { name: 'sms', display_name: tr(lang, AUTH_MESSAGES.sms), disabled: !(await smsAvailable(req, u.phone)), placeholder: tr(lang, AUTH_MESSAGES.smsPlaceholder) },
   ]
 }
 
@@ -68,7 +68,7 @@ export interface ConfirmBackend {
 async function counted(req: FastifyRequest, u: ConfirmUser, text: string): Promise<{ text: string; vars?: Record<string, string> }> {
   const s = await limitSettings(req.ctx.db)
   const r = await recordConfirmFailure(req.ctx.db, u.username, s)
-  return r.blocked ? { text: M.confirmBlocked, vars: { m: String(shownMinutes(s.userMinutes)) } } : { text }
+  return r.blocked ? { text: AUTH_MESSAGES.confirmBlocked, vars: { m: String(shownMinutes(s.userMinutes)) } } : { text }
 }
 
 const mfaBackend: ConfirmBackend = {
@@ -78,9 +78,9 @@ const mfaBackend: ConfirmBackend = {
   async verify(req, u, secret, mfaType) {
     const options = await mfaOptions(req, u)
     const chosen = options.find((o) => o.name === (mfaType || options.find((x) => !x.disabled)?.name))
-    if (!chosen || chosen.disabled) return { text: M.mfaTypeNotSupported, vars: { type: String(mfaType) } }
-    if (chosen.name === 'sms') return (await checkSmsCode(req, u.id, secret)) ? undefined : counted(req, u, M.smsInvalid)
-    return (await checkUserOtp(req.ctx.db, req.server.services.config, u.id, secret)) === 'ok' ? undefined : counted(req, u, M.otpInvalid)
+    if (!chosen || chosen.disabled) return { text: AUTH_MESSAGES.mfaTypeNotSupported, vars: { type: String(mfaType) } }
+    if (chosen.name === 'sms') return (await checkSmsCode(req, u.id, secret)) ? undefined : counted(req, u, AUTH_MESSAGES.smsInvalid)
+    return (await checkUserOtp(req.ctx.db, req.server.services.config, u.id, secret)) === 'ok' ? undefined : counted(req, u, AUTH_MESSAGES.otpInvalid)
   },
 }
 
@@ -89,7 +89,7 @@ const passwordBackend: ConfirmBackend = {
   available: async (_req, u) => u.source === 'local',
   content: async () => '',
   async verify(req, u, secret) {
-    return (await verifyPassword(secret, u.password_hash)) ? undefined : counted(req, u, M.passwordIncorrect)
+    return (await verifyPassword(secret, u.password_hash)) ? undefined : counted(req, u, AUTH_MESSAGES.passwordIncorrect)
   },
 }
 
@@ -99,7 +99,7 @@ const reloginBackend: ConfirmBackend = {
   content: async () => '',
   async verify(req) {
     const at = req.ctx.session?.data.loginAt
-    return typeof at === 'number' && Date.now() - at <= RELOGIN_WINDOW_MS ? undefined : { text: M.reloginExpired }
+    return typeof at === 'number' && Date.now() - at <= RELOGIN_WINDOW_MS ? undefined : { text: AUTH_MESSAGES.reloginExpired }
   },
 }
 

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify'
 import { ApiError } from '../http/errors.ts'
 import type { Lang } from '../http/request-context.ts'
 import { tr } from '../i18n.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 
 export type Body = Record<string, unknown>
 
@@ -16,7 +16,7 @@ export function bodyOf(req: FastifyRequest): Body {
   if (b === undefined || b === null || b === '') return {}
   if (typeof b === 'object' && !Array.isArray(b) && !Buffer.isBuffer(b)) return b as Body
   const type = Array.isArray(b) ? 'list' : typeof b
-  throw new ApiError(400, { non_field_errors: [tr(req.ctx.lang, M.notObject, { type })] })
+  throw new ApiError(400, { non_field_errors: [tr(req.ctx.lang, AUTH_MESSAGES.notObject, { type })] })
 }
 
 export interface StringRule {
@@ -52,7 +52,7 @@ export class FieldReader {
       return undefined
     }
     if (typeof raw !== 'string' && typeof raw !== 'number') {
-      this.error(field, M.notString)
+      this.error(field, AUTH_MESSAGES.notString)
       return undefined
     }
     const value = rule.trim === false ? String(raw) : String(raw).trim()
@@ -80,7 +80,7 @@ export class FieldReader {
     }
     if (raw && typeof raw === 'object' && 'value' in raw) raw = (raw as { value: unknown }).value
     const found = choices.find((c) => String(c) === String(raw))
-    if (found === undefined) this.error(field, M.invalidChoice, { value: String(raw) })
+    if (found === undefined) this.error(field, AUTH_MESSAGES.invalidChoice, { value: String(raw) })
     return found
   }
 
@@ -91,7 +91,7 @@ export class FieldReader {
     const s = String(raw).toLowerCase()
     if (['true', '1', 'yes', 'on'].includes(s)) return true
     if (['false', '0', 'no', 'off'].includes(s)) return false
-    this.error(field, M.notBoolean)
+    this.error(field, AUTH_MESSAGES.notBoolean)
     return undefined
   }
 

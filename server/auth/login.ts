@@ -12,7 +12,7 @@ import { completeWebLogin } from './complete.ts'
 import { requireLoginCsrf } from './csrf.ts'
 import { fieldsOf } from './fields.ts'
 import { limitSettings } from './limits.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 import { safeNext } from './next.ts'
 import { checkUserOtp } from './otp-store.ts'
 import { decryptRequired } from './secret.ts'
@@ -39,7 +39,7 @@ async function login(req: FastifyRequest, reply: FastifyReply) {
   const user = await loggedAttempt(req, { username, type: 'W' }, async () => {
     await precheck(req, username, s)
     const plain = decryptRequired(password, req.ctx.session?.data.privateKey)
-    if (!plain.ok) throw new LoginFailure('decrypt_failed', M.decryptFailed, undefined, M.reasonDecrypt, 2)
+    if (!plain.ok) throw new LoginFailure('decrypt_failed', AUTH_MESSAGES.decryptFailed, undefined, AUTH_MESSAGES.reasonDecrypt, 2)
     return verifyCredentials(req, { username, type: 'W' }, plain.value, s)
   })
   const target = safeNext(next)
@@ -69,7 +69,7 @@ async function loginMfa(req: FastifyRequest, reply: FastifyReply) {
       delete session.data.mfaPending
       session.dirty = true
     }
-    throw new ApiError(400, { error: tr(req.ctx.lang, M.mfaExpired), code: 'mfa_expired' })
+    throw new ApiError(400, { error: tr(req.ctx.lang, AUTH_MESSAGES.mfaExpired), code: 'mfa_expired' })
   }
   const s = await limitSettings(req.ctx.db)
   await loggedAttempt(req, { username: user.username, type: 'W' }, async () => {
@@ -77,7 +77,7 @@ async function loginMfa(req: FastifyRequest, reply: FastifyReply) {
     const ok = type === 'sms'
       ? (await smsAvailable(req, user.phone)) && (await checkSmsCode(req, user.id, code))
       : (await checkUserOtp(req.ctx.db, req.server.services.config, user.id, code)) === 'ok'
-    if (!ok) throw await countedFailure(req, user.username, s, { text: M.mfaInvalid, code: 'mfa_invalid', reason: M.reasonMfa, mfa: 1 })
+    if (!ok) throw await countedFailure(req, user.username, s, { text: AUTH_MESSAGES.mfaInvalid, code: 'mfa_invalid', reason: AUTH_MESSAGES.reasonMfa, mfa: 1 })
   })
   await completeWebLogin(req, reply, user, 1)
   return { ok: true, next: safeNext(pending.next) }

@@ -25,7 +25,7 @@ import { findLoginUser, precheck } from './authenticate.ts'
 import { completeWebLogin } from './complete.ts'
 import { limitSettings } from './limits.ts'
 import { writeLoginLog } from './login-log.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 import { safeNext } from './next.ts'
 import { OIDC_CALLBACK_URL, OIDC_LOGIN_URL } from './oidc-urls.ts'
 
@@ -146,7 +146,7 @@ async function mapUser(req: FastifyRequest, o: OidcSettings, claims: Record<stri
   const existing = await findLoginUser(req, { username })
   if (existing) {
     if (settings.get('ONLY_ALLOW_AUTH_FROM_SOURCE') === true && existing.source !== 'openid') {
-      throw new SsoFailure('sso_user_denied', M.reasonInvalid, username)
+      throw new SsoFailure('sso_user_denied', AUTH_MESSAGES.reasonInvalid, username)
     }
     if (o.alwaysUpdate) {
       await sql`update users set name = ${name}, email = ${email}, date_updated = now() where id = ${existing.id}
@@ -154,7 +154,7 @@ async function mapUser(req: FastifyRequest, o: OidcSettings, claims: Record<stri
     }
     return existing
   }
-  if (settings.get('ONLY_ALLOW_EXIST_USER_AUTH') === true) throw new SsoFailure('sso_user_denied', M.reasonInvalid, username)
+  if (settings.get('ONLY_ALLOW_EXIST_USER_AUTH') === true) throw new SsoFailure('sso_user_denied', AUTH_MESSAGES.reasonInvalid, username)
   const taken = (await sql`select 1 from users where email = ${email}`.execute(req.ctx.db)).rows.length > 0
   if (taken) throw new SsoFailure('sso_failed', 'OpenID: the email belongs to another user', username)
   const id = randomUUID()
@@ -208,10 +208,10 @@ async function callback(req: FastifyRequest, reply: FastifyReply) {
     })
     const user = await mapUser(req, o, claims)
     username = user.username
-    if (!user.is_active) throw new SsoFailure('sso_inactive', M.reasonInvalid, username)
-    if (user.date_expired && user.date_expired.getTime() < Date.now()) throw new SsoFailure('sso_inactive', M.reasonInvalid, username)
+    if (!user.is_active) throw new SsoFailure('sso_inactive', AUTH_MESSAGES.reasonInvalid, username)
+    if (user.date_expired && user.date_expired.getTime() < Date.now()) throw new SsoFailure('sso_inactive', AUTH_MESSAGES.reasonInvalid, username)
     const acl = await req.server.loginAclCheck(req, { userId: user.id, username: user.username, ip: req.ip, type: 'W' })
-    if (acl.action === 'reject') throw new SsoFailure('sso_user_denied', M.reasonAcl, username)
+    if (acl.action === 'reject') throw new SsoFailure('sso_user_denied', AUTH_MESSAGES.reasonAcl, username)
     const settings = await allSettings(req.ctx.db)
     if (user.otp_secret && settings.get('SECURITY_MFA_AUTH_ENABLED_FOR_THIRD_PARTY') !== false) {
       const s = req.ctx.session ?? (req.ctx.session = newSession())

@@ -13,7 +13,7 @@ import { countedFailure, LoginFailure, loggedAttempt, precheck, verifyCredential
 import { recordSuccess } from './complete.ts'
 import { fieldsOf } from './fields.ts'
 import { limitSettings } from './limits.ts'
-import { M } from './messages.ts'
+import { AUTH_MESSAGES } from './messages.ts'
 import { checkUserOtp } from './otp-store.ts'
 import { decryptOrPlain } from './secret.ts'
 
@@ -29,9 +29,9 @@ async function createToken(req: FastifyRequest, reply: FastifyReply) {
     await precheck(req, username, s)
     const u = await verifyCredentials(req, attempt, decryptOrPlain(password, req.ctx.session?.data.privateKey), s)
     if (u.otp_secret) {
-      if (!code) throw new LoginFailure('mfa_required', M.mfaRequired, undefined, M.reasonMfaUnset, 1)
+      if (!code) throw new LoginFailure('mfa_required', AUTH_MESSAGES.mfaRequired, undefined, AUTH_MESSAGES.reasonMfaUnset, 1)
       if ((await checkUserOtp(req.ctx.db, req.server.services.config, u.id, code)) !== 'ok') {
-        throw await countedFailure(req, username, s, { text: M.mfaInvalid, code: 'mfa_invalid', reason: M.reasonMfa, mfa: 1 })
+        throw await countedFailure(req, username, s, { text: AUTH_MESSAGES.mfaInvalid, code: 'mfa_invalid', reason: AUTH_MESSAGES.reasonMfa, mfa: 1 })
       }
     }
     return u

@@ -3,13 +3,23 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import {
   CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql,
-  type DatabaseConnection, type Dialect, type Driver, type QueryResult,
+  type DatabaseConnection, type Dialect, type Driver, type QueryResult, type Selectable,
 } from 'kysely'
 import pg from 'pg'
 import { startMaintenance, type Maintenance } from './maintenance.ts'
+import type { DB as Tables } from './schema.gen.ts'
 
-/** The database every server module uses: Kysely over PGlite (embedded) or node-postgres. */
-export type DB = Kysely<any>
+/** The database's tables, generated from the migrations (`npm run db:types`; see docs/engine.md). */
+export type { Tables }
+
+/** The database every server module uses: Kysely over PGlite (embedded) or node-postgres, typed by the schema. */
+export type DB = Kysely<Tables>
+
+/**
+ * A whole row of one table as read (`select *`): `sql<RowOf<'accounts'>>` or a builder's `selectAll()`; pick
+ * columns with `Pick<RowOf<'accounts'>, 'id' | 'username'>`.
+ */
+export type RowOf<T extends keyof Tables> = Selectable<Tables[T]>
 
 export interface Database {
   db: DB
@@ -96,7 +106,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     // An idle connection that the server drops (restart, failover, admin termination) must not crash the process:
     // the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.warn(`database: idle connection lost (${err.message})`))
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
     const maintenance = startMaintenance(db, { autovacuum: false })
     const listeners = new Map<string, Set<(p: string) => void>>()
     const reconnectHandlers = new Set<() => void>()
@@ -192,7 +202,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     mkdirSync(opts.dataDir, { recursive: true })
     pglite = await PGlite.create({ dataDir: opts.dataDir, extensions })
   }
-  const db = new Kysely<any>({ dialect: pgliteDialect(pglite) })
+  const db = new Kysely<Tables>({ dialect: pgliteDialect(pglite) })
   // No autovacuum in PGlite: the server keeps its statistics (server/db/maintenance.ts).
   const maintenance = startMaintenance(db, { autovacuum: true })
   const listeners = new Map<string, Set<(p: string) => void>>()

@@ -1,5 +1,5 @@
 /**
- * Planner statistics and vacuuming the server does itself (docs/decisions.md "Planner statistics").
+ * Planner statistics and vacuuming the server does itself (docs/decisions/planner-statistics-pglite-gets-autovacuum-s-rules-bulk.md).
  *
  * PostgreSQL's autovacuum analyzes and vacuums tables in the background; embedded PGlite has no autovacuum, so a
  * table's statistics stay as they were (often: never gathered) and the planner picks plans for a table it thinks

@@ -31,7 +31,7 @@ export async function seed(db: DB, opts: { adminPassword?: string } = {}): Promi
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
       values (${randomUUID()}, ${id}, ${ROLE_IDS.SystemAdmin}, 'system', null, 'System')`.execute(tx)
     // As JumpServer's first migration does (rbac `set_admin_roles`), the administrator is also OrgAdmin of DEFAULT,
-    // so a fresh install's first user list is not empty (docs/decisions.md).
+    // so a fresh install's first user list is not empty (docs/decisions/the-administrator-is-orgadmin-of-default-on-a.md).
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id, created_by)
       values (${randomUUID()}, ${id}, ${ROLE_IDS.OrgAdmin}, 'org', ${ORG_IDS.DEFAULT}, 'System')`.execute(tx)
   })

@@ -4,7 +4,6 @@
  * in their own language. Secret fields never reach the log: a change shows as a masked value.
  */
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
 import type { DB } from '../db/connection.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { labelOf } from './fields.ts'
@@ -50,7 +49,9 @@ export async function recordOperate(tx: DB, ctx: Ctx, entry: {
   orgId: string
   diff?: DiffEntry[]
 }): Promise<void> {
-  await sql`insert into operate_logs (id, "user", action, resource_type, resource, resource_id, remote_addr, org_id, diff)
-    values (${randomUUID()}, ${userDisplay(ctx.user).slice(0, 128)}, ${entry.action}, ${entry.resourceType.slice(0, 64)}, ${entry.resource.slice(0, 128)},
-            ${String(entry.resourceId ?? '')}, ${ctx.ip ?? ''}, ${entry.orgId}, ${JSON.stringify(entry.diff ?? [])}::jsonb)`.execute(tx)
+  await tx.insertInto('operate_logs').values({
+    id: randomUUID(), user: userDisplay(ctx.user).slice(0, 128), action: entry.action, resource_type: entry.resourceType.slice(0, 64),
+    resource: entry.resource.slice(0, 128), resource_id: String(entry.resourceId ?? ''), remote_addr: ctx.ip ?? '', org_id: entry.orgId,
+    diff: JSON.stringify(entry.diff ?? []),
+  }).execute()
 }

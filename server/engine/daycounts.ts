@@ -1,5 +1,5 @@
 /**
- * Exact counts of filtered, dated lists, with closed days cached (migration 032; docs/decisions.md "Filtered
+ * Exact counts of filtered, dated lists, with closed days cached (migration 032; docs/decisions/filtered-counts-of-dated-lists-a-per-day.md "Filtered
  * counts of dated lists"). A table registered in `day_count_tables` has a generation per UTC day that every write
  * to that day bumps. A list filtered by `date_from`/`date_to` on that table's date column counts:
  *   - each whole UTC day inside the range that has ended: from `day_counts` when the cached count was taken at the
@@ -28,7 +28,7 @@ const tracked = new WeakMap<object, Promise<Map<string, string>>>()
 function trackedTables(db: DB): Promise<Map<string, string>> {
   let p = tracked.get(db)
   if (!p) {
-    p = sql<{ tbl: string; col: string }>`select tbl, col from day_count_tables`.execute(db).then((r) => new Map(r.rows.map((x) => [x.tbl, x.col])))
+    p = db.selectFrom('day_count_tables').select(['tbl', 'col']).execute().then((rows) => new Map(rows.map((x) => [x.tbl, x.col])))
     p.catch(() => tracked.delete(db))
     tracked.set(db, p)
   }
@@ -111,7 +111,7 @@ export async function countByDays(db: DB, def: ResourceDef, plan: ListPlan, now 
     all += Number(r.n)
     if (r.gen !== null && r.day !== null) keep.push({ day: r.day, gen: r.gen, n: r.n })
   }
-  await sql`delete from day_counts where computed < now() - ${KEEP}::interval`.execute(db)
+  await db.deleteFrom('day_counts').where('computed', '<', sql<Date>`now() - ${KEEP}::interval`).execute()
   await sql`insert into day_counts (tbl, sig, day, gen, n)
     select ${def.table}, ${sig}, x.day, x.gen, x.n
     from unnest(${keep.map((r) => r.day)}::date[], ${keep.map((r) => r.gen)}::bigint[], ${keep.map((r) => r.n)}::bigint[]) as x(day, gen, n)

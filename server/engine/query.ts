@@ -289,7 +289,7 @@ const countedTables = new WeakMap<object, Promise<Set<string>>>()
 function countedSet(db: DB): Promise<Set<string>> {
   let p = countedTables.get(db)
   if (!p) {
-    p = sql<{ tbl: string }>`select tbl from row_count_tables`.execute(db).then((r) => new Set(r.rows.map((x) => x.tbl)))
+    p = db.selectFrom('row_count_tables').select('tbl').execute().then((rows) => new Set(rows.map((x) => x.tbl)))
     p.catch(() => countedTables.delete(db))
     countedTables.set(db, p)
   }

@@ -14,8 +14,7 @@ export const SPM_TTL_SECONDS = 300
 /** Ids cached under `spm`; unknown, expired or malformed keys give an empty list. */
 export async function spmIds(db: DB, spm: string): Promise<unknown[]> {
   if (!isUuid(spm)) return []
-  const r = await sql<{ ids: unknown[] }>`select ids from resource_cache where id = ${spm} and expires_at > now()`.execute(db)
-  const ids = r.rows[0]?.ids
+  const ids = (await db.selectFrom('resource_cache').select('ids').where('id', '=', spm).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst())?.ids
   return Array.isArray(ids) ? ids : []
 }
 

@@ -81,8 +81,8 @@ async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing
   if (ctx.orgId !== ORG_IDS.ROOT) return ctx.orgId
   const raw = body.org_id
   if (isUuid(raw) && raw !== ORG_IDS.ROOT) {
-    const r = await sql<{ id: string }>`select id from organizations where id = ${normUuid(raw)}`.execute(db)
-    if (r.rows[0]) return r.rows[0].id
+    const r = await db.selectFrom('organizations').select('id').where('id', '=', normUuid(raw)).executeTakeFirst()
+    if (r) return r.id
   }
   return { org_id: [tr(ctx.lang, 'Please save in a org')] }
 }

@@ -23,18 +23,18 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 import { LDAP } from '../settings/declarations.ts'
 import { allSettings } from '../settings/store.ts'
 import { authenticate, LdapError, type LdapStage, ldapConfig, listUsers } from './client.ts'
-import { L } from './messages.ts'
+import { LDAP_MESSAGES } from './messages.ts'
 import { defineLdapSyncTask, importUsers } from './sync.ts'
 
 const BASE = '/api/v1/settings/ldap/'
 
 const STAGE_TEXT: Record<LdapStage, string> = {
-  server: L.errServer,
-  bind: L.errBind,
-  search: L.errSearch,
-  attr_map: L.errAttrMap,
-  user: L.errUser,
-  password: L.errPassword,
+  server: LDAP_MESSAGES.errServer,
+  bind: LDAP_MESSAGES.errBind,
+  search: LDAP_MESSAGES.errSearch,
+  attr_map: LDAP_MESSAGES.errAttrMap,
+  user: LDAP_MESSAGES.errUser,
+  password: LDAP_MESSAGES.errPassword,
 }
 
 export const ldapErrorText = (lang: Lang, e: LdapError) => tr(lang, STAGE_TEXT[e.stage], { reason: e.message })
@@ -61,7 +61,7 @@ async function testConfig(req: FastifyRequest, reply: FastifyReply) {
   })
   try {
     const users = await listUsers(cfg)
-    return bare(reply, 200, tr(req.ctx.lang, L.matched, { n: users.length }))
+    return bare(reply, 200, tr(req.ctx.lang, LDAP_MESSAGES.matched, { n: users.length }))
   } catch (e) {
     if (e instanceof LdapError) return bare(reply, 400, ldapErrorText(req.ctx.lang, e))
     throw e
@@ -80,7 +80,7 @@ async function testLogin(req: FastifyRequest, reply: FastifyReply) {
   const cfg = await ldapConfig(req.ctx.db, req.server.services.config)
   try {
     await authenticate(cfg, username, password)
-    return bare(reply, 200, tr(req.ctx.lang, L.loginOk, { username }))
+    return bare(reply, 200, tr(req.ctx.lang, LDAP_MESSAGES.loginOk, { username }))
   } catch (e) {
     if (e instanceof LdapError) return bare(reply, 400, ldapErrorText(req.ctx.lang, e))
     throw e
@@ -120,12 +120,12 @@ async function usersImport(req: FastifyRequest) {
   const body = bodyOf(req)
   const list = body.username_list
   if (!Array.isArray(list) || !list.length || !list.every((v) => typeof v === 'string' && v.length <= 128)) {
-    throw new ApiError(400, { errors: [tr(req.ctx.lang, L.usernameList)] })
+    throw new ApiError(400, { errors: [tr(req.ctx.lang, LDAP_MESSAGES.usernameList)] })
   }
   const settings = await allSettings(req.ctx.db)
   const orgId = typeof body.org_id === 'string' && body.org_id ? body.org_id : String(settings.get('AUTH_LDAP_SYNC_ORG_ID') ?? '') || ORG_IDS.DEFAULT
   const org = (await sql<{ name: string }>`select name from organizations where id = ${/^[0-9a-f-]{36}$/i.test(orgId) ? orgId : ORG_IDS.SYSTEM}`.execute(req.ctx.db)).rows[0]
-  if (!org || orgId === ORG_IDS.SYSTEM || orgId === ORG_IDS.ROOT) throw new ApiError(400, { msg: tr(req.ctx.lang, L.orgInvalid) })
+  if (!org || orgId === ORG_IDS.SYSTEM || orgId === ORG_IDS.ROOT) throw new ApiError(400, { msg: tr(req.ctx.lang, LDAP_MESSAGES.orgInvalid) })
   const wanted = new Set(list as string[])
   let users = (await directoryUsers(req)).filter((u) => wanted.has('*') || wanted.has(u.username))
   // a local (non-LDAP) user of the same name is never taken over: named ones refuse the import, "*" skips them
@@ -133,11 +133,11 @@ async function usersImport(req: FastifyRequest) {
   const others = new Set((await sql<{ username: string }>`select username from users where username = any(${names}) and source <> 'ldap'`
     .execute(req.ctx.db)).rows.map((r) => r.username))
   if (others.size && !wanted.has('*')) {
-    throw new ApiError(400, { errors: [...others].slice(0, 50).map((u) => tr(req.ctx.lang, L.notLdapUser, { username: u })) })
+    throw new ApiError(400, { errors: [...others].slice(0, 50).map((u) => tr(req.ctx.lang, LDAP_MESSAGES.notLdapUser, { username: u })) })
   }
   users = users.filter((u) => !others.has(u.username))
   const r = await importUsers(req.ctx.db, users, orgId, user.username)
-  return { msg: tr(req.ctx.lang, L.imported, { n: r.created + r.updated, org: org.name }) }
+  return { msg: tr(req.ctx.lang, LDAP_MESSAGES.imported, { n: r.created + r.updated, org: org.name }) }
 }
 
 export function registerLdap(app: FastifyInstance): void {

@@ -12,7 +12,7 @@ import { addMessages } from '../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
 import { LDAP_SYNC_TASK } from '../settings/declarations.ts'
 import { allSettings } from '../settings/store.ts'
-import { NT } from '../notifications/catalog.ts'
+import { NOTIFICATION_TEXTS } from '../notifications/catalog.ts'
 import { notify } from '../notifications/notify.ts'
 import { defineTask } from '../tasks/kinds.ts'
 import { ldapConfig, listUsers, type LdapUser } from './client.ts'
@@ -89,7 +89,7 @@ export function defineLdapSyncTask(database: Database, config: ServerConfig): vo
       const orgId = String(s.get('AUTH_LDAP_SYNC_ORG_ID') ?? '') || ORG_IDS.DEFAULT
       const r = await importUsers(ctx.db, users, orgId, 'System')
       await ctx.log(`created ${r.created}, updated ${r.updated}, skipped ${r.skipped.length}${r.skipped.length ? ` (not LDAP users: ${r.skipped.slice(0, 20).join(', ')})` : ''}`)
-      await notify(ctx.database, 'LdapImportResultMsg', { subject: NT.ldapSubject, message: NT.ldapBody,
+      await notify(ctx.database, 'LdapImportResultMsg', { subject: NOTIFICATION_TEXTS.ldapSubject, message: NOTIFICATION_TEXTS.ldapBody,
         vars: { created: r.created, updated: r.updated, skipped: r.skipped.length } }, (t) => void ctx.log(t))
         .catch((e: Error) => ctx.log(`the result message was not sent: ${e.message}`))
       return r

@@ -19,9 +19,9 @@ import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { ROLE_IDS } from '../rbac/catalog.ts'
 import { allSettings } from '../settings/store.ts'
-import { S } from '../startup/messages.ts'
+import { STARTUP_MESSAGES } from '../startup/messages.ts'
 import { ruleMessage } from '../startup/password.ts'
-import { MM } from './messages.ts'
+import { MAIL_MESSAGES } from './messages.ts'
 
 export const RESET_API = '/api/v1/authentication/password/reset/'
 const RULE_KEYS = ['SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH', 'SECURITY_PASSWORD_UPPER_CASE',
@@ -35,7 +35,7 @@ async function userOfToken(req: FastifyRequest, token: unknown, status = 400): P
     ? (await sql<TokenUser>`select u.id, u.username, u.name, u.password_hash, u.source from password_reset_tokens t
         join users u on u.id = t.user_id where t.token = ${t} and t.expires_at > now() and u.is_active`.execute(req.ctx.db)).rows[0]
     : undefined
-  if (!row) throw new ApiError(status, { error: tr(req.ctx.lang, MM.linkInvalid), code: 'reset_link_invalid' })
+  if (!row) throw new ApiError(status, { error: tr(req.ctx.lang, MAIL_MESSAGES.linkInvalid), code: 'reset_link_invalid' })
   return row
 }
 
@@ -66,19 +66,19 @@ async function reset(req: FastifyRequest) {
       order by date_created desc limit ${limit - 1}`.execute(req.ctx.db)).rows.map((r) => r.password_hash)
     for (const hash of [user.password_hash, ...previous].filter(Boolean)) {
       if (await verifyPassword(pw, hash)) {
-        f.error('new_password', S.passwordHistory, { n: limit })
+        f.error('new_password', STARTUP_MESSAGES.passwordHistory, { n: limit })
         break
       }
     }
   }
-  if (pw !== again) f.error('new_password_again', S.passwordMismatch)
+  if (pw !== again) f.error('new_password_again', STARTUP_MESSAGES.passwordMismatch)
   f.done()
   const hash = await hashPassword(pw)
   const who = `${user.name}(${user.username})`.slice(0, 128)
   await req.ctx.db.transaction().execute(async (tx) => {
     // used once: a second submit of the same link fails
     const used = await sql`delete from password_reset_tokens where token = ${token} and expires_at > now()`.execute(tx)
-    if (!Number(used.numAffectedRows ?? 0n)) throw new ApiError(400, { error: tr(req.ctx.lang, MM.linkInvalid), code: 'reset_link_invalid' })
+    if (!Number(used.numAffectedRows ?? 0n)) throw new ApiError(400, { error: tr(req.ctx.lang, MAIL_MESSAGES.linkInvalid), code: 'reset_link_invalid' })
     if (user.password_hash) {
       await sql`insert into password_history (id, user_id, password_hash) values (${randomUUID()}, ${user.id}, ${user.password_hash})`.execute(tx)
     }
@@ -87,7 +87,7 @@ async function reset(req: FastifyRequest) {
     await sql`insert into password_change_logs (id, "user", change_by, remote_addr)
       values (${randomUUID()}, ${who}, ${who}, ${normalizeIp(req.ip).slice(0, 128)})`.execute(tx)
   })
-  return { msg: tr(req.ctx.lang, MM.resetDone) }
+  return { msg: tr(req.ctx.lang, MAIL_MESSAGES.resetDone) }
 }
 
 export function registerPasswordReset(app: FastifyInstance): void {

@@ -11,7 +11,7 @@ import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { allSettings } from '../settings/store.ts'
-import { MM } from './messages.ts'
+import { MAIL_MESSAGES } from './messages.ts'
 import { registerPasswordReset } from './password-reset.ts'
 import { MailError, mailConfigured, sendMail } from './sender.ts'
 
@@ -23,17 +23,17 @@ export function registerMail(app: FastifyInstance): void {
     await requirePerm(req, 'settings.change_email', ORG_IDS.ROOT)
     const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>
     const db = req.ctx.db
-    if (!(await mailConfigured(db))) throw new ApiError(400, { error: tr(req.ctx.lang, MM.notConfigured) })
+    if (!(await mailConfigured(db))) throw new ApiError(400, { error: tr(req.ctx.lang, MAIL_MESSAGES.notConfigured) })
     const own = (await sql<{ email: string }>`select email from users where id = ${user.id}`.execute(db)).rows[0]?.email ?? ''
     const to = text(body.EMAIL_RECIPIENT) || String((await allSettings(db)).get('EMAIL_RECIPIENT') ?? '').trim() || own
-    if (!to) throw new ApiError(400, { error: tr(req.ctx.lang, MM.testNoRecipient) })
+    if (!to) throw new ApiError(400, { error: tr(req.ctx.lang, MAIL_MESSAGES.testNoRecipient) })
     try {
-      await sendMail(db, app.services.config, { to, subject: tr(req.ctx.lang, MM.testSubject), text: tr(req.ctx.lang, MM.testBody) }, { from: text(body.EMAIL_FROM) })
+      await sendMail(db, app.services.config, { to, subject: tr(req.ctx.lang, MAIL_MESSAGES.testSubject), text: tr(req.ctx.lang, MAIL_MESSAGES.testBody) }, { from: text(body.EMAIL_FROM) })
     } catch (e) {
-      if (e instanceof MailError) throw new ApiError(400, { error: tr(req.ctx.lang, MM.sendFailed, { reason: e.message }) })
+      if (e instanceof MailError) throw new ApiError(400, { error: tr(req.ctx.lang, MAIL_MESSAGES.sendFailed, { reason: e.message }) })
       throw e
     }
-    return { msg: tr(req.ctx.lang, MM.testSent, { to }) }
+    return { msg: tr(req.ctx.lang, MAIL_MESSAGES.testSent, { to }) }
   })
   registerPasswordReset(app)
 }

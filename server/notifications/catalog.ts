@@ -35,7 +35,7 @@ export const BACKENDS = [
 export type BackendName = (typeof BACKENDS)[number]['name']
 
 /** Subjects and bodies of the messages (English; placeholders filled by `notify`). */
-export const NT = {
+export const NOTIFICATION_TEXTS = {
   newIpSubject: 'Login from a new IP: {username}',
   newIpBody: 'User {name} ({username}) logged in from {ip}, an address this user has not logged in from before.\nTime: {time}\nBackend: {backend}',
   pwExpireSubject: 'Passwords expiring soon',
@@ -57,15 +57,15 @@ addMessages({
   'LDAP periodic import result': ['LDAP 周期导入结果', 'LDAP 定期インポートの結果'],
   'Site message': ['站内信', 'サイトメッセージ'],
   Email: ['邮件', 'メール'],
-  [NT.newIpSubject]: ['新 IP 登录：{username}', '新しい IP からのログイン: {username}'],
-  [NT.newIpBody]: ['用户 {name}（{username}）从 {ip} 登录，该用户此前从未从此地址登录。\n时间：{time}\n认证方式：{backend}',
+  [NOTIFICATION_TEXTS.newIpSubject]: ['新 IP 登录：{username}', '新しい IP からのログイン: {username}'],
+  [NOTIFICATION_TEXTS.newIpBody]: ['用户 {name}（{username}）从 {ip} 登录，该用户此前从未从此地址登录。\n时间：{time}\n认证方式：{backend}',
     'ユーザー {name}（{username}）が、これまでログインしたことのない {ip} からログインしました。\n時刻: {time}\n認証方式: {backend}'],
-  [NT.pwExpireSubject]: ['密码即将过期', 'まもなく期限切れになるパスワード'],
-  [NT.pwExpireBody]: ['以下用户的密码将在 {days} 天内过期：\n{list}', '次のユーザーのパスワードは {days} 日以内に期限切れになります:\n{list}'],
-  [NT.accountSubject]: ['账号自动化已完成：{name}', 'アカウント自動化が完了しました: {name}'],
-  [NT.accountBody]: ['{kind}“{name}”已完成：成功 {ok}，失败 {failed}。\n{details}', '{kind}「{name}」が完了しました: 成功 {ok}、失敗 {failed}。\n{details}'],
-  [NT.ldapSubject]: ['LDAP 周期导入已完成', 'LDAP 定期インポートが完了しました'],
-  [NT.ldapBody]: ['LDAP 用户新建：{created}，更新：{updated}，跳过：{skipped}。', 'LDAP ユーザー 作成: {created}、更新: {updated}、スキップ: {skipped}。'],
-  [NT.invalidBackend]: ['“{value}”不是合法选项。', '"{value}" は有効な選択肢ではありません。'],
-  [NT.invalidUser]: ['无效的主键“{value}”- 对象不存在。', '無効な主キー "{value}" - オブジェクトが存在しません。'],
+  [NOTIFICATION_TEXTS.pwExpireSubject]: ['密码即将过期', 'まもなく期限切れになるパスワード'],
+  [NOTIFICATION_TEXTS.pwExpireBody]: ['以下用户的密码将在 {days} 天内过期：\n{list}', '次のユーザーのパスワードは {days} 日以内に期限切れになります:\n{list}'],
+  [NOTIFICATION_TEXTS.accountSubject]: ['账号自动化已完成：{name}', 'アカウント自動化が完了しました: {name}'],
+  [NOTIFICATION_TEXTS.accountBody]: ['{kind}“{name}”已完成：成功 {ok}，失败 {failed}。\n{details}', '{kind}「{name}」が完了しました: 成功 {ok}、失敗 {failed}。\n{details}'],
+  [NOTIFICATION_TEXTS.ldapSubject]: ['LDAP 周期导入已完成', 'LDAP 定期インポートが完了しました'],
+  [NOTIFICATION_TEXTS.ldapBody]: ['LDAP 用户新建：{created}，更新：{updated}，跳过：{skipped}。', 'LDAP ユーザー 作成: {created}、更新: {updated}、スキップ: {skipped}。'],
+  [NOTIFICATION_TEXTS.invalidBackend]: ['“{value}”不是合法选项。', '"{value}" は有効な選択肢ではありません。'],
+  [NOTIFICATION_TEXTS.invalidUser]: ['无效的主键“{value}”- 对象不存在。', '無効な主キー "{value}" - オブジェクトが存在しません。'],
 })

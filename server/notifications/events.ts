@@ -14,7 +14,7 @@ import type { Database, DB } from '../db/connection.ts'
 import { addMessages } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
 import { defineTask } from '../tasks/kinds.ts'
-import { NT } from './catalog.ts'
+import { NOTIFICATION_TEXTS } from './catalog.ts'
 import { notify, notifyLater } from './notify.ts'
 
 /** Days before the expiry a password's owner is listed. */
@@ -34,7 +34,7 @@ export async function checkNewIpLogin(database: Database, db: DB, user: { id: st
   if (!r?.before || r.here) return
   const name = (await sql<{ name: string }>`select name from users where id = ${user.id}`.execute(db)).rows[0]?.name ?? user.username
   notifyLater(database, 'UserLoginFromNewIpMsg', {
-    subject: NT.newIpSubject, message: NT.newIpBody,
+    subject: NOTIFICATION_TEXTS.newIpSubject, message: NOTIFICATION_TEXTS.newIpBody,
     vars: { username: user.username, name, ip, time: new Date().toISOString(), backend },
   }, log)
 }
@@ -55,7 +55,7 @@ export function registerNotifyEvents(_database: Database): void {
       await ctx.log(`${rows.length} password(s) expire within ${EXPIRY_WARNING_DAYS} days`)
       if (!rows.length) return { users: 0 }
       const list = rows.map((r) => `- ${r.name}(${r.username}): ${new Date(r.expires).toISOString().slice(0, 10)}`).join('\n')
-      const sent = await notify(ctx.database, 'PasswordExpirationReminderMsg', { subject: NT.pwExpireSubject, message: NT.pwExpireBody, vars: { days: EXPIRY_WARNING_DAYS, list } },
+      const sent = await notify(ctx.database, 'PasswordExpirationReminderMsg', { subject: NOTIFICATION_TEXTS.pwExpireSubject, message: NOTIFICATION_TEXTS.pwExpireBody, vars: { days: EXPIRY_WARNING_DAYS, list } },
         (t) => void ctx.log(t))
       return { users: rows.length, mailed: sent.mailed.length }
     },

@@ -17,7 +17,7 @@ import { notFound, validationError } from '../http/errors.ts'
 import type { Lang } from '../http/request-context.ts'
 import { tr } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
-import { BACKENDS, CATEGORIES, MESSAGE_TYPES, messageType, NT } from './catalog.ts'
+import { BACKENDS, CATEGORIES, MESSAGE_TYPES, messageType, NOTIFICATION_TEXTS } from './catalog.ts'
 import { setNotifyConfig } from './notify.ts'
 import { registerNotifyEvents } from './events.ts'
 
@@ -85,7 +85,7 @@ async function update(req: FastifyRequest, type: string, partial: boolean): Prom
       const bad = list.find((id) => !isUuid(id))
       const found = bad ? [] : (await sql<{ id: string }>`select id::text as id from users where id = any(${list}::uuid[])`.execute(db)).rows.map((r) => r.id)
       const missing = bad ?? list.find((id) => !found.includes(id.toLowerCase()))
-      if (missing !== undefined) errors.users = [tr(lang, NT.invalidUser, { value: missing.slice(0, 64) })]
+      if (missing !== undefined) errors.users = [tr(lang, NOTIFICATION_TEXTS.invalidUser, { value: missing.slice(0, 64) })]
       else users = [...new Set(list.map((x) => x.toLowerCase()))]
     }
   }
@@ -96,7 +96,7 @@ async function update(req: FastifyRequest, type: string, partial: boolean): Prom
       const bad = list.find((id) => !isUuid(id))
       const found = bad ? [] : (await sql<{ id: string }>`select id::text as id from user_groups where id = any(${list}::uuid[])`.execute(db)).rows.map((r) => r.id)
       const missing = bad ?? list.find((id) => !found.includes(id.toLowerCase()))
-      if (missing !== undefined) errors.groups = [tr(lang, NT.invalidUser, { value: missing.slice(0, 64) })]
+      if (missing !== undefined) errors.groups = [tr(lang, NOTIFICATION_TEXTS.invalidUser, { value: missing.slice(0, 64) })]
       else groups = [...new Set(list.map((x) => x.toLowerCase()))]
     }
   }
@@ -105,7 +105,7 @@ async function update(req: FastifyRequest, type: string, partial: boolean): Prom
     if (!Array.isArray(v) || v.length > 10) errors.receive_backends = ['Expected a list of items but got type "{t}".'.replace('{t}', typeof v)]
     else {
       const bad = v.find((x) => typeof x !== 'string' || !BACKENDS.some((k) => k.name === x))
-      if (bad !== undefined) errors.receive_backends = [tr(lang, NT.invalidBackend, { value: String(bad).slice(0, 64) })]
+      if (bad !== undefined) errors.receive_backends = [tr(lang, NOTIFICATION_TEXTS.invalidBackend, { value: String(bad).slice(0, 64) })]
       else backends = [...new Set(['site_msg', ...(v as string[])])]
     }
   }

@@ -17,8 +17,7 @@ interface BindingRow { role_id: string; scope: string; org_id: string | null }
 
 /** Every binding of a user: system ones and org ones in all orgs. */
 export async function userBindings(db: DB, userId: string): Promise<BindingRow[]> {
-  const r = await sql<BindingRow>`select role_id, scope, org_id from role_bindings where user_id = ${userId}`.execute(db)
-  return r.rows
+  return db.selectFrom('role_bindings').select(['role_id', 'scope', 'org_id']).where('user_id', '=', userId).execute()
 }
 
 /** Permission codenames held by a set of roles (builtins expanded, custom roles read from role_permissions). */

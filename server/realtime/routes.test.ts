@@ -142,7 +142,6 @@ describe('site messages API (contract §4.13)', () => {
     expect(res.json().recipients).toBeGreaterThanOrEqual(3)
     const bob = await server.as('bob')
     expect((await bob.get(`${BASE}unread-total/`)).json().total).toBe(1)
-    void bobId
   })
 
   it('sends to the members of user groups, once per user', async () => {

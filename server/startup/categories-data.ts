@@ -2,13 +2,13 @@
  * Asset categories, types and their constraints (contract §4.4), after JumpServer 3.2's `assets/const/*`.
  * Labels are English source texts (translated when served). `licensed` types need a valid licence.
  */
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 
 export type AutomationItem = 'ping' | 'gather_facts' | 'gather_accounts' | 'verify_account' | 'change_secret' | 'push_account'
 export const AUTOMATION_ITEMS: readonly AutomationItem[] = ['ping', 'gather_facts', 'gather_accounts', 'verify_account', 'change_secret', 'push_account']
 export const ITEM_LABELS: Record<AutomationItem, string> = {
-  ping: S.ping, gather_facts: S.gatherFacts, gather_accounts: S.gatherAccounts,
-  verify_account: S.verifyAccount, change_secret: S.changeSecret, push_account: S.pushAccount,
+  ping: STARTUP_MESSAGES.ping, gather_facts: STARTUP_MESSAGES.gatherFacts, gather_accounts: STARTUP_MESSAGES.gatherAccounts,
+  verify_account: STARTUP_MESSAGES.verifyAccount, change_secret: STARTUP_MESSAGES.changeSecret, push_account: STARTUP_MESSAGES.pushAccount,
 }
 
 export interface ProtocolDef { port: number; secret_types: string[]; setting: Record<string, unknown> }
@@ -58,7 +58,7 @@ const db = (value: string, label: string, extra: Partial<TypeDef> = {}): TypeDef
 
 export const CATEGORIES: readonly CategoryDef[] = [
   {
-    value: 'host', label: S.host, base: base(true, true, ['sudo', 'su']), family: ['posix', 'Posix'],
+    value: 'host', label: STARTUP_MESSAGES.host, base: base(true, true, ['sudo', 'su']), family: ['posix', 'Posix'],
     automation: { ansible_enabled: true, ansible_config: { ansible_connection: 'smart' }, items: all(true) },
     types: [
       { value: 'linux', label: 'Linux', protocols: ['ssh', 'telnet', 'vnc', 'rdp'] },
@@ -67,24 +67,24 @@ export const CATEGORIES: readonly CategoryDef[] = [
         value: 'windows', label: 'Windows', protocols: ['rdp', 'ssh', 'vnc', 'winrm'], base: { su_enabled: false, su_methods: [] },
         automation: { ansible_config: { ansible_shell_type: 'cmd', ansible_connection: 'ssh' } }, family: ['win', 'Windows'],
       },
-      { value: 'other', label: S.other, protocols: ['ssh', 'telnet', 'vnc', 'rdp'], base: { su_enabled: false, su_methods: [] }, automation: OFF },
+      { value: 'other', label: STARTUP_MESSAGES.other, protocols: ['ssh', 'telnet', 'vnc', 'rdp'], base: { su_enabled: false, su_methods: [] }, automation: OFF },
     ],
   },
   {
-    value: 'device', label: S.device, base: base(false, true, ['enable', 'super', 'super_level']), family: ['ssh', 'SSH'],
+    value: 'device', label: STARTUP_MESSAGES.device, base: base(false, true, ['enable', 'super', 'super_level']), family: ['ssh', 'SSH'],
     automation: {
       ansible_enabled: true, ansible_config: { ansible_connection: 'local', first_connect_delay: 0.5 },
       items: { ...all(false), ping: true, verify_account: true, change_secret: true },
     },
     types: [
-      { value: 'general', label: S.general, protocols: ['ssh', 'telnet'] },
-      { value: 'switch', label: S.switch, protocols: ['ssh', 'telnet'] },
-      { value: 'router', label: S.router, protocols: ['ssh', 'telnet'] },
-      { value: 'firewall', label: S.firewall, protocols: ['ssh', 'telnet'] },
+      { value: 'general', label: STARTUP_MESSAGES.general, protocols: ['ssh', 'telnet'] },
+      { value: 'switch', label: STARTUP_MESSAGES.switch, protocols: ['ssh', 'telnet'] },
+      { value: 'router', label: STARTUP_MESSAGES.router, protocols: ['ssh', 'telnet'] },
+      { value: 'firewall', label: STARTUP_MESSAGES.firewall, protocols: ['ssh', 'telnet'] },
     ],
   },
   {
-    value: 'database', label: S.database, base: base(false, true), family: ['db', 'DB'],
+    value: 'database', label: STARTUP_MESSAGES.database, base: base(false, true), family: ['db', 'DB'],
     automation: { ansible_enabled: true, ansible_config: { ansible_connection: 'local' }, items: all(true) },
     types: [
       db('mysql', 'MySQL'),
@@ -98,16 +98,16 @@ export const CATEGORIES: readonly CategoryDef[] = [
     ],
   },
   {
-    value: 'cloud', label: S.cloud, base: base(false, true), family: ['cloud', 'Cloud'], automation: OFF,
+    value: 'cloud', label: STARTUP_MESSAGES.cloud, base: base(false, true), family: ['cloud', 'Cloud'], automation: OFF,
     types: [
       { value: 'k8s', label: 'Kubernetes', protocols: ['k8s'], required: true },
-      { value: 'public', label: S.publicCloud, protocols: ['http'], required: true },
-      { value: 'private', label: S.privateCloud, protocols: ['http'], required: true },
+      { value: 'public', label: STARTUP_MESSAGES.publicCloud, protocols: ['http'], required: true },
+      { value: 'private', label: STARTUP_MESSAGES.privateCloud, protocols: ['http'], required: true },
     ],
   },
   {
-    value: 'web', label: S.web, base: base(false, true), family: ['web', 'Web'], automation: OFF,
-    types: [{ value: 'website', label: S.website, protocols: ['http'], required: true }],
+    value: 'web', label: STARTUP_MESSAGES.web, base: base(false, true), family: ['web', 'Web'], automation: OFF,
+    types: [{ value: 'website', label: STARTUP_MESSAGES.website, protocols: ['http'], required: true }],
   },
-  { value: 'custom', label: S.customType, base: base(false, false), family: ['custom', 'Custom'], automation: OFF, types: [] },
+  { value: 'custom', label: STARTUP_MESSAGES.customType, base: base(false, false), family: ['custom', 'Custom'], automation: OFF, types: [] },
 ]

@@ -10,7 +10,7 @@ import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { setSettings } from '../settings/store.ts'
 import { LICENSE_SETTING, type LicenseInfo, licenseIsCurrent, requestLicense } from './license.ts'
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 
 const MAX_LICENSE_BYTES = 64 * 1024
 
@@ -64,20 +64,20 @@ async function detail(req: FastifyRequest) {
 async function importLicense(req: FastifyRequest, reply: FastifyReply) {
   await xpackOnly(req)
   const refuse = (msg: string) => reply.status(400).send({ status: false, msg: tr(req.ctx.lang, msg) })
-  if (!req.isMultipart()) return refuse(S.licenseFileRequired)
+  if (!req.isMultipart()) return refuse(STARTUP_MESSAGES.licenseFileRequired)
   const file = await req.file({ limits: { fileSize: MAX_LICENSE_BYTES } })
-  if (!file || file.fieldname !== 'file') return refuse(S.licenseFileRequired)
+  if (!file || file.fieldname !== 'file') return refuse(STARTUP_MESSAGES.licenseFileRequired)
   let content: Buffer
   try {
     content = await file.toBuffer()
   } catch {
-    return refuse(S.licenseInvalid) // larger than any licence file
+    return refuse(STARTUP_MESSAGES.licenseInvalid) // larger than any licence file
   }
   const info = parseLicenseFile(content)
-  if (!info) return refuse(S.licenseInvalid)
-  if (!licenseIsCurrent(info.date_expired)) return refuse(S.licenseExpired)
+  if (!info) return refuse(STARTUP_MESSAGES.licenseInvalid)
+  if (!licenseIsCurrent(info.date_expired)) return refuse(STARTUP_MESSAGES.licenseExpired)
   await setSettings(req.ctx.db, { [LICENSE_SETTING]: info })
-  return { status: true, msg: tr(req.ctx.lang, S.licenseImported) }
+  return { status: true, msg: tr(req.ctx.lang, STARTUP_MESSAGES.licenseImported) }
 }
 
 export function registerLicense(app: FastifyInstance): void {

@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.ts'
 import { newSession } from '../http/session.ts'
 import { tr } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 import { isAdminBinding, loadUserRow, mfaForcedBySetting, serializeProfile, userBindings } from './profile-view.ts'
 
 const SETUP_TTL_MS = 10 * 60_000
@@ -34,7 +34,7 @@ export function registerOtpBinding(app: FastifyInstance): void {
   app.get('/api/v1/users/profile/otp/setup/', async (req) => {
     const user = requireUser(req)
     const row = await loadUserRow(req, user.id)
-    if (row.otp_secret) throw fail(req, S.otpBound, 'otp_bound')
+    if (row.otp_secret) throw fail(req, STARTUP_MESSAGES.otpBound, 'otp_bound')
     req.ctx.session ??= newSession()
     const secret = generateSecret()
     req.ctx.session.data.otpSetup = { secret, at: Date.now() } satisfies OtpSetup
@@ -47,15 +47,15 @@ export function registerOtpBinding(app: FastifyInstance): void {
     const user = requireUser(req)
     const code = readCode(req)
     const setup = req.ctx.session?.data.otpSetup as OtpSetup | undefined
-    if (!setup || Date.now() - setup.at > SETUP_TTL_MS) throw fail(req, S.otpNoSetup, 'otp_setup_expired')
+    if (!setup || Date.now() - setup.at > SETUP_TTL_MS) throw fail(req, STARTUP_MESSAGES.otpNoSetup, 'otp_setup_expired')
     const r = verifyTotp(setup.secret, code, { window: await otpWindow(req.ctx.db) })
-    if (!r.ok) throw new ApiError(400, { code: [tr(req.ctx.lang, S.otpInvalid)] })
+    if (!r.ok) throw new ApiError(400, { code: [tr(req.ctx.lang, STARTUP_MESSAGES.otpInvalid)] })
     const bound = await sql`update users set otp_secret = ${sealOtpSecret(req.server.services.config, user.id, setup.secret)},
       otp_last_counter = ${r.counter}, mfa_level = greatest(mfa_level, 1), date_updated = now()
       where id = ${user.id} and otp_secret = ''`.execute(req.ctx.db)
     delete req.ctx.session!.data.otpSetup
     req.ctx.session!.dirty = true
-    if (Number(bound.numAffectedRows ?? 0) !== 1) throw fail(req, S.otpBound, 'otp_bound')
+    if (Number(bound.numAffectedRows ?? 0) !== 1) throw fail(req, STARTUP_MESSAGES.otpBound, 'otp_bound')
     return serializeProfile(req, user.id)
   })
 
@@ -63,13 +63,13 @@ export function registerOtpBinding(app: FastifyInstance): void {
     const user = requireUser(req)
     const code = readCode(req)
     const row = await loadUserRow(req, user.id)
-    if (!row.otp_secret) throw fail(req, S.otpNotBound, 'otp_not_bound')
+    if (!row.otp_secret) throw fail(req, STARTUP_MESSAGES.otpNotBound, 'otp_not_bound')
     const isAdmin = (await userBindings(req, user.id)).some((b) => isAdminBinding(b.role_id))
     if (row.mfa_level === 2 || mfaForcedBySetting(await getSetting(req.ctx.db, 'SECURITY_MFA_AUTH'), isAdmin)) {
-      throw fail(req, S.mfaForced, 'mfa_forced')
+      throw fail(req, STARTUP_MESSAGES.mfaForced, 'mfa_forced')
     }
     if ((await checkUserOtp(req.ctx.db, req.server.services.config, user.id, code)) !== 'ok') {
-      throw new ApiError(400, { code: [tr(req.ctx.lang, S.otpInvalid)] })
+      throw new ApiError(400, { code: [tr(req.ctx.lang, STARTUP_MESSAGES.otpInvalid)] })
     }
     await sql`update users set otp_secret = '', mfa_level = 0, date_updated = now() where id = ${user.id}`.execute(req.ctx.db)
     return serializeProfile(req, user.id)

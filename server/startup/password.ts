@@ -17,18 +17,18 @@ import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
 import { ROLE_IDS } from '../rbac/catalog.ts'
 import { allSettings } from '../settings/store.ts'
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 import { loadUserRow, SOURCE_LABELS, userBindings } from './profile-view.ts'
 
 const HISTORY_KEPT = 32
 
 export const ruleMessage = (f: PasswordRuleFailure): [string, Record<string, number>?] => {
   switch (f.code) {
-    case 'min_length': return [S.passwordMinLength, { n: f.n }]
-    case 'upper_case': return [S.passwordUpper]
-    case 'lower_case': return [S.passwordLower]
-    case 'number': return [S.passwordNumber]
-    case 'special_char': return [S.passwordSpecial]
+    case 'min_length': return [STARTUP_MESSAGES.passwordMinLength, { n: f.n }]
+    case 'upper_case': return [STARTUP_MESSAGES.passwordUpper]
+    case 'lower_case': return [STARTUP_MESSAGES.passwordLower]
+    case 'number': return [STARTUP_MESSAGES.passwordNumber]
+    case 'special_char': return [STARTUP_MESSAGES.passwordSpecial]
   }
 }
 
@@ -42,10 +42,10 @@ async function changePassword(req: FastifyRequest) {
   f.done()
   const row = await loadUserRow(req, user.id)
   if (row.source !== 'local') {
-    throw new ApiError(400, { non_field_errors: [tr(req.ctx.lang, S.passwordNotLocal, { source: tr(req.ctx.lang, SOURCE_LABELS[row.source] ?? row.source) })] })
+    throw new ApiError(400, { non_field_errors: [tr(req.ctx.lang, STARTUP_MESSAGES.passwordNotLocal, { source: tr(req.ctx.lang, SOURCE_LABELS[row.source] ?? row.source) })] })
   }
   const [oldPw, newPw, again] = [oldRaw!, newRaw!, againRaw!].map((v) => decryptOrPlain(v, key)) as [string, string, string]
-  if (!(await verifyPassword(oldPw, row.password_hash))) f.error('old_password', S.oldPasswordWrong)
+  if (!(await verifyPassword(oldPw, row.password_hash))) f.error('old_password', STARTUP_MESSAGES.oldPasswordWrong)
 
   const settings = await allSettings(db)
   const rules = Object.fromEntries(['SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH', 'SECURITY_PASSWORD_UPPER_CASE',
@@ -59,12 +59,12 @@ async function changePassword(req: FastifyRequest) {
       order by date_created desc limit ${limit - 1}`.execute(db)).rows.map((r) => r.password_hash)
     for (const hash of [row.password_hash, ...previous]) {
       if (await verifyPassword(newPw, hash)) {
-        f.error('new_password', S.passwordHistory, { n: limit })
+        f.error('new_password', STARTUP_MESSAGES.passwordHistory, { n: limit })
         break
       }
     }
   }
-  if (newPw !== again) f.error('new_password_again', S.passwordMismatch)
+  if (newPw !== again) f.error('new_password_again', STARTUP_MESSAGES.passwordMismatch)
   f.done()
 
   const hash = await hashPassword(newPw)

@@ -13,7 +13,7 @@ import { BUILTIN_ROLES, ROLE_IDS } from '../rbac/catalog.ts'
 import { effectivePerms, orgListsFor, type OrgRef } from '../rbac/perms.ts'
 import { allSettings } from '../settings/store.ts'
 import { requestLicense } from './license.ts'
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 import { phoneValue } from './phone.ts'
 import { md5Fingerprint, parseSshPublicKey } from './ssh-key.ts'
 
@@ -46,9 +46,9 @@ export interface UserRow {
   updated_by: string
 }
 
-export const MFA_LABELS: Record<number, string> = { 0: S.mfaDisable, 1: S.mfaEnable, 2: S.mfaForce }
+export const MFA_LABELS: Record<number, string> = { 0: STARTUP_MESSAGES.mfaDisable, 1: STARTUP_MESSAGES.mfaEnable, 2: STARTUP_MESSAGES.mfaForce }
 export const SOURCE_LABELS: Record<string, string> = {
-  local: S.local, ldap: 'LDAP/AD', openid: 'OpenID', radius: 'Radius', cas: 'CAS', saml2: 'SAML2', oauth2: 'OAuth2', custom: S.custom,
+  local: STARTUP_MESSAGES.local, ldap: 'LDAP/AD', openid: 'OpenID', radius: 'Radius', cas: 'CAS', saml2: 'SAML2', oauth2: 'OAuth2', custom: STARTUP_MESSAGES.custom,
 }
 
 export async function loadUserRow(req: FastifyRequest, userId: string): Promise<UserRow> {
@@ -96,7 +96,7 @@ export async function serializeProfile(req: FastifyRequest, userId: string): Pro
   const key = parseSshPublicKey(u.public_key)
   const seen = new Set<string>()
   const once = (b: BindingRow) => !seen.has(`${b.scope}:${b.role_id}`) && !!seen.add(`${b.scope}:${b.role_id}`)
-  const orgs = (list: OrgRef[]) => list.map((o) => (o.is_root && o.name === 'All organizations' ? { ...o, name: tr(lang, S.allOrgs) } : o))
+  const orgs = (list: OrgRef[]) => list.map((o) => (o.is_root && o.name === 'All organizations' ? { ...o, name: tr(lang, STARTUP_MESSAGES.allOrgs) } : o))
   return {
     id: u.id,
     name: u.name,
@@ -133,7 +133,7 @@ export async function serializeProfile(req: FastifyRequest, userId: string): Pro
     org_roles: bindings.filter((b) => b.scope === 'org' && b.org_id === orgId && once(b))
       .map((b) => ({ id: b.role_id, display_name: roleDisplay(lang, b), name: b.name })),
     login_blocked: blocked,
-    password_strategy: { value: 'email', label: tr(lang, S.strategyEmail) },
+    password_strategy: { value: 'email', label: tr(lang, STARTUP_MESSAGES.strategyEmail) },
     public_key_comment: key?.comment ?? '',
     public_key_hash_md5: key ? md5Fingerprint(key.blob) : '',
     guide_url: String(settings.get('USER_GUIDE_URL') ?? ''),

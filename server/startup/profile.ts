@@ -13,7 +13,7 @@ import { requireUser } from '../http/context.ts'
 import { addMessages, tr } from '../i18n.ts'
 import { MFA_CHOICES, USER_FIELDS } from '../resources/users/users.ts'
 import { getSetting } from '../settings/store.ts'
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 import { normalizePhone } from './phone.ts'
 import { isAdminBinding, loadUserRow, mfaForcedBySetting, serializeProfile, userBindings } from './profile-view.ts'
 import { parseSshPublicKey } from './ssh-key.ts'
@@ -27,7 +27,7 @@ async function readChanges(req: FastifyRequest, f: FieldReader, partial: boolean
   if (name !== undefined) out.name = name
   const email = f.string('email', { required: !partial, maxLength: 128 })
   if (email !== undefined) {
-    if (!EMAIL.test(email)) f.error('email', S.invalidEmail)
+    if (!EMAIL.test(email)) f.error('email', STARTUP_MESSAGES.invalidEmail)
     else {
       const taken = await sql`select 1 from users where lower(email) = lower(${email}) and id <> ${userId}`.execute(req.ctx.db)
       if (taken.rows.length) f.error('email', 'This field must be unique.')
@@ -41,24 +41,24 @@ async function readChanges(req: FastifyRequest, f: FieldReader, partial: boolean
   if (f.has('phone')) {
     const p = normalizePhone(f.body.phone)
     if (p.ok) out.phone = p.value
-    else f.error('phone', S.invalidPhone)
+    else f.error('phone', STARTUP_MESSAGES.invalidPhone)
   }
   if (f.has('public_key')) {
     const key = f.body.public_key
     if (key === null || key === '') out.public_key = ''
     else if (parseSshPublicKey(key)) out.public_key = String(key).trim()
-    else f.error('public_key', S.invalidSshKey)
+    else f.error('public_key', STARTUP_MESSAGES.invalidSshKey)
   }
   const level = f.choice('mfa_level', [0, 1] as const)
   if (level !== undefined) {
     const u = await loadUserRow(req, userId)
     const isAdmin = (await userBindings(req, userId)).some((b) => isAdminBinding(b.role_id))
     const forced = u.mfa_level === 2 || mfaForcedBySetting(await getSetting(req.ctx.db, 'SECURITY_MFA_AUTH'), isAdmin)
-    if (forced && level === 0) f.error('mfa_level', S.mfaForced)
+    if (forced && level === 0) f.error('mfa_level', STARTUP_MESSAGES.mfaForced)
     else if (u.mfa_level !== 2) out.mfa_level = level
   }
   const first = f.boolean('is_first_login')
-  if (first === true) f.error('is_first_login', S.onlyFalse)
+  if (first === true) f.error('is_first_login', STARTUP_MESSAGES.onlyFalse)
   else if (first === false) out.is_first_login = false
   return out
 }

@@ -10,14 +10,14 @@ import { THEMES } from '../settings/declarations-interface.ts'
 import { allSettings } from '../settings/store.ts'
 import { OIDC_LOGIN_URL } from '../auth/oidc-urls.ts'
 import { type LicenseState, requestLicense } from './license.ts'
-import { S } from './messages.ts'
+import { STARTUP_MESSAGES } from './messages.ts'
 
 function interfaceOf(settings: Map<string, unknown>, license: LicenseState, lang: Lang) {
   const theme = String(settings.get('INTERFACE_THEME') || 'classic_green')
   const title = settings.get('INTERFACE_LOGIN_TITLE')
   return {
     // The default product name is translated (as JumpServer's gettext default); a title the admin set is shown as set.
-    login_title: title === S.productName ? tr(lang, S.productName) : title,
+    login_title: title === STARTUP_MESSAGES.productName ? tr(lang, STARTUP_MESSAGES.productName) : title,
     logo_index: settings.get('INTERFACE_LOGO_INDEX'),
     logo_logout: settings.get('INTERFACE_LOGO_LOGOUT'),
     login_image: settings.get('INTERFACE_LOGIN_IMAGE'),
@@ -67,7 +67,7 @@ export async function fullSettings(req: FastifyRequest) {
     XPACK_LICENSE_IS_VALID: license.valid,
     XPACK_LICENSE_INFO: info
       ? { corporation: info.corporation, date_expired: info.date_expired, edition: info.edition, is_valid: license.valid }
-      : { corporation: tr(req.ctx.lang, S.communityLine) },
+      : { corporation: tr(req.ctx.lang, STARTUP_MESSAGES.communityLine) },
     PASSWORD_RULE: Object.fromEntries(PASSWORD_RULE_KEYS.map((k) => [k, settings.get(k)])),
     ...Object.fromEntries(PLAIN_KEYS.map((k) => [k, settings.get(k)])),
     SESSION_EXPIRE_AT_BROWSER_CLOSE: req.server.services.config.sessionExpireAtBrowserClose,

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify'
-import { sql } from 'kysely'
 import { ORG_IDS } from '../rbac/catalog.ts'
 
 /**
@@ -9,7 +8,7 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 export async function mayReadExecution(req: FastifyRequest, id: string): Promise<boolean> {
   const user = req.ctx.user
   if (!user) return false
-  const row = (await sql<{ creator_id: string | null }>`select creator_id from task_executions where id = ${id}`.execute(req.ctx.db)).rows[0]
+  const row = await req.ctx.db.selectFrom('task_executions').select('creator_id').where('id', '=', id).executeTakeFirst()
   if (!row) return false
   if (row.creator_id === user.id) return true
   return (await req.ctx.permsIn(ORG_IDS.ROOT)).has('ops.view_celerytask')

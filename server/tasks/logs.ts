@@ -1,5 +1,4 @@
 /** Reading an execution's log and state, and the per-process fan-out of "this log changed" notifications. */
-import { sql } from 'kysely'
 import type { Database, DB } from '../db/connection.ts'
 import { FINISHED, TASK_LOG_CHANNEL, type TaskState } from './runner.ts'
 
@@ -10,11 +9,11 @@ export interface LogSlice { data: string; mark: number; state: TaskState | null;
 
 /** Log text after chunk `mark` (0 = from the start) and the execution's state; `end` when finished and all read. */
 export async function readLog(db: DB, id: string, mark: number): Promise<LogSlice> {
-  const exec = (await sql<{ state: TaskState }>`select state from task_executions where id = ${id}`.execute(db)).rows[0]
-  const chunks = (await sql<{ id: number; data: string }>`
-    select id::int as id, data from task_log_chunks where execution_id = ${id} and id > ${mark} order by id limit ${LOG_PAGE}`.execute(db)).rows
+  const exec = await db.selectFrom('task_executions').select('state').where('id', '=', id).executeTakeFirst()
+  const chunks = await db.selectFrom('task_log_chunks').select(['id', 'data'])
+    .where('execution_id', '=', id).where('id', '>', mark).orderBy('id').limit(LOG_PAGE).execute()
   const last = chunks.at(-1)?.id ?? mark
-  const state = exec?.state ?? null
+  const state = (exec?.state ?? null) as TaskState | null
   // The state is read first: a finished execution has written its last chunk before its state changed.
   const end = !state || (FINISHED.includes(state) && chunks.length < LOG_PAGE)
   return { data: chunks.map((c) => c.data).join(''), mark: last, state, end }

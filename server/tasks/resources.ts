@@ -168,9 +168,9 @@ export const celeryTaskExecutions: ResourceDef = {
 }
 
 /** The execution's own row for log/result endpoints (404 when unknown). */
-export async function executionRow(req: FastifyRequest, id: string): Promise<Row | undefined> {
+export async function executionRow(req: FastifyRequest, id: string) {
   if (!isUuid(id)) return undefined
-  return (await sql<Row>`select id, task_name, state, result, creator_id from task_executions where id = ${normUuid(id)}`.execute(req.ctx.db)).rows[0]
+  return req.ctx.db.selectFrom('task_executions').select(['id', 'task_name', 'state', 'result', 'creator_id']).where('id', '=', normUuid(id)).executeTakeFirst()
 }
 
 addMessages({

@@ -3,7 +3,6 @@
  * result endpoints of JumpServer's ops API, the periodic-task switch, and the live log websocket.
  */
 import type { FastifyInstance } from 'fastify'
-import { sql } from 'kysely'
 import { registerResource, resourceApi, userDisplay } from '../engine/index.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
@@ -49,7 +48,7 @@ export async function registerTasks(app: FastifyInstance): Promise<void> {
 
   app.get('/api/v1/ops/celery/task/:name/task-execution/:id/result/', async (req) => {
     const id = await readable(req, (req.params as { id: string }).id)
-    const row = (await sql<{ state: string; result: unknown }>`select state, result from task_executions where id = ${id}`.execute(req.ctx.db)).rows[0]!
+    const row = await req.ctx.db.selectFrom('task_executions').select(['state', 'result']).where('id', '=', id).executeTakeFirstOrThrow()
     return { id, result: row.result ?? null, state: row.state }
   })
 
@@ -58,7 +57,7 @@ export async function registerTasks(app: FastifyInstance): Promise<void> {
   app.patch('/api/v1/ops/celery/period-tasks/:name/', async (req) => {
     await requirePerm(req, 'ops.change_celerytask', ORG_IDS.ROOT)
     const name = (req.params as { name: string }).name
-    const row = (await sql<{ id: string }>`select id from celery_tasks where name = ${name}`.execute(req.ctx.db)).rows[0]
+    const row = await req.ctx.db.selectFrom('celery_tasks').select('id').where('name', '=', name).executeTakeFirst()
     if (!row) throw notFound('Celery task')
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
     const updated = await tasksApi.update(req, row.id, { enabled: body.enabled }, { partial: true })
@@ -73,12 +72,11 @@ export async function registerTasks(app: FastifyInstance): Promise<void> {
     if (typeof from !== 'string' || !from) return
     await requirePerm(req, 'ops.add_celerytaskexecution', ORG_IDS.ROOT)
     const prev = isUuid(from)
-      ? (await sql<{ task_name: string; args: unknown[]; kwargs: Record<string, unknown> }>`
-          select task_name, args, kwargs from task_executions where id = ${normUuid(from)}`.execute(req.ctx.db)).rows[0]
+      ? await req.ctx.db.selectFrom('task_executions').select(['task_name', 'args', 'kwargs']).where('id', '=', normUuid(from)).executeTakeFirst()
       : undefined
     if (!prev || !taskKind(prev.task_name)) throw notFound('Celery task execution')
     const user = req.ctx.user!
-    const id = await runner.enqueue(prev.task_name, { args: prev.args, kwargs: prev.kwargs, creatorId: user.id, creator: userDisplay(user) })
+    const id = await runner.enqueue(prev.task_name, { args: prev.args as unknown[], kwargs: prev.kwargs as Record<string, unknown>, creatorId: user.id, creator: userDisplay(user) })
     await reply.status(201).send({ task: id, task_id: id })
     return reply
   })

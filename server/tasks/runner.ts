@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { sql } from 'kysely'
-import type { Database, DB } from '../db/connection.ts'
+import type { Database, DB, RowOf } from '../db/connection.ts'
 import { taskKind, taskKinds, type TaskContext } from './kinds.ts'
 import { DEFAULT_TIME_ZONE, nextRun } from './schedule.ts'
 
@@ -125,9 +125,9 @@ export class TaskRunner {
     const now = this.clock()
     for (const kind of taskKinds()) {
       const s = { crontab: kind.schedule?.crontab ?? '', interval: kind.schedule?.interval ?? null, enabled: kind.schedule?.enabled ?? !!kind.schedule }
-      await sql`insert into celery_tasks (id, name, crontab, "interval", enabled, next_run_at)
-        values (${randomUUID()}, ${kind.name}, ${s.crontab}, ${s.interval}, ${s.enabled}, ${nextRun(s, now, this.timeZone)})
-        on conflict (name) do nothing`.execute(this.db)
+      await this.db.insertInto('celery_tasks')
+        .values({ id: randomUUID(), name: kind.name, crontab: s.crontab, interval: s.interval, enabled: s.enabled, next_run_at: nextRun(s, now, this.timeZone) })
+        .onConflict((oc) => oc.column('name').doNothing()).execute()
     }
   }
 
@@ -147,7 +147,7 @@ export class TaskRunner {
     await sql`insert into task_executions (id, task_name, args, kwargs, state, date_published, creator_id, creator)
       values (${id}, ${name}, ${JSON.stringify(opts.args ?? [])}::jsonb, ${JSON.stringify(opts.kwargs ?? {})}::jsonb, 'PENDING',
         ${now}, ${opts.creatorId ?? null}, ${opts.creator ?? ''})`.execute(tx)
-    await sql`update celery_tasks set date_last_publish = ${now} where name = ${name}`.execute(tx)
+    await tx.updateTable('celery_tasks').set({ date_last_publish: now }).where('name', '=', name).execute()
   }
 
   private wake(): void {
@@ -184,14 +184,12 @@ export class TaskRunner {
   async reapExpired(): Promise<string[]> {
     const now = this.clock()
     const ids = await this.db.transaction().execute(async (tx) => {
-      const rows = (await sql<{ id: string; worker: string; lease_until: Date }>`
-        select id, worker, lease_until from task_executions where state = 'RUNNING' and lease_until < ${now}
-        for update skip locked`.execute(tx)).rows
+      const rows = await tx.selectFrom('task_executions').select(['id', 'worker', 'lease_until'])
+        .where('state', '=', 'RUNNING').where('lease_until', '<', now).forUpdate().skipLocked().execute()
       for (const r of rows) {
-        const reason = `The process running this task (${r.worker}) stopped responding: its lease expired at ${new Date(r.lease_until).toISOString()}`
-        await sql`update task_executions set state = 'FAILURE', date_finished = ${now}, reason = ${reason}, lease_until = null
-          where id = ${r.id}`.execute(tx)
-        await sql`insert into task_log_chunks (execution_id, data) values (${r.id}, ${`\n${reason}\n`})`.execute(tx)
+        const reason = `The process running this task (${r.worker}) stopped responding: its lease expired at ${new Date(r.lease_until!).toISOString()}`
+        await tx.updateTable('task_executions').set({ state: 'FAILURE', date_finished: now, reason, lease_until: null }).where('id', '=', r.id).execute()
+        await tx.insertInto('task_log_chunks').values({ execution_id: r.id, data: `\n${reason}\n` }).execute()
       }
       return rows.map((r) => r.id)
     })
@@ -203,13 +201,12 @@ export class TaskRunner {
   async fireDue(): Promise<string[]> {
     const now = this.clock()
     const fired = await this.db.transaction().execute(async (tx) => {
-      const due = (await sql<{ id: string; name: string; crontab: string; interval: number | null }>`
-        select id, name, crontab, "interval" from celery_tasks where enabled and next_run_at <= ${now}
-        for update skip locked`.execute(tx)).rows
+      const due = await tx.selectFrom('celery_tasks').select(['id', 'name', 'crontab', 'interval'])
+        .where('enabled', '=', true).where('next_run_at', '<=', now).forUpdate().skipLocked().execute()
       const ids: string[] = []
       for (const t of due) {
         const next = nextRun({ crontab: t.crontab, interval: t.interval, enabled: true }, now, this.timeZone)
-        await sql`update celery_tasks set next_run_at = ${next} where id = ${t.id}`.execute(tx)
+        await tx.updateTable('celery_tasks').set({ next_run_at: next }).where('id', '=', t.id).execute()
         if (!taskKind(t.name)) continue
         const id = randomUUID()
         await this.insertExecution(tx, id, t.name, { creator: '' })
@@ -225,7 +222,7 @@ export class TaskRunner {
     const now = this.clock()
     const names = taskKinds().map((k) => k.name)
     if (!names.length) return false
-    const row = (await sql<{ id: string; task_name: string; args: unknown; kwargs: unknown }>`
+    const row = (await sql<Pick<RowOf<'task_executions'>, 'id' | 'task_name' | 'args' | 'kwargs'>>`
       update task_executions set state = 'RUNNING', worker = ${this.workerId}, date_start = ${now},
         lease_until = ${new Date(now.getTime() + this.leaseMs)}
       where id = (select id from task_executions where state = 'PENDING' and task_name = any(${names})
@@ -243,7 +240,7 @@ export class TaskRunner {
 
   async appendLog(id: string, text: string): Promise<void> {
     if (this.dead) return
-    await sql`insert into task_log_chunks (execution_id, data) values (${id}, ${text})`.execute(this.db)
+    await this.db.insertInto('task_log_chunks').values({ execution_id: id, data: text }).execute()
     await this.database.notify(TASK_LOG_CHANNEL, id)
   }
 
@@ -299,7 +296,7 @@ export class TaskRunner {
       ? `Task ${name}[${id}] succeeded in ${seconds}s: ${JSON.stringify(result)}\n`
       : `Task ${name}[${id}] raised: ${reason}\n`
     try {
-      await sql`insert into task_log_chunks (execution_id, data) values (${id}, ${tail})`.execute(this.db)
+      await this.db.insertInto('task_log_chunks').values({ execution_id: id, data: tail }).execute()
       await sql`update task_executions set state = ${state}, date_finished = ${finished}, result = ${JSON.stringify(result)}::jsonb,
           reason = ${reason}, lease_until = null
         where id = ${id} and worker = ${this.workerId} and state = 'RUNNING'`.execute(this.db)

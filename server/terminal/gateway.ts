@@ -18,7 +18,7 @@ import ssh2, { type AuthContext, type Connection, type ServerChannel } from 'ssh
 import { findLoginUser, LoginFailure, mfaFlag, precheck, verifyCredentials, countedFailure, type LoginUser } from '../auth/authenticate.ts'
 import { limitSettings, clearFailures } from '../auth/limits.ts'
 import { writeLoginLog } from '../auth/login-log.ts'
-import { M } from '../auth/messages.ts'
+import { AUTH_MESSAGES as M } from '../auth/messages.ts'
 import { checkUserOtp } from '../auth/otp-store.ts'
 import type { Lang } from '../http/request-context.ts'
 import { addMessages, tr } from '../i18n.ts'

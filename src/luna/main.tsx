@@ -18,7 +18,7 @@ selectCatalogs({
 
 // `?inspect`: the built-in inspector, as in the console (a lazy chunk; in production only for permitted users).
 if (new URLSearchParams(window.location.search).has('inspect')) {
-  void import('../ui/inspector/mountInspector.tsx').then(async (inspector) => {
+  void import('../shell/mountInspector.tsx').then(async (inspector) => {
     inspector.startInspection()
     const profile = await fetchProfile().catch(() => undefined)
     inspector.showInspector(profile?.perms ?? [])

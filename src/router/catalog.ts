@@ -14,7 +14,7 @@ import { ticketsRoutes } from './routes/tickets.ts'
 import { workbenchRoutes } from './routes/workbench.ts'
 import { placeResources } from './resources.ts'
 import type { RouteDef, RouteNode, ViewName } from './types.ts'
-import { RESOURCE_MANIFEST } from '../views/manifest.ts'
+import { RESOURCE_MANIFEST } from '../views/entries.ts'
 
 const DECLARED_TREES = [consoleRoutes, auditRoutes, workbenchRoutes, ticketsRoutes, settingsRoutes, profileRoutes] as const
 

@@ -20,7 +20,7 @@ import { ORG_COOKIE } from '../app/persist.ts'
 import { decodeListState, toApiQuery } from '../ui/list/listState.ts'
 import { listDefaults } from '../ui/list/useListState.ts'
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_KEY, PAGE_SIZES } from '../ui/table/tableConfig.ts'
-import { manifestRoute } from '../views/manifest.ts'
+import { manifestRoute } from '../views/entries.ts'
 import { ROUTABLE } from './catalog.ts'
 
 /** A page size no one chooses, replaced by the slot once the address is built. */

@@ -3,17 +3,16 @@
  * entries (src/views/manifest.ts `PAGES`); a route whose page is not built yet shows the landing placeholder.
  * Every page is loaded lazily, so the first screen loads only the shell.
  */
-import type { PageLoader } from './resources.ts'
+import { lazyPage, type PageLoader, type PageRegistry } from './resources.ts'
 import { PAGES as VIEW_PAGES } from '../views/manifest.ts'
 
-export type { PageLoader }
-export type PageRegistry = Readonly<Record<string, PageLoader>>
+export type { PageLoader, PageRegistry }
 
 const commonPages: PageRegistry = {
-  NotFound: () => import('../ui/pages/NotFoundPage.tsx').then((m) => m.NotFoundPage),
-  CeleryTaskLog: () => import('../ui/pages/TaskLogPage.tsx').then((m) => m.TaskLogPage),
-  AnsibleTaskLog: () => import('../ui/pages/TaskLogPage.tsx').then((m) => m.TaskLogPage),
-  TaskLog: () => import('../ui/pages/TaskLogPage.tsx').then((m) => m.TaskLogPage),
+  NotFound: lazyPage(() => import('../ui/pages/NotFoundPage.tsx'), 'NotFoundPage'),
+  CeleryTaskLog: lazyPage(() => import('../ui/pages/TaskLogPage.tsx'), 'TaskLogPage'),
+  AnsibleTaskLog: lazyPage(() => import('../ui/pages/TaskLogPage.tsx'), 'TaskLogPage'),
+  TaskLog: lazyPage(() => import('../ui/pages/TaskLogPage.tsx'), 'TaskLogPage'),
 }
 
 export const PAGES: PageRegistry = {
@@ -21,7 +20,7 @@ export const PAGES: PageRegistry = {
   ...VIEW_PAGES,
 }
 
-export const landingPage: PageLoader = () => import('../ui/pages/LandingPage.tsx').then((m) => m.LandingPage)
+export const landingPage: PageLoader = lazyPage(() => import('../shell/LandingPage.tsx'), 'LandingPage')
 
 export function pageLoader(name: string): PageLoader {
   return PAGES[name] ?? landingPage

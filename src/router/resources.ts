@@ -1,7 +1,8 @@
 /**
- * Resource declarations of the console manifest (src/views/manifest.ts) and what is derived from them: the
- * route nodes (list, create, update, detail, with their permissions, titles, licence flag and menu place), the
- * page registry entries, the `ResourceDef` the generic pages use, and the source of every related field.
+ * Resource declarations of the console manifest (src/views/<feature>/entries.ts, assembled in src/views/entries.ts)
+ * and what is derived from them: the route nodes (list, create, update, detail, with their permissions, titles,
+ * licence flag and menu place), the `ResourceDef` the generic pages use, and the source of every related field;
+ * with the helpers a feature's `pages.ts` names its page modules with.
  * A resource is declared once; nothing here names one.
  */
 import type { MessageDescriptor } from '@lingui/core'
@@ -25,7 +26,7 @@ export interface Offers {
   import: boolean
 }
 
-/** One resource, as written in the manifest. */
+/** One resource, as written in its feature's `entries.ts` (data only; its custom pages are in the feature's `pages.ts`). */
 export interface ResourceEntry {
   /** Stable key (`users`, `user-acls`); route slots and `parent` refer to it. */
   key: string
@@ -76,8 +77,36 @@ export interface ResourceEntry {
    * same; undefined: nothing to start. Default: `url`.
    */
   pageUrl?: (kind: PageKind, search: Readonly<Record<string, unknown>>, can: (perm: string) => boolean) => string | undefined
-  /** Custom pages; a page not named here is the generic one. */
-  pages?: Partial<Record<PageKind, PageLoader>>
+}
+
+/**
+ * A feature's entries (`src/views/<feature>/entries.ts`), their keys kept as literal types: `manifestItem` takes
+ * only a declared key, and the feature's `pages.ts` only its own keys.
+ */
+export function defineEntries<const K extends string>(entries: readonly (ResourceEntry & { key: K })[]): readonly (ResourceEntry & { key: K })[] {
+  return entries
+}
+
+/** Pages by route name: the views' plain pages (`src/views/<view>/index.ts`) and the router's own. */
+export type PageRegistry = Readonly<Record<string, PageLoader>>
+
+/** A resource's custom pages by kind; a kind not named gets the generic page. */
+export type ResourcePages = Partial<Record<PageKind, PageLoader>>
+
+/** A feature's custom pages (`src/views/<feature>/pages.ts`) by the keys of its entries. */
+export type PagesOf<E extends readonly { key: string }[]> = Partial<Record<E[number]['key'], ResourcePages>>
+
+/** The names of a module's exports that are components. */
+type ComponentExport<M> = { [K in keyof M]: M[K] extends ComponentType<never> ? K : never }[keyof M] & string
+
+/** A page loader: the lazily imported module and its component's name (`lazyPage(() => import('./UserListPage.tsx'), 'UserListPage')`). */
+export function lazyPage<M>(load: () => Promise<M>, name: ComponentExport<M>): PageLoader {
+  return () => load().then((m) => m[name] as ComponentType)
+}
+
+/** A resource's pages; `form` stands for create and update, which share one component. */
+export function resourcePages({ form, ...pages }: ResourcePages & { form?: PageLoader }): ResourcePages {
+  return form ? { create: form, update: form, ...pages } : pages
 }
 
 /** A manifest entry with everything derived. `RESOURCE_MANIFEST` lists these. */

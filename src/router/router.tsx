@@ -15,7 +15,7 @@ import { decide, hashLinkTarget, NOT_FOUND_PATH, type GuardState } from './guard
 import { pageLoader } from './pages.ts'
 import { startPageData } from './pageData.ts'
 import { hasPerm } from '../ui/common/perms.ts'
-import { manifestRoute } from '../views/manifest.ts'
+import { manifestRoute } from '../views/entries.ts'
 import type { RouteDef } from './types.ts'
 import { PageTitle } from './PageTitle.tsx'
 import { RootErrorPage, RoutePending, RouteErrorPage } from './RouteFallbacks.tsx'

@@ -7,7 +7,7 @@ import { buildMenu } from '../router/menu.ts'
 import { PAGES } from '../router/pages.ts'
 import { deriveResource, placeResources, type ResourceEntry, type ResourceManifestItem } from '../router/resources.ts'
 import { settingsRoutes } from '../router/routes/settings.ts'
-import { RELATED_MODELS, RESOURCE_ENTRIES, RESOURCE_MANIFEST, manifestRoute, relatedSourceOf } from './manifest.ts'
+import { RELATED_MODELS, RESOURCE_ENTRIES, RESOURCE_MANIFEST, manifestRoute, relatedSourceOf } from './entries.ts'
 
 const KINDS = ['list', 'create', 'update', 'detail'] as const
 const serverByPath = new Map(RESOURCES.map((r) => [r.path, r]))
@@ -122,6 +122,40 @@ describe('console manifest', () => {
       // `<routeName>List`, or the reference's own name where it differs (FtpLog, PasswordChangeLog).
       expect(item.routes.list.name).toBe(item.entry.listTab?.name ?? item.entry.listRouteName ?? `${item.entry.routeName}List`)
       expect(Object.keys(item.offers).sort()).toEqual(['create', 'delete', 'detail', 'export', 'import', 'update'])
+    }
+  })
+})
+
+describe('the features assemble into the manifest (issue 29: entries.ts and pages.ts per feature)', () => {
+  const entryFiles = import.meta.glob<Record<string, unknown>>('./**/entries.ts', { eager: true })
+  const pageFiles = import.meta.glob<Record<string, unknown>>('./**/pages.ts', { eager: true })
+
+  it('every entry of every feature is in the manifest', () => {
+    const keys = new Set(RESOURCE_MANIFEST.map((i) => i.key))
+    const files = Object.entries(entryFiles).filter(([path]) => path !== './entries.ts')
+    expect(files.length).toBeGreaterThan(10)
+    for (const [path, module] of files) {
+      for (const [name, value] of Object.entries(module)) {
+        if (!name.endsWith('_ENTRIES')) continue
+        for (const entry of value as readonly ResourceEntry[]) expect(keys.has(entry.key), `${path} ${name}: ${entry.key} is not assembled in src/views/entries.ts`).toBe(true)
+      }
+    }
+  })
+
+  it('every custom page a feature names is the page of its route', () => {
+    const files = Object.entries(pageFiles)
+    expect(files.length).toBeGreaterThan(10)
+    for (const [path, module] of files) {
+      for (const [name, value] of Object.entries(module)) {
+        if (!name.endsWith('_PAGES')) continue
+        for (const [key, pages] of Object.entries(value as Record<string, Partial<Record<(typeof KINDS)[number], unknown>>>)) {
+          const item = RESOURCE_MANIFEST.find((i) => i.key === key)!
+          for (const [kind, loader] of Object.entries(pages)) {
+            const route = item.routes[kind as (typeof KINDS)[number]]!
+            expect(PAGES[route.name], `${path} ${name}: ${key} ${kind} is not assembled in src/views/manifest.ts`).toBe(loader)
+          }
+        }
+      }
     }
   })
 })

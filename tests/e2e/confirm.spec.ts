@@ -53,7 +53,7 @@ async function loginWithOtp(page: Page, user: OtpUser & { usedStep: number }, pa
   await page.locator('input[name="username"]').fill(user.username)
   await page.locator('input[name="password"]').fill(user.password)
   await page.locator('input[name="password"]').press('Enter')
-  const { code, step } = await freshCode(page, user.secret, user.usedStep)
+  const { code, step } = freshCode(user.secret, user.usedStep)
   await page.locator('input[name="code"]').fill(code)
   await page.locator('input[name="code"]').press('Enter')
   await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
@@ -92,7 +92,7 @@ test.describe('confirmation before a protected export', () => {
     await expect(verify.getByText('MFA error, please check')).toBeHidden()
     await shot(page, 'confirm-otp-wrong')
 
-    const { code: right } = await freshCode(page, user.secret, loginStep)
+    const { code: right } = freshCode(user.secret, loginStep)
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       (async () => {

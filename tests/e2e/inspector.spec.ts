@@ -2,8 +2,8 @@
  * The built-in inspector in the production build, offline: every request beyond our server is aborted (and
  * recorded: there must be none). An administrator (who holds the inspector's permission) opens the users list
  * with `?inspect`, exports it under a password confirmation, and watches the confirm flow move live in the
- * inspector: asking → a wrong password refused (back to asking, the SUBMIT in the event log) → done. A user
- * without the permission gets no inspector.
+ * inspector: asking → a wrong password refused (back to asking, the SUBMIT in the event log) → done. A create
+ * form's machine is listed from its route's loader on. A user without the permission gets no inspector.
  */
 import type { Page } from '@playwright/test'
 import { ADMIN, expect, expectNoAxeViolations, test } from './fixtures.ts'
@@ -79,6 +79,32 @@ test.describe('built-in inspector (production build, offline)', () => {
     await expect(panel.locator('[data-actor="confirm"]')).toContainText('finished')
     await expect(panel.locator('[data-actor="exportFlow"]')).toBeVisible()
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/inspector-confirm-done.png` })
+    expect(blocked, 'requests beyond our server').toEqual([])
+  })
+
+  test('shows the form machine of a create page (one actor: the page takes over its loader one), refusing an empty form', async ({ page, request, baseURL }) => {
+    const blocked = await offline(page, baseURL!)
+    await readyAdmin(request)
+    await login(page, ADMIN.username, ADMIN.password, '/ui/console/users/users/create?inspect')
+    const inspector = page.getByRole('complementary', { name: 'State inspector' })
+    await expect(inspector).toBeVisible()
+    const panel = page.locator('[data-inspector]')
+    const form = page.locator('main form[data-state]')
+    await expect(form).toHaveAttribute('data-state', 'editing')
+    // one form actor: the page took over the one its route's loader started
+    await expect(panel.locator('[data-actor="resourceForm"]')).toHaveCount(1)
+    await panel.locator('[data-actor="resourceForm"]').click()
+    await expect(state(page, 'resourceForm.editing')).toHaveAttribute('data-active', 'true')
+    await expect(logged(page, 'xstate.done.actor.load')).toHaveCount(1)
+    // Save with the required fields empty: validating refuses, nothing is sent, back to editing
+    // (with the keyboard: the inspector's panel covers the foot of the page)
+    await page.getByRole('button', { name: 'Save', exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await expect(logged(page, 'SUBMIT')).toHaveCount(1)
+    await expect(logged(page, 'xstate.done.actor.validate')).toHaveCount(1)
+    await expect(state(page, 'resourceForm.editing')).toHaveAttribute('data-active', 'true')
+    await expect(form).toHaveAttribute('data-state', 'editing')
+    await expect(logged(page, 'xstate.done.actor.save')).toHaveCount(0)
     expect(blocked, 'requests beyond our server').toEqual([])
   })
 

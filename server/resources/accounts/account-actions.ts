@@ -4,13 +4,14 @@
  * account names) and `clear-secret` (forget the secrets of some accounts). docs/accounts.md.
  */
 import { sql } from 'kysely'
-import type { ActionDef, Cond, Ctx, Row } from '../../engine/types.ts'
+import type { ActionDef, Cond, Ctx } from '../../engine/types.ts'
 import { SECRET_MASK } from '../../engine/audit.ts'
 import { resourceApi, resourceByName, userDisplay, withTx } from '../../engine/index.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
+import type { RowOf } from '../../db/connection.ts'
 
 addMessages({
   '"{value}" is not a valid UUID.': ['“{value}”不是有效的 UUID。', '"{value}" は有効な UUID ではありません。'],
@@ -107,7 +108,7 @@ const clearSecret: ActionDef = {
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
     }
-    const raw = (body as Row).account_ids ?? []
+    const raw = (body as { account_ids?: unknown }).account_ids ?? []
     if (!Array.isArray(raw)) throw validationError({ account_ids: [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw === 'string' ? 'str' : typeof raw })] })
     if (raw.length > 10_000) throw validationError({ account_ids: [tr(ctx.lang, 'Ensure this field has no more than {max} elements.', { max: 10_000 })] })
     const bad = raw.find((x) => !isUuid(x))
@@ -115,7 +116,7 @@ const clearSecret: ActionDef = {
     const ids = [...new Set((raw as string[]).map(normUuid))]
     if (ids.length) {
       await withTx(ctx.db, api.def, async (tx) => {
-        const cleared = await sql<Row>`update accounts t set secret = '', date_updated = now(), updated_by = ${userDisplay(ctx.user).slice(0, 128)}
+        const cleared = await sql<RowOf<'accounts'>>`update accounts t set secret = '', date_updated = now(), updated_by = ${userDisplay(ctx.user).slice(0, 128)}
           where t.id = any(${ids}::uuid[]) and ${orgCond(ctx, 't')} and t.secret <> '' returning t.*`.execute(tx)
         for (const row of cleared.rows) await api.audit(tx, req, 'update', row, [{ field: 'Secret', before: SECRET_MASK, after: '' }])
       }, ctx.lang)

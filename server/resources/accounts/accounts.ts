@@ -49,7 +49,7 @@ const assetField: FieldDef = {
 /** Fills a create from its template (`template`: id): fields the body does not give come from the template. */
 async function fromTemplate(values: Row, ctx: Ctx): Promise<Record<string, string[]> | undefined> {
   if (!values.template) return undefined
-  const tpl = (await sql<Row>`select * from account_templates where id = ${values.template}`.execute(ctx.db)).rows[0]
+  const tpl = await ctx.db.selectFrom('account_templates').selectAll().where('id', '=', String(values.template)).executeTakeFirst()
   if (!tpl) return { template: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(values.template) })] }
   const database = ctx.db
   // the template decides the kind of secret and the privilege (the body's values are only the form defaults)
@@ -71,17 +71,18 @@ async function validateAccount(values: Row, ctx: Ctx, info: WriteInfo): Promise<
   const assetId = values.asset ?? info.existing?.asset_id
   const username = values.username ?? info.existing?.username
   if (assetId && username && !errors.username) {
-    const dup = await sql<Row>`select id from accounts where asset_id = ${assetId} and username = ${username} and id <> ${info.existing?.id ?? randomUUID()}`.execute(ctx.db)
-    if (dup.rows.length) errors.username = [tr(ctx.lang, 'An account with this username already exists on the asset.')]
+    const dup = await ctx.db.selectFrom('accounts').select('id')
+      .where('asset_id', '=', String(assetId)).where('username', '=', String(username)).where('id', '<>', String(info.existing?.id ?? randomUUID())).executeTakeFirst()
+    if (dup) errors.username = [tr(ctx.lang, 'An account with this username already exists on the asset.')]
   }
   if (values.su_from) {
-    const su = await sql<Row>`select asset_id from accounts where id = ${values.su_from}`.execute(ctx.db)
-    if (!su.rows[0] || su.rows[0].asset_id !== assetId || values.su_from === info.existing?.id) errors.su_from = [tr(ctx.lang, 'Su from must be another account of the same asset.')]
+    const su = await ctx.db.selectFrom('accounts').select('asset_id').where('id', '=', String(values.su_from)).executeTakeFirst()
+    if (!su || su.asset_id !== assetId || values.su_from === info.existing?.id) errors.su_from = [tr(ctx.lang, 'Su from must be another account of the same asset.')]
   }
   if (Object.keys(errors).length) return errors
   // name: the username by default, suffixed when the asset already has an account of that name
   if (!info.existing && !values.name) {
-    const taken = new Set((await sql<{ name: string }>`select name from accounts where asset_id = ${assetId}`.execute(ctx.db)).rows.map((r) => r.name))
+    const taken = new Set((await ctx.db.selectFrom('accounts').select('name').where('asset_id', '=', String(assetId)).execute()).map((r) => r.name))
     let name = String(username)
     for (let i = 1; taken.has(name); i++) name = `${username}-${i}`
     values.name = name
@@ -89,12 +90,11 @@ async function validateAccount(values: Row, ctx: Ctx, info: WriteInfo): Promise<
   return undefined
 }
 
-async function accountColumns(values: Row, ctx: Ctx, info: WriteInfo): Promise<Row> {
+async function accountColumns(values: Row, info: WriteInfo): Promise<Row> {
   const out = sealedColumns('accounts', values, info)
   if (values.secret) out.version = Number(info.existing?.version ?? 0) + 1
   if (values.source) { out.source = values.source; out.source_id = values.source_id ?? '' }
   if (values.secret_type && info.existing && values.secret === undefined && values.secret_type !== info.existing.secret_type) out.secret = ''
-  void ctx
   return out
 }
 
@@ -102,8 +102,8 @@ async function accountColumns(values: Row, ctx: Ctx, info: WriteInfo): Promise<R
 async function recordHistory(tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo): Promise<void> {
   if (!values.secret) return
   const database = info.req!.server.services.database
-  const row = (await sql<Row>`select version, secret_type from accounts where id = ${id}`.execute(tx)).rows[0]!
-  await addHistory(tx, database, String(id), String(row.secret_type), String(values.secret), Number(row.version), userDisplay(ctx.user))
+  const row = await tx.selectFrom('accounts').select(['version', 'secret_type']).where('id', '=', String(id)).executeTakeFirstOrThrow()
+  await addHistory(tx, database, String(id), row.secret_type, String(values.secret), row.version, userDisplay(ctx.user))
 }
 
 export async function addHistory(tx: DB, database: Database | DB, accountId: string, secretType: string, secret: string, version: number, by: string): Promise<void> {
@@ -176,7 +176,7 @@ export const accounts: ResourceDef = {
   display: (row) => `${String(row.name)}(${String(row.username)})`,
   hooks: {
     validate: validateAccount,
-    columns: (values, ctx, info) => accountColumns(values, ctx, info),
+    columns: (values, _ctx, info) => accountColumns(values, info),
     afterSave: recordHistory,
   },
   actions: accountActions,

@@ -147,7 +147,7 @@ async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, i
       if (!isPrivateKey(String(values.secret), String(values.passphrase ?? ''))) errors.secret = [tr(ctx.lang, 'This is not a private key (PEM or OpenSSH), or the passphrase does not open it.')]
     }
     if (values.passphrase && secretType !== 'ssh_key') errors.passphrase = [tr(ctx.lang, 'A passphrase only goes with an SSH key.')]
-    if (values.password_rules) values.password_rules = { length: 30, symbol_set: DEFAULT_SYMBOLS, ...(values.password_rules as Row) }
+    if (values.password_rules) values.password_rules = { length: 30, symbol_set: DEFAULT_SYMBOLS, ...(values.password_rules as Record<string, unknown>) }
   }
   if (type === 'backup_account') {
     const given = values.zip_encrypt_password
@@ -160,13 +160,13 @@ async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, i
 
 /** Keeps the automation's schedule row (`celery_tasks`) in step with its periodic settings. */
 export async function syncSchedule(tx: DB, id: string, tz: string): Promise<void> {
-  const a = (await sql<Row>`select is_periodic, is_active, crontab, "interval" from account_automations where id = ${id}`.execute(tx)).rows[0]
+  const a = await tx.selectFrom('account_automations').select(['is_periodic', 'is_active', 'crontab', 'interval']).where('id', '=', id).executeTakeFirst()
   const name = `${AUTOMATION_TASK}:${id}`
   if (!a) {
     await sql`delete from celery_tasks where name = ${name}`.execute(tx)
     return
   }
-  const s = { crontab: String(a.crontab ?? ''), interval: a.crontab ? null : (a.interval as number | null), enabled: !!a.is_periodic && !!a.is_active }
+  const s = { crontab: a.crontab, interval: a.crontab ? null : a.interval, enabled: a.is_periodic && a.is_active }
   const next = s.enabled ? nextRun(s, new Date(), tz) : null
   await sql`insert into celery_tasks (id, name, crontab, "interval", enabled, next_run_at) values (${randomUUID()}, ${name}, ${s.crontab}, ${s.interval}, ${s.enabled}, ${next})
     on conflict (name) do update set crontab = excluded.crontab, "interval" = excluded."interval", enabled = excluded.enabled, next_run_at = excluded.next_run_at`.execute(tx)

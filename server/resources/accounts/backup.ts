@@ -12,8 +12,7 @@ import ExcelJS from 'exceljs'
 import { configure, Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js'
 import { sql } from 'kysely'
 import type { ServerConfig } from '../../config.ts'
-import type { Database } from '../../db/connection.ts'
-import type { Row } from '../../engine/types.ts'
+import type { Database, RowOf } from '../../db/connection.ts'
 import { requirePerm, requireUser } from '../../http/context.ts'
 import { notFound } from '../../http/errors.ts'
 import type { Lang } from '../../http/request-context.ts'
@@ -67,21 +66,8 @@ export function registerBackup(app: FastifyInstance): void {
   app.get('/api/v1/accounts/account-backup-plan-executions/:id/download/', handler)
 }
 
-interface BackupRow extends Row {
-  id: string
-  name: string
-  username: string
-  secret_type: string
-  secret: string
-  passphrase: string
-  privileged: boolean
-  is_active: boolean
-  source: string
-  asset_name: string
-  address: string
-  asset_type: string
-  platform: string
-}
+type BackupRow = Pick<RowOf<'accounts'>, 'id' | 'name' | 'username' | 'secret_type' | 'secret' | 'passphrase' | 'privileged' | 'is_active' | 'source'>
+  & { asset_name: string; address: string; asset_type: string; platform: string }
 
 const COLUMNS: Array<{ key: string; header: string; width: number }> = [
   { key: 'name', header: 'Name', width: 24 },
@@ -125,9 +111,9 @@ const safeName = (s: string) => s.replace(/[^\p{L}\p{N}_.-]+/gu, '_').slice(0, 8
 interface Tally { total: number; ok: number; failed: number }
 
 /** Runs a backup execution: the archive, kept on the execution, then one mail per recipient. */
-export async function runBackup(ctx: TaskContext, execution: Row, automation: Row, tally: Tally): Promise<void> {
+export async function runBackup(ctx: TaskContext, execution: RowOf<'account_automation_executions'>, automation: RowOf<'account_automations'>, tally: Tally): Promise<void> {
   const db = ctx.db
-  const password = openSecret(db, 'account_automations', String(automation.id), 'zip_encrypt_password', automation.zip_encrypt_password as string)
+  const password = openSecret(db, 'account_automations', String(automation.id), 'zip_encrypt_password', automation.zip_encrypt_password)
   if (!password) throw new Error('the plan has no encryption password')
   const types = ((automation.types ?? []) as string[]).filter(Boolean)
   const rows = (await sql<BackupRow>`select a.id, a.name, a.username, a.secret_type, a.secret, a.passphrase, a.privileged, a.is_active, a.source,
@@ -162,9 +148,9 @@ export async function runBackup(ctx: TaskContext, execution: Row, automation: Ro
   tally.failed = unreadable
 
   // the mail to each recipient
-  const recipients = (await sql<Row>`select u.id, u.name, u.username, u.email from account_automation_recipients r join users u on u.id = r.user_id
+  const recipients = (await sql<Pick<RowOf<'users'>, 'id' | 'name' | 'username' | 'email'>>`select u.id, u.name, u.username, u.email from account_automation_recipients r join users u on u.id = r.user_id
     where r.automation_id = ${automation.id} order by u.username`.execute(db)).rows
-  const results: Row[] = []
+  const results: Array<{ id: string; name: string; username: string; sent: boolean; error?: string }> = []
   if (recipients.length) {
     const config = configs.get(ctx.database)
     const configured = config ? await mailConfigured(db) : false

@@ -8,12 +8,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { resourceApi } from '../../engine/index.ts'
 import { resolveFields } from '../../engine/fields.ts'
-import type { Row } from '../../engine/types.ts'
 import { commitWrites, prepareWrite } from '../../engine/write.ts'
 import { requirePerm } from '../../http/context.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { accounts } from './accounts.ts'
+import type { RowOf } from '../../db/connection.ts'
 
 const MAX_ASSETS = 1000
 
@@ -28,21 +28,21 @@ export function registerBulkAccounts(app: FastifyInstance): void {
   const handler = async (req: FastifyRequest) => {
     await requirePerm(req, 'accounts.add_account')
     const ctx = req.ctx
-    const body = req.body as Row | null
+    const body = req.body as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
     const { assets, on_invalid: onInvalidRaw, ...rest } = body
-    const onInvalid = onInvalidRaw && typeof onInvalidRaw === 'object' ? (onInvalidRaw as Row).value : onInvalidRaw ?? 'error'
-    const errors: Row = {}
+    const onInvalid = onInvalidRaw && typeof onInvalidRaw === 'object' ? (onInvalidRaw as { value?: unknown }).value : onInvalidRaw ?? 'error'
+    const errors: Record<string, string[]> = {}
     if (!Array.isArray(assets) || assets.length === 0) errors.assets = [tr(ctx.lang, 'This field is required.')]
     else if (assets.length > MAX_ASSETS) errors.assets = [tr(ctx.lang, 'Ensure this field has no more than {n} elements.', { n: String(MAX_ASSETS) })]
     if (!['skip', 'update', 'error'].includes(String(onInvalid))) errors.on_invalid = [tr(ctx.lang, '"{input}" is not a valid choice.', { input: String(onInvalid) })]
     if (Object.keys(errors).length) throw validationError(errors)
     const createFields = await resolveFields(accounts, ctx, 'create')
-    const out: Row[] = []
+    const out: Array<Record<string, unknown>> = []
     for (const raw of assets as unknown[]) {
-      const assetId = raw && typeof raw === 'object' ? String((raw as Row).id ?? (raw as Row).pk ?? '') : String(raw)
+      const assetId = raw && typeof raw === 'object' ? String((raw as { id?: unknown; pk?: unknown }).id ?? (raw as { pk?: unknown }).pk ?? '') : String(raw)
       const asset = /^[0-9a-f-]{36}$/i.test(assetId)
-        ? (await sql<Row>`select id, name, address from assets where id = ${assetId} ${ctx.orgId === '00000000-0000-0000-0000-000000000000' ? sql`` : sql`and org_id = ${ctx.orgId}`}`.execute(ctx.db)).rows[0]
+        ? (await sql<Pick<RowOf<'assets'>, 'id' | 'name' | 'address'>>`select id, name, address from assets where id = ${assetId} ${ctx.orgId === '00000000-0000-0000-0000-000000000000' ? sql`` : sql`and org_id = ${ctx.orgId}`}`.execute(ctx.db)).rows[0]
         : undefined
       if (!asset) {
         out.push({ asset: assetId, state: 'error', error: tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: assetId }), changed: false })
@@ -50,8 +50,8 @@ export function registerBulkAccounts(app: FastifyInstance): void {
       }
       const label = `${asset.name}(${asset.address})`
       let username = rest.username
-      if (!username && rest.template) username = (await sql<Row>`select username from account_templates where id = ${String(rest.template)}`.execute(ctx.db).catch(() => ({ rows: [] as Row[] }))).rows[0]?.username
-      const existing = username ? (await sql<Row>`select id from accounts where asset_id = ${asset.id} and username = ${String(username)}`.execute(ctx.db)).rows[0] : undefined
+      if (!username && rest.template) username = (await sql<{ username: string }>`select username from account_templates where id = ${String(rest.template)}`.execute(ctx.db).catch(() => ({ rows: [] }))).rows[0]?.username
+      const existing = username ? (await sql<{ id: string }>`select id from accounts where asset_id = ${asset.id} and username = ${String(username)}`.execute(ctx.db)).rows[0] : undefined
       try {
         if (existing) {
           if (onInvalid === 'skip') { out.push({ asset: label, state: 'skipped', error: '', changed: false }); continue }

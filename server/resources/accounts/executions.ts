@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import { userDisplay } from '../../engine/index.ts'
 import type { Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
 import { requireUser } from '../../http/context.ts'
@@ -69,11 +69,11 @@ const timedelta = (row: Row) => {
 const orgOf = (ctx: Ctx) => (ctx.orgId === ORG_IDS.ROOT ? undefined : ctx.orgId)
 
 /** Creates an execution row (with the automation's snapshot) and queues its task; answers the task id. */
-export async function startExecution(db: DB, automation: Row, trigger: 'manual' | 'timing', by: { id?: string; display: string }, enqueue: (kwargs: Row) => Promise<string>): Promise<{ execution: string; task: string }> {
+export async function startExecution(db: DB, automation: RowOf<'account_automations'>, trigger: 'manual' | 'timing', by: { id?: string; display: string }, enqueue: (kwargs: Record<string, unknown>) => Promise<string>): Promise<{ execution: string; task: string }> {
   const id = randomUUID()
   const assets = (await sql<{ n: number }>`select count(*)::int as n from account_automation_assets where automation_id = ${automation.id}`.execute(db)).rows[0]!.n
   const nodes = (await sql<{ n: number }>`select count(*)::int as n from account_automation_nodes where automation_id = ${automation.id}`.execute(db)).rows[0]!.n
-  const recipients = (await sql<Row>`select u.id, u.name, u.username, u.email from account_automation_recipients r join users u on u.id = r.user_id where r.automation_id = ${automation.id}`.execute(db)).rows
+  const recipients = (await sql<Pick<RowOf<'users'>, 'id' | 'name' | 'username' | 'email'>>`select u.id, u.name, u.username, u.email from account_automation_recipients r join users u on u.id = r.user_id where r.automation_id = ${automation.id}`.execute(db)).rows
   const type = String(automation.type)
   const snapshot = {
     type, type_display: AUTOMATION_TYPES.find((t) => t.value === type)?.label ?? type, name: automation.name, comment: automation.comment,
@@ -90,14 +90,14 @@ export async function startExecution(db: DB, automation: Row, trigger: 'manual' 
 async function createExecution(type: AutomationType, req: FastifyRequest): Promise<unknown> {
   const ctx = req.ctx
   const user = requireUser(req)
-  const body = req.body as Row | null
+  const body = req.body as Record<string, unknown> | null
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw validationError({ non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: Array.isArray(body) ? 'list' : typeof body })] })
-  const raw = body.automation && typeof body.automation === 'object' ? (body.automation as Row).id : body.automation
+  const raw = body.automation && typeof body.automation === 'object' ? (body.automation as { id?: unknown }).id : body.automation
   if (raw === undefined || raw === null || raw === '') throw validationError({ automation: [tr(ctx.lang, 'This field is required.')] })
   const id = String(raw)
   const org = orgOf(ctx)
   const automation = /^[0-9a-f-]{36}$/i.test(id)
-    ? (await sql<Row>`select * from account_automations where id = ${id} and type = ${type} ${org ? sql`and org_id = ${org}` : sql``}`.execute(ctx.db)).rows[0]
+    ? (await sql<RowOf<'account_automations'>>`select * from account_automations where id = ${id} and type = ${type} ${org ? sql`and org_id = ${org}` : sql``}`.execute(ctx.db)).rows[0]
     : undefined
   if (!automation) throw validationError({ automation: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: id })] })
   if (!automation.is_active) throw validationError({ automation: [tr(ctx.lang, 'The automation is not active.')] })

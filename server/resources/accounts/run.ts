@@ -8,10 +8,9 @@ import { setCredentialSource, type AssetCredential } from '../../automation/cred
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { SshError, withSsh } from '../../automation/ssh.ts'
-import type { DB } from '../../db/connection.ts'
-import type { Row } from '../../engine/types.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import { addMessages } from '../../i18n.ts'
-import { NT } from '../../notifications/catalog.ts'
+import { NOTIFICATION_TEXTS } from '../../notifications/catalog.ts'
 import { notify } from '../../notifications/notify.ts'
 import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
 import { addHistory } from './accounts.ts'
@@ -38,14 +37,18 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
   }))
 }
 
-const credOf = (db: DB, a: Row): Credential => ({
+type Account = RowOf<'accounts'>
+type Automation = RowOf<'account_automations'>
+type Execution = RowOf<'account_automation_executions'>
+
+const credOf = (db: DB, a: Account): Credential => ({
   username: String(a.username), secretType: String(a.secret_type),
   secret: openSecret(db, 'accounts', String(a.id), 'secret', a.secret), passphrase: openSecret(db, 'accounts', String(a.id), 'passphrase', a.passphrase) || undefined,
 })
 
 /** The asset's privileged account (active, with a secret), root first. */
-async function privilegedOf(db: DB, assetId: string): Promise<Row | undefined> {
-  return (await sql<Row>`select * from accounts where asset_id = ${assetId} and privileged and is_active and secret <> ''
+async function privilegedOf(db: DB, assetId: string): Promise<Account | undefined> {
+  return (await sql<Account>`select * from accounts where asset_id = ${assetId} and privileged and is_active and secret <> ''
     order by (username = 'root') desc, date_created limit 1`.execute(db)).rows[0]
 }
 
@@ -77,7 +80,7 @@ async function asPrivileged<T>(db: DB, asset: HostAsset, signal: AbortSignal, wo
 const describe = (e: unknown) => (e instanceof SshError ? `${e.kind} (${e.hop}): ${e.message}` : (e as Error).message ?? String(e))
 
 /** Assets of an automation: its assets and the assets under its nodes (in its organization). */
-async function automationAssets(db: DB, automation: Row): Promise<string[]> {
+async function automationAssets(db: DB, automation: Automation): Promise<string[]> {
   const r = await sql<{ id: string }>`select a.id from assets a where a.org_id = ${automation.org_id} and a.is_active and (
       a.id in (select asset_id from account_automation_assets where automation_id = ${automation.id})
       or a.id in (select an.asset_id from asset_nodes an join nodes n on n.id = an.node_id join nodes p on p.id in
@@ -86,23 +89,23 @@ async function automationAssets(db: DB, automation: Row): Promise<string[]> {
   return r.rows.map((x) => x.id)
 }
 
-async function targetAccounts(db: DB, automation: Row, assetId: string): Promise<Row[]> {
+async function targetAccounts(db: DB, automation: Automation, assetId: string): Promise<Account[]> {
   const names = (automation.accounts ?? []) as string[]
   const all = !names.length || names.includes('@ALL')
-  return (await sql<Row>`select * from accounts where asset_id = ${assetId} and is_active
+  return (await sql<Account>`select * from accounts where asset_id = ${assetId} and is_active
     ${all ? sql`` : sql`and username in (${sql.join(names)})`} order by username`.execute(db)).rows
 }
 
 interface Tally { total: number; ok: number; failed: number }
 
-async function record(db: DB, executionId: string, asset: HostAsset | { id: string; name: string }, account: Row | undefined, started: Date, error: string): Promise<void> {
+async function record(db: DB, executionId: string, asset: HostAsset | { id: string; name: string }, account: Account | undefined, started: Date, error: string): Promise<void> {
   await sql`insert into account_automation_records (id, execution_id, asset_id, account_id, asset_name, username, status, is_success, error, date_started, date_finished)
     values (${randomUUID()}, ${executionId}, ${asset.id}, ${account?.id ?? null}, ${asset.name}, ${String(account?.username ?? '')},
       ${error ? 'failed' : 'success'}, ${!error}, ${error.slice(0, 4000)}, ${started}, now())`.execute(db)
 }
 
 /** The new secret of one account by the automation's strategy. */
-function newSecret(db: DB, automation: Row): { secretType: string; secret: string; passphrase?: string } {
+function newSecret(db: DB, automation: Automation): { secretType: string; secret: string; passphrase?: string } {
   const secretType = String(automation.secret_type ?? 'password')
   if (automation.secret_strategy === 'specific') {
     return {
@@ -111,11 +114,11 @@ function newSecret(db: DB, automation: Row): { secretType: string; secret: strin
       passphrase: openSecret(db, 'account_automations', String(automation.id), 'passphrase', automation.passphrase) || undefined,
     }
   }
-  return { secretType, secret: secretType === 'ssh_key' ? randomSshKey() : randomPassword(automation.password_rules as Row) }
+  return { secretType, secret: secretType === 'ssh_key' ? randomSshKey() : randomPassword(automation.password_rules as Record<string, unknown>) }
 }
 
 /** Stores a secret the host now has: sealed, version + 1, a history row — in one transaction. */
-async function storeSecret(db: DB, account: Row, s: { secretType: string; secret: string; passphrase?: string }, by: string): Promise<void> {
+async function storeSecret(db: DB, account: Account, s: { secretType: string; secret: string; passphrase?: string }, by: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const version = Number((await sql<{ version: number }>`update accounts set secret = ${sealSecret(db, 'accounts', String(account.id), 'secret', s.secret)},
       passphrase = ${sealSecret(db, 'accounts', String(account.id), 'passphrase', s.passphrase ?? '')}, secret_type = ${s.secretType},
@@ -124,7 +127,7 @@ async function storeSecret(db: DB, account: Row, s: { secretType: string; secret
   })
 }
 
-async function runPushOrChange(ctx: TaskContext, execution: Row, automation: Row, tally: Tally): Promise<void> {
+async function runPushOrChange(ctx: TaskContext, execution: Execution, automation: Automation, tally: Tally): Promise<void> {
   const db = ctx.db
   const change = automation.type === 'change_secret'
   const assets = await automationAssets(db, automation)
@@ -145,7 +148,7 @@ async function runPushOrChange(ctx: TaskContext, execution: Row, automation: Row
           try {
             if (change) await changeSecret(p, String(account.username), s.secretType, s.secret, s.passphrase, String(automation.ssh_key_change_strategy ?? 'add'))
             else {
-              const params = { ...((asset.platformAutomation.push_account_params ?? {}) as Row), ...((automation.params ?? {}) as Row) }
+              const params = { ...((asset.platformAutomation.push_account_params ?? {}) as Record<string, unknown>), ...((automation.params ?? {}) as Record<string, unknown>) }
               await pushAccount(p, { username: String(account.username), ...s }, {
                 sudo: account.privileged ? String(params.sudo ?? '/bin/whoami') : undefined, shell: params.shell as string | undefined,
                 home: params.home as string | undefined, groups: params.groups as string | undefined, keyStrategy: String(automation.ssh_key_change_strategy ?? 'add'),
@@ -178,7 +181,7 @@ async function runPushOrChange(ctx: TaskContext, execution: Row, automation: Row
   })
 }
 
-async function runGather(ctx: TaskContext, execution: Row, automation: Row, tally: Tally): Promise<void> {
+async function runGather(ctx: TaskContext, execution: Execution, automation: Automation, tally: Tally): Promise<void> {
   const db = ctx.db
   const assets = await automationAssets(db, automation)
   await pool(assets, CONCURRENCY, async (assetId) => {
@@ -216,7 +219,7 @@ async function runGather(ctx: TaskContext, execution: Row, automation: Row, tall
 /** The end of an automation or an account task, as a system message (AccountAutomationResultMsg). */
 async function tellSubscribers(ctx: TaskContext, kind: string, name: string, tally: Tally, details: string): Promise<void> {
   try {
-    await notify(ctx.database, 'AccountAutomationResultMsg', { subject: NT.accountSubject, message: NT.accountBody,
+    await notify(ctx.database, 'AccountAutomationResultMsg', { subject: NOTIFICATION_TEXTS.accountSubject, message: NOTIFICATION_TEXTS.accountBody,
       vars: { kind, name, ok: tally.ok, failed: tally.failed, details: details || `${tally.total} account(s)` } }, (t) => void ctx.log(t))
   } catch (e) {
     await ctx.log(`the result message was not sent: ${(e as Error).message}`)
@@ -224,11 +227,11 @@ async function tellSubscribers(ctx: TaskContext, kind: string, name: string, tal
 }
 
 /** Runs one execution to its end state. */
-export async function runExecution(ctx: TaskContext, executionId: string): Promise<Row> {
+export async function runExecution(ctx: TaskContext, executionId: string): Promise<{ execution: string; status: string } & Tally> {
   const db = ctx.db
-  const execution = (await sql<Row>`select * from account_automation_executions where id = ${executionId}`.execute(db)).rows[0]
+  const execution = (await sql<Execution>`select * from account_automation_executions where id = ${executionId}`.execute(db)).rows[0]
   if (!execution) throw new Error(`no execution ${executionId}`)
-  const automation = (await sql<Row>`select * from account_automations where id = ${execution.automation_id}`.execute(db)).rows[0]!
+  const automation = (await sql<Automation>`select * from account_automations where id = ${execution.automation_id}`.execute(db)).rows[0]!
   await sql`update account_automation_executions set status = 'running', date_start = now() where id = ${executionId}`.execute(db)
   await ctx.log(`${String(automation.type)} "${String(automation.name)}" (execution ${executionId})`)
   const tally: Tally = { total: 0, ok: 0, failed: 0 }
@@ -258,7 +261,7 @@ defineTask({
   async run(ctx) {
     const scheduled = ctx.name.startsWith(`${AUTOMATION_TASK}:`) ? ctx.name.slice(AUTOMATION_TASK.length + 1) : undefined
     if (scheduled) {
-      const automation = (await sql<Row>`select * from account_automations where id = ${scheduled}`.execute(ctx.db)).rows[0]
+      const automation = (await sql<Automation>`select * from account_automations where id = ${scheduled}`.execute(ctx.db)).rows[0]
       if (!automation?.is_active) return { skipped: true }
       // a timed run: the execution is created here and runs in this same task (its log is this task's)
       const { execution } = await startExecution(ctx.db, automation, 'timing', { display: 'System' }, async () => ctx.id)
@@ -279,7 +282,7 @@ defineTask({
     const db = ctx.db
     const action = ctx.kwargs.action === 'push' ? 'push' : 'verify'
     const ids = (Array.isArray(ctx.kwargs.accounts) ? ctx.kwargs.accounts : []).map(String)
-    const rows = ids.length ? (await sql<Row>`select * from accounts where id in (${sql.join(ids)}) order by username`.execute(db)).rows : []
+    const rows = ids.length ? (await sql<Account>`select * from accounts where id in (${sql.join(ids)}) order by username`.execute(db)).rows : []
     const tally = { total: rows.length, ok: 0, failed: 0 }
     await pool(rows, CONCURRENCY, async (account) => {
       const asset = await loadHostAsset(db, String(account.asset_id))

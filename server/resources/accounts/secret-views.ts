@@ -6,7 +6,6 @@
  * secret). `/account-secrets/<id>/histories/` lists the stored versions the same way.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { sql } from 'kysely'
 import { requireConfirm } from '../../auth/confirm.ts'
 import { recordOperate, resourceApi } from '../../engine/index.ts'
 import type { ResourceDef, Row } from '../../engine/types.ts'
@@ -55,10 +54,10 @@ export function registerSecretView(app: FastifyInstance, v: SecretView): void {
   const histories = async (req: FastifyRequest) => {
     await guard(req)
     const row = await api.getObject(req, (req.params as { id: string }).id)
-    const r = await sql<Row>`select id, secret_type, secret, version, created_by, date_created from account_secret_histories
-      where account_id = ${row.id} order by version desc limit 100`.execute(req.ctx.db)
+    const r = await req.ctx.db.selectFrom('account_secret_histories').select(['id', 'secret_type', 'secret', 'version', 'created_by', 'date_created'])
+      .where('account_id', '=', String(row.id)).orderBy('version', 'desc').limit(100).execute()
     await logView(req, v.def, row, 'secret histories')
-    return r.rows.map((h) => ({
+    return r.map((h) => ({
       id: h.id, secret_type: h.secret_type, version: h.version, created_by: h.created_by,
       date_created: h.date_created,
       secret: openSecret(database, 'account_secret_histories', String(h.id), 'secret', h.secret),

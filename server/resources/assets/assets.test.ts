@@ -124,6 +124,10 @@ describe(`assets and the node tree (${dbKind()})`, () => {
       custom_fields: [{ name: '1x', type: 'str' }, { name: 'ok', type: 'float' }, { name: 'pick', type: 'choice' }] })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().custom_fields).toHaveLength(3)
+    // a field's default is checked by the engine's parsing of the field it declares, named by its label
+    const badDefault = await s.admin.post(PLATFORMS, { name: 'cf-bad', category: 'custom', type: 'custom', protocols: [{ name: 'tcp', port: 7 }],
+      custom_fields: [{ name: 'n', label: 'Slots', type: 'int', default: 'x' }, { name: 'c', label: 'Tier', type: 'choice', choices: ['a'], default: 'b' }] })
+    expect(badDefault.json().custom_fields).toEqual(['Field 1: Slots: A valid integer is required.', 'Field 2: Tier: "b" is not a valid choice.'])
     expect((await s.admin.get(`${PLATFORMS}?name=cf-bad`)).json()).toEqual([])
     const plat = await s.admin.post(PLATFORMS, { name: 'cf-app', category: 'custom', type: 'custom', protocols: [{ name: 'tcp', port: 7 }], custom_fields: [
       { name: 'owner', label: 'Owner', type: 'str', required: true },
@@ -134,7 +138,7 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     expect(plat.statusCode, plat.body).toBe(201)
     expect(plat.json().custom_fields[1]).toMatchObject({ name: 'slots', type: 'int', default: 4 })
     const CUSTOMS = '/api/v1/assets/customs/'
-    const wrong = await s.admin.post(CUSTOMS, { name: 'app-x', address: 'anything', platform: plat.json().id, custom_info: { slots: 'many', tier: 'bronze', other: 1, managed: 'yes' } })
+    const wrong = await s.admin.post(CUSTOMS, { name: 'app-x', address: 'anything', platform: plat.json().id, custom_info: { slots: 'many', tier: 'bronze', other: 1, managed: 'maybe' } })
     expect(wrong.statusCode).toBe(400)
     // each problem under its sub-field's key (as DRF answers for a nested serializer), so a form can place it
     expect(wrong.json().custom_info).toEqual({ other: ['Unknown field: other'], owner: ['This field is required.'], slots: ['A valid integer is required.'],

@@ -113,7 +113,7 @@ async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: C
     if (problem) errors.protocols = problem
   }
   if (platform.category === 'custom' && (values.custom_info !== undefined || info.op === 'create' || values.platform !== undefined)) {
-    const checked = cleanCustomInfo(platformCustomFields(platform), values.custom_info ?? existing?.custom_info, ctx.lang)
+    const checked = cleanCustomInfo(platformCustomFields(platform), values.custom_info ?? existing?.custom_info, ctx)
     if (checked.errors) errors.custom_info = checked.errors
     else values.custom_info = checked.value
   }

@@ -1,11 +1,12 @@
 /**
  * Custom fields of custom platforms (contract §5.2: `custom_fields [{name, label, type, default, help_text,
- * choices[]}]`) and the `custom_info` of custom assets they describe: the platform declares typed fields, the
- * asset's values are checked and completed against them (unknown keys, wrong types, missing required values
- * and choices not offered are field errors under `custom_info`).
+ * choices[]}]`) and the `custom_info` of custom assets they describe: the platform declares typed fields, which
+ * become engine field declarations (customFieldDefs); the asset's values are checked and completed by the
+ * engine's own parsing against them (unknown keys, wrong types, missing required values and choices not offered
+ * are field errors under `custom_info`), as are a field's default on the platform.
  */
-import type { Lang } from '../../http/request-context.ts'
-import type { FieldDef } from '../../engine/types.ts'
+import { parseValue } from '../../engine/parse.ts'
+import type { Ctx, FieldDef } from '../../engine/types.ts'
 import { addMessages, tr } from '../../i18n.ts'
 
 export const CUSTOM_FIELD_TYPES = ['str', 'text', 'int', 'bool', 'choice'] as const
@@ -28,18 +29,14 @@ addMessages({
   'the type must be one of {types}': ['类型必须是 {types} 之一', '型は {types} のいずれかにしてください'],
   'a choice field needs choices': ['选项类型的字段需要选项', '選択型のフィールドには選択肢が必要です'],
   'Unknown field: {name}': ['未知字段：{name}', '不明なフィールド：{name}'],
-  '{label}: this field is required.': ['{label}：该字段是必填项。', '{label}：この項目は必須です。'],
-  '{label}: a whole number is required.': ['{label}：请输入整数。', '{label}：整数を入力してください。'],
-  '{label}: true or false is required.': ['{label}：请输入 true 或 false。', '{label}：true か false を入力してください。'],
-  '{label}: text is required.': ['{label}：请输入文本。', '{label}：テキストを入力してください。'],
-  '{label}: "{value}" is not a valid choice.': ['{label}：“{value}” 不是有效的选项。', '{label}：「{value}」は有効な選択肢ではありません。'],
-  'Expected a dictionary of items.': ['应为字典。', '辞書が必要です。'],
+  '{label}: {error}': ['{label}：{error}', '{label}：{error}'],
 })
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 
 /** A platform's `custom_fields` as given → the cleaned list, or the problems (one line per bad field). */
-export function cleanCustomFields(raw: unknown, lang: Lang): { fields?: CustomField[]; errors?: string[] } {
+export function cleanCustomFields(raw: unknown, ctx: Ctx): { fields?: CustomField[]; errors?: string[] } {
+  const lang = ctx.lang
   if (!Array.isArray(raw)) return { errors: [tr(lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })] }
   const errors: string[] = []
   const fields: CustomField[] = []
@@ -61,9 +58,10 @@ export function cleanCustomFields(raw: unknown, lang: Lang): { fields?: CustomFi
       name, type, label: typeof f.label === 'string' && f.label.trim() ? f.label.trim().slice(0, 128) : name,
       required: f.required === true, help_text: typeof f.help_text === 'string' ? f.help_text.slice(0, 1024) : '', choices,
     }
-    if (f.default !== undefined && f.default !== null && f.default !== '') {
-      const v = typedValue(field, f.default, lang)
-      if ('error' in v) return problem(v.error)
+    if (!absent(f.default)) {
+      const [def] = customFieldDefs([field])
+      const v = parseValue(def!, f.default, ctx)
+      if (!v.ok) return problem(tr(lang, '{label}: {error}', { label: field.label, error: [v.error].flat().map(String).join(' ') }))
       field.default = v.value
     }
     fields.push(field)
@@ -72,60 +70,9 @@ export function cleanCustomFields(raw: unknown, lang: Lang): { fields?: CustomFi
 }
 
 /**
- * One value of a field, typed. Errors name the field (`{label}: …`) where they stand alone (a platform's default),
- * and are the plain DRF messages where they sit under the field's own key (a custom asset's `custom_info`).
- */
-function typedValue(f: CustomField, v: unknown, lang: Lang, named = true): { value: unknown } | { error: string } {
-  const label = f.label
-  const error = (withLabel: string, plain: string, args: Record<string, string | number> = {}) =>
-    ({ error: named ? tr(lang, withLabel, { label, ...args }) : tr(lang, plain, args) })
-  switch (f.type) {
-    case 'int': {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : NaN
-      return Number.isSafeInteger(n) ? { value: n } : error('{label}: a whole number is required.', 'A valid integer is required.')
-    }
-    case 'bool':
-      if (typeof v === 'boolean') return { value: v }
-      if (v === 'true' || v === 'false') return { value: v === 'true' }
-      return error('{label}: true or false is required.', 'Must be a valid boolean.')
-    case 'choice':
-      return f.choices.some((c) => c.value === String(v)) ? { value: String(v) } : named
-        ? error('{label}: "{value}" is not a valid choice.', '', { value: String(v) })
-        : error('', '"{input}" is not a valid choice.', { input: String(v) })
-    default:
-      if (typeof v !== 'string' && typeof v !== 'number') return error('{label}: text is required.', 'Not a valid string.')
-      return { value: String(v).slice(0, f.type === 'str' ? 1024 : 65536) }
-  }
-}
-
-/**
- * A custom asset's `custom_info` against its platform's fields: typed values with defaults, or the problems as
- * DRF gives a nested serializer's (`{owner: ['This field is required.']}`), so a form shows each on its sub-field.
- */
-export function cleanCustomInfo(fields: CustomField[], raw: unknown, lang: Lang): { value?: Record<string, unknown>; errors?: string[] | Record<string, string[]> } {
-  if (raw === undefined || raw === null) raw = {}
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [tr(lang, 'Expected a dictionary of items.')] }
-  const given = raw as Record<string, unknown>
-  const errors: Record<string, string[]> = {}
-  const out: Record<string, unknown> = {}
-  for (const name of Object.keys(given)) if (!fields.some((f) => f.name === name)) errors[name] = [tr(lang, 'Unknown field: {name}', { name })]
-  for (const f of fields) {
-    const v = given[f.name]
-    if (v === undefined || v === null || v === '') {
-      if (f.default !== undefined) out[f.name] = f.default
-      else if (f.required) errors[f.name] = [tr(lang, 'This field is required.')]
-      continue
-    }
-    const t = typedValue(f, v, lang, false)
-    if ('error' in t) errors[f.name] = [t.error]
-    else out[f.name] = t.value
-  }
-  return Object.keys(errors).length ? { errors } : { value: out }
-}
-
-/**
- * The fields as OPTIONS describes a nested serializer's children (contract §2.2): str a string of at most 1,024,
- * text a string without a limit (a text area), int an integer, bool a boolean, choice a choice.
+ * The fields as engine field declarations, so the engine's own parsing checks a custom asset's values and OPTIONS
+ * describes them as a nested serializer's children (contract §2.2): str a string of at most 1,024, text a longer
+ * string (a text area), int an integer, bool a boolean, choice a choice.
  */
 export function customFieldDefs(fields: CustomField[]): FieldDef[] {
   return fields.map((f) => ({
@@ -133,11 +80,33 @@ export function customFieldDefs(fields: CustomField[]): FieldDef[] {
     ...(f.help_text ? { help_text: f.help_text } : {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
     ...(f.type === 'str' ? { type: 'string', max_length: 1024 } as const
-      : f.type === 'text' ? { type: 'text' } as const
+      : f.type === 'text' ? { type: 'text', max_length: 65536 } as const
       : f.type === 'int' ? { type: 'integer' } as const
       : f.type === 'bool' ? { type: 'boolean' } as const
       : { type: 'choice', choices: f.choices } as const),
   }))
+}
+
+const absent = (v: unknown) => v === undefined || v === null || v === ''
+
+/**
+ * A custom asset's `custom_info` against its platform's fields, parsed by the engine as a nested object of those
+ * fields (an empty value counts as not given, so the default fills it): typed values with defaults, or the problems
+ * as DRF gives a nested serializer's (`{owner: ['This field is required.']}`), so a form shows each on its sub-field.
+ */
+export function cleanCustomInfo(fields: CustomField[], raw: unknown, ctx: Ctx): { value?: Record<string, unknown>; errors?: unknown } {
+  const defs = customFieldDefs(fields)
+  if (absent(raw)) raw = {}
+  const given = raw && typeof raw === 'object' && !Array.isArray(raw)
+    ? Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([, v]) => !absent(v)))
+    : raw
+  const r = parseValue({ name: 'custom_info', type: 'nested', children: defs }, given, ctx)
+  const errors: Record<string, unknown> = r.ok ? {} : Array.isArray(r.error) ? { '': r.error } : { ...(r.error as Record<string, unknown>) }
+  if ('' in errors) return { errors: errors[''] }
+  for (const name of Object.keys(raw as Record<string, unknown>)) {
+    if (!fields.some((f) => f.name === name)) errors[name] = [tr(ctx.lang, 'Unknown field: {name}', { name })]
+  }
+  return Object.keys(errors).length ? { errors } : { value: (r as { value: Record<string, unknown> }).value }
 }
 
 /** The stored fields of a platform row (cleaned on write, so they are read as they are). */

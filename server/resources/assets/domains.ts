@@ -26,7 +26,7 @@ addMessages({
 
 /**
  * A domain with gateways is not deleted (a gateway without a domain is invalid here, unlike JumpServer's
- * SET_NULL: docs/decisions.md "Deleting a domain"); its other assets just leave it (on delete set null).
+ * SET_NULL: docs/decisions/deleting-a-domain-that-has-gateways-is-refused.md); its other assets just leave it (on delete set null).
  */
 async function refuseWithGateways(tx: DB, row: Row, ctx: Ctx): Promise<void> {
   const n = (await sql<{ n: number }>`select count(*)::int as n from assets t where t.domain_id = ${row.id} and ${isGateway()}`.execute(tx)).rows[0]!.n

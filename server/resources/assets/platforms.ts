@@ -159,7 +159,7 @@ export const platforms: ResourceDef = {
         errors.su_method = [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(values.su_method) })]
       }
       if (values.custom_fields !== undefined) {
-        const cf = cleanCustomFields(values.custom_fields, ctx.lang)
+        const cf = cleanCustomFields(values.custom_fields, ctx)
         if (cf.errors) errors.custom_fields = cf.errors
         else values.custom_fields = cf.fields
       }

@@ -138,15 +138,17 @@ export async function grantedAssets(db: DB, s: Subject, orgId: string): Promise<
  */
 export async function grantedNodeAmount(db: DB, s: Subject, orgId: string, nodeId: string): Promise<number | undefined> {
   if (s.kind !== 'user') return undefined
-  const r = await sql<{ n: number }>`select assets_amount as n from perm_user_nodes where user_id = ${s.id} and org_id = ${orgId} and node_id = ${nodeId}`.execute(db)
-  return Number(r.rows[0]?.n ?? 0)
+  const r = await db.selectFrom('perm_user_nodes').select('assets_amount')
+    .where('user_id', '=', s.id).where('org_id', '=', orgId).where('node_id', '=', nodeId).executeTakeFirst()
+  return Number(r?.assets_amount ?? 0)
 }
 
 /** Merged actions of the granted assets among `ids`. */
 export async function grantedActions(db: DB, s: Subject, orgId: string, ids: string[]): Promise<Map<string, number>> {
   if (!ids.length) return new Map()
   const rows = s.kind === 'user'
-    ? (await sql<{ asset_id: string; actions: number }>`select asset_id, actions from perm_user_assets where user_id = ${s.id} and org_id = ${orgId} and asset_id = any(${ids}::uuid[])`.execute(db)).rows
+    ? await db.selectFrom('perm_user_assets').select(['asset_id', 'actions'])
+      .where('user_id', '=', s.id).where('org_id', '=', orgId).where('asset_id', '=', sql<string>`any(${ids}::uuid[])`).execute()
     : (await sql<{ asset_id: string; actions: number }>`select asset_id, actions from (${grantedAssetsQuery(s, orgId)}) g where asset_id = any(${ids}::uuid[])`.execute(db)).rows
   return new Map(rows.map((r) => [r.asset_id, Number(r.actions)]))
 }
@@ -169,8 +171,9 @@ export async function grantedNodes(db: DB, s: Subject, orgId: string, parentKey:
 export async function nodesWithChildren(db: DB, s: Subject, orgId: string, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set()
   if (s.kind === 'user') {
-    const r = await sql<{ parent_key: string }>`select distinct parent_key from perm_user_nodes where user_id = ${s.id} and org_id = ${orgId} and parent_key = any(${keys}::text[])`.execute(db)
-    return new Set(r.rows.map((x) => x.parent_key))
+    const r = await db.selectFrom('perm_user_nodes').select('parent_key').distinct()
+      .where('user_id', '=', s.id).where('org_id', '=', orgId).where('parent_key', '=', sql<string>`any(${keys}::text[])`).execute()
+    return new Set(r.map((x) => x.parent_key))
   }
   const all = await grantedNodes(db, s, orgId, null)
   const set = new Set(keys)

@@ -285,7 +285,7 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     const org = (await s.admin.post('/api/v1/orgs/orgs/', { name: 'sec-org' })).json()
     const u = await user('secuser')
     await sql`insert into role_bindings (id, user_id, role_id, scope, org_id) values (${randomUUID()}, ${u.id}, ${ROLE_IDS.OrgUser}, 'org', ${org.id})`.execute(s.t.database.db)
-    const orgAdmin = await s.t.createUser({ username: 'sec-orgadmin', orgRoles: [ROLE_IDS.OrgAdmin], orgId: org.id })
+    await s.t.createUser({ username: 'sec-orgadmin', orgRoles: [ROLE_IDS.OrgAdmin], orgId: org.id })
     const oa = await s.t.as('sec-orgadmin')
     oa.headers['x-jms-org'] = org.id
     // a permission in DEFAULT for the user
@@ -307,6 +307,5 @@ describe(`asset permissions and grants (${dbKind()})`, () => {
     expect((await oa.patch(`${PERMS}${p.id}/`, { name: 'taken' })).statusCode).toBe(404)
     expect((await oa.get(PERMS)).json()).toEqual([])
     expect((await oa.get(`/api/v1/perms/users/${u.id}/assets/`)).json()).toEqual([])
-    void orgAdmin
   })
 })

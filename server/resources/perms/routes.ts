@@ -46,8 +46,8 @@ async function resolveUser(req: FastifyRequest, who: string): Promise<Who> {
   }
   await requirePerm(req, 'perms.view_userassets')
   const ctx = req.ctx
-  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_ids @> array[${ctx.orgId}]::uuid[]`
-  const u = isUuid(who) ? (await sql<{ id: string; username: string }>`select id, username from users where id = ${who} and ${inOrg}`.execute(ctx.db)).rows[0] : undefined
+  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql<boolean>`true` : sql<boolean>`org_ids @> array[${ctx.orgId}]::uuid[]`
+  const u = isUuid(who) ? await ctx.db.selectFrom('users').select(['id', 'username']).where('id', '=', who).where(inOrg).executeTakeFirst() : undefined
   if (!u) throw notFound(ctx.lang, 'User')
   return { subject: { kind: 'user', id: u.id }, username: u.username }
 }
@@ -55,8 +55,9 @@ async function resolveUser(req: FastifyRequest, who: string): Promise<Who> {
 async function resolveGroup(req: FastifyRequest, id: string): Promise<Who> {
   await requirePerm(req, 'perms.view_usergroupassets')
   const ctx = req.ctx
-  const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_id = ${ctx.orgId}`
-  const g = isUuid(id) ? (await sql<{ id: string }>`select id from user_groups where id = ${id} and ${inOrg}`.execute(ctx.db)).rows[0] : undefined
+  const g = isUuid(id)
+    ? await ctx.db.selectFrom('user_groups').select('id').where('id', '=', id).$if(ctx.orgId !== ORG_IDS.ROOT, (q) => q.where('org_id', '=', ctx.orgId)).executeTakeFirst()
+    : undefined
   if (!g) throw notFound(ctx.lang, 'User group')
   return { subject: { kind: 'group', id: g.id }, username: '' }
 }
@@ -80,7 +81,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     const ids = rows.map((r) => String(r.id))
     const actions = await grantedActions(ctx.db, who.subject, ctx.orgId, ids)
     const favs = who.favoritesOf && ids.length
-      ? new Set((await sql<{ asset_id: string }>`select asset_id from favorite_assets where user_id = ${who.favoritesOf} and asset_id = any(${ids}::uuid[])`.execute(ctx.db)).rows.map((r) => r.asset_id))
+      ? new Set((await ctx.db.selectFrom('favorite_assets').select('asset_id').where('user_id', '=', who.favoritesOf).where('asset_id', '=', sql<string>`any(${ids}::uuid[])`).execute()).map((r) => r.asset_id))
       : new Set<string>()
     for (const r of rows) {
       r.actions = actionsOf(actions.get(String(r.id)) ?? 0, ctx.lang)
@@ -114,7 +115,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     const q = req.query as Record<string, string | undefined>
     let parent: string | null = ''
     if (q.key) parent = q.key
-    else if (q.id && isUuid(q.id)) parent = (await sql<{ key: string }>`select key from nodes where id = ${q.id}`.execute(ctx.db)).rows[0]?.key ?? '\u0000'
+    else if (q.id && isUuid(q.id)) parent = (await ctx.db.selectFrom('nodes').select('key').where('id', '=', q.id).executeTakeFirst())?.key ?? '\u0000'
     const top = !q.key && !q.id
     const rows = await grantedNodes(ctx.db, who.subject, ctx.orgId, top ? '' : parent)
     const sortByValue = (list: typeof rows) => list.sort((a, b) => a.value.localeCompare(b.value, ctx.lang, { numeric: true }))
@@ -144,7 +145,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
       if (!who.favoritesOf) return assetList(req, who, sql`false`)
       return assetList(req, who, sql`t.id in (select f.asset_id from favorite_assets f where f.user_id = ${who.favoritesOf})`)
     }
-    const n = isUuid(node) ? (await sql<{ key: string; org_id: string }>`select key, org_id from nodes where id = ${node}`.execute(ctx.db)).rows[0] : undefined
+    const n = isUuid(node) ? await ctx.db.selectFrom('nodes').select(['key', 'org_id']).where('id', '=', node).executeTakeFirst() : undefined
     if (!n) throw notFound(ctx.lang, 'Node')
     return assetList(req, who, sql`t.id in (select an.asset_id from asset_nodes an join nodes x on x.id = an.node_id
       where x.org_id = ${n.org_id} and (x.key = ${n.key} or (x.key ~>=~ ${`${n.key}:`} and x.key ~<~ ${`${n.key};`})))`,

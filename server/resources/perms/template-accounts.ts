@@ -20,16 +20,18 @@ const MAX_ASSETS = 1000
 /** Creates the missing template accounts on the permission's assets and queues their push; answers the new ids. */
 export async function applyTemplateAccounts(req: FastifyRequest, permissionId: string): Promise<string[]> {
   const ctx = req.ctx
-  const perm = (await sql<{ accounts: string[]; org_id: string }>`select accounts, org_id from asset_permissions where id = ${permissionId}`.execute(ctx.db)).rows[0]
-  const templateIds = (perm?.accounts ?? []).filter((a) => a.startsWith('%')).map((a) => a.slice(1))
+  const perm = await ctx.db.selectFrom('asset_permissions').select(['accounts', 'org_id']).where('id', '=', permissionId).executeTakeFirst()
+  const templateIds = ((perm?.accounts ?? []) as string[]).filter((a) => a.startsWith('%')).map((a) => a.slice(1))
   if (!perm || !templateIds.length) return []
-  const templates = (await sql<{ id: string; username: string; name: string }>`select id, username, name from account_templates where id = any(${templateIds}::uuid[]) and org_id = ${perm.org_id}`.execute(ctx.db)).rows
+  const templates = await ctx.db.selectFrom('account_templates').select(['id', 'username', 'name'])
+    .where('id', '=', sql<string>`any(${templateIds}::uuid[])`).where('org_id', '=', perm.org_id).execute()
   const assets = (await sql<{ id: string }>`select x.asset_id as id from (${permissionAssets(permissionId)}) x limit ${MAX_ASSETS}`.execute(ctx.db)).rows.map((r) => r.id)
   if (!assets.length) return []
   const fields = await resolveFields(accounts, ctx, 'create')
   const created: string[] = []
   for (const tpl of templates) {
-    const have = new Set((await sql<{ asset_id: string }>`select asset_id from accounts where username = ${tpl.username} and asset_id = any(${assets}::uuid[])`.execute(ctx.db)).rows.map((r) => r.asset_id))
+    const have = new Set((await ctx.db.selectFrom('accounts').select('asset_id')
+      .where('username', '=', tpl.username).where('asset_id', '=', sql<string>`any(${assets}::uuid[])`).execute()).map((r) => r.asset_id))
     for (const asset of assets.filter((a) => !have.has(a))) {
       const r = await prepareWrite(ctx.db, accounts, fields, { template: tpl.id, username: tpl.username, name: tpl.username, asset }, { ...ctx, orgId: perm.org_id }, { op: 'create', partial: false, req })
       if (r.errors) continue

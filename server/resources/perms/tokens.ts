@@ -52,7 +52,7 @@ async function createToken(req: FastifyRequest, reply: FastifyReply, api: Resour
   }
   if (Object.keys(errors).length) throw validationError(errors)
   const notGranted = () => validationError({ asset: [tr(ctx.lang, 'The asset is not granted to you, or the permission is not valid now.')] })
-  const asset = isUuid(assetId) ? (await sql<{ id: string; org_id: string }>`select id, org_id from assets where id = ${assetId}`.execute(ctx.db)).rows[0] : undefined
+  const asset = isUuid(assetId) ? await ctx.db.selectFrom('assets').select(['id', 'org_id']).where('id', '=', assetId).executeTakeFirst() : undefined
   if (!asset) throw notGranted()
   const grant = await assetGrant(ctx.db, { kind: 'user', id: user.id }, asset.org_id, asset.id, user.username)
   if (!grant) throw notGranted()
@@ -145,7 +145,7 @@ export const connectionTokens: ResourceDef = {
     path: 'expire', detail: true, method: 'PATCH', perm: 'authentication.change_connectiontoken', systemPerm: true,
     async handler(req, reply, api, id) {
       const row = await api.getObject(req, id!)
-      await sql`update connection_tokens set date_expired = now(), date_updated = now() where id = ${row.id}`.execute(req.ctx.db)
+      await req.ctx.db.updateTable('connection_tokens').set({ date_expired: sql`now()`, date_updated: sql`now()` }).where('id', '=', String(row.id)).execute()
       return reply.status(204).send()
     },
   }],

@@ -26,7 +26,7 @@ addMessages({
 
 async function roleDisplays(_ids: unknown[], { db, ctx, rows }: { db: DB; ctx: Ctx; rows: Row[] }): Promise<Map<unknown, unknown>> {
   const roleIds = [...new Set(rows.map((r) => r.role_id))]
-  const roles = roleIds.length ? (await sql<Row>`select id, name, builtin from roles where id = any(${roleIds}::uuid[])`.execute(db)).rows : []
+  const roles = roleIds.length ? await db.selectFrom('roles').select(['id', 'name', 'builtin']).where('id', '=', sql<string>`any(${roleIds}::uuid[])`).execute() : []
   const byId = new Map(roles.map((r) => [r.id, roleDisplay(r, ctx.lang)]))
   return new Map(rows.map((r) => [r.id, byId.get(r.role_id) ?? '']))
 }

@@ -24,7 +24,7 @@ const REQUIRED_FILES = ['manifest.yml', 'icon.png', 'setup.yml']
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 const SLUG = /^[-a-zA-Z0-9_]{1,128}$/
 
-const M = {
+const APPLET_MESSAGES = {
   fileRequired: 'Upload a zip file in the field "file".',
   tooLarge: 'The file is larger than {max} MB.',
   invalidZip: 'Invalid zip file',
@@ -42,20 +42,20 @@ const M = {
 }
 
 addMessages({
-  [M.fileRequired]: ['请在字段 "file" 中上传 zip 文件。', 'フィールド "file" に zip ファイルをアップロードしてください。'],
-  [M.tooLarge]: ['文件大于 {max} MB。', 'ファイルが {max} MB を超えています。'],
-  [M.invalidZip]: ['无效的 zip 文件', '無効な zip ファイル'],
-  [M.tooMany]: ['应用包中的文件超过 {max} 个。', 'パッケージのファイルが {max} 個を超えています。'],
-  [M.unpackedTooLarge]: ['应用包解压后超过 {max} MB。', 'パッケージの展開後のサイズが {max} MB を超えています。'],
-  [M.missing]: ['应用包无效，缺少文件 {name}', 'アプリパッケージが無効です。ファイル {name} がありません'],
-  [M.fileTooLarge]: ['应用包中的文件 {name} 大于 {max} KB。', 'パッケージ内のファイル {name} が {max} KB を超えています。'],
-  [M.notPng]: ['icon.png 不是 PNG 图片。', 'icon.png は PNG 画像ではありません。'],
-  [M.badManifest]: ['manifest.yml 不是有效的 YAML: {error}', 'manifest.yml は有効な YAML ではありません: {error}'],
-  [M.notMapping]: ['manifest.yml 必须是键值映射。', 'manifest.yml はキーと値のマッピングである必要があります。'],
-  [M.missingName]: ['manifest.yml 中缺少 name', 'manifest.yml に name がありません'],
-  [M.badName]: ['manifest.yml 中的 name 只能包含字母、数字、"-" 和 "_"（最多 128 个）。', 'manifest.yml の name には英数字、"-"、"_" のみ使えます（128 文字まで）。'],
-  [M.badField]: ['manifest.yml 中的字段 {field} 无效: {reason}', 'manifest.yml のフィールド {field} が無効です: {reason}'],
-  [M.exists]: ['应用已存在: {name}', 'アプリは既に存在します: {name}'],
+  [APPLET_MESSAGES.fileRequired]: ['请在字段 "file" 中上传 zip 文件。', 'フィールド "file" に zip ファイルをアップロードしてください。'],
+  [APPLET_MESSAGES.tooLarge]: ['文件大于 {max} MB。', 'ファイルが {max} MB を超えています。'],
+  [APPLET_MESSAGES.invalidZip]: ['无效的 zip 文件', '無効な zip ファイル'],
+  [APPLET_MESSAGES.tooMany]: ['应用包中的文件超过 {max} 个。', 'パッケージのファイルが {max} 個を超えています。'],
+  [APPLET_MESSAGES.unpackedTooLarge]: ['应用包解压后超过 {max} MB。', 'パッケージの展開後のサイズが {max} MB を超えています。'],
+  [APPLET_MESSAGES.missing]: ['应用包无效，缺少文件 {name}', 'アプリパッケージが無効です。ファイル {name} がありません'],
+  [APPLET_MESSAGES.fileTooLarge]: ['应用包中的文件 {name} 大于 {max} KB。', 'パッケージ内のファイル {name} が {max} KB を超えています。'],
+  [APPLET_MESSAGES.notPng]: ['icon.png 不是 PNG 图片。', 'icon.png は PNG 画像ではありません。'],
+  [APPLET_MESSAGES.badManifest]: ['manifest.yml 不是有效的 YAML: {error}', 'manifest.yml は有効な YAML ではありません: {error}'],
+  [APPLET_MESSAGES.notMapping]: ['manifest.yml 必须是键值映射。', 'manifest.yml はキーと値のマッピングである必要があります。'],
+  [APPLET_MESSAGES.missingName]: ['manifest.yml 中缺少 name', 'manifest.yml に name がありません'],
+  [APPLET_MESSAGES.badName]: ['manifest.yml 中的 name 只能包含字母、数字、"-" 和 "_"（最多 128 个）。', 'manifest.yml の name には英数字、"-"、"_" のみ使えます（128 文字まで）。'],
+  [APPLET_MESSAGES.badField]: ['manifest.yml 中的字段 {field} 无效: {reason}', 'manifest.yml のフィールド {field} が無効です: {reason}'],
+  [APPLET_MESSAGES.exists]: ['应用已存在: {name}', 'アプリは既に存在します: {name}'],
   'Applet': ['远程应用', 'リモートアプリ'],
   'Display name': ['显示名称', '表示名'],
   'Version': ['版本', 'バージョン'],
@@ -93,9 +93,9 @@ function resolveI18n(value: unknown, i18n: unknown): unknown {
 function text(manifest: Row, field: string, max: number, fallback = ''): string {
   const v = resolveI18n(manifest[field], manifest.i18n)
   if (v === undefined || v === null) return fallback
-  if (typeof v !== 'string' && typeof v !== 'number') throw new PackageError(M.badField, { field, reason: 'not a text' })
+  if (typeof v !== 'string' && typeof v !== 'number') throw new PackageError(APPLET_MESSAGES.badField, { field, reason: 'not a text' })
   const s = String(v)
-  if (s.length > max) throw new PackageError(M.badField, { field, reason: `longer than ${max}` })
+  if (s.length > max) throw new PackageError(APPLET_MESSAGES.badField, { field, reason: `longer than ${max}` })
   return s
 }
 
@@ -103,17 +103,17 @@ function strings(manifest: Row, field: string): string[] {
   const v = manifest[field]
   if (v === undefined || v === null) return []
   if (!Array.isArray(v) || v.length > 50 || v.some((x) => typeof x !== 'string' || x.length > 64)) {
-    throw new PackageError(M.badField, { field, reason: 'not a list of short texts' })
+    throw new PackageError(APPLET_MESSAGES.badField, { field, reason: 'not a list of short texts' })
   }
   return v as string[]
 }
 
 async function readEntry(entry: FileEntry, name: string, max: number): Promise<Buffer> {
-  if (entry.uncompressedSize > max) throw new PackageError(M.fileTooLarge, { name, max: Math.round(max / 1024) })
+  if (entry.uncompressedSize > max) throw new PackageError(APPLET_MESSAGES.fileTooLarge, { name, max: Math.round(max / 1024) })
   try {
     return Buffer.from(await entry.getData(new Uint8ArrayWriter()))
   } catch {
-    throw new PackageError(M.invalidZip)
+    throw new PackageError(APPLET_MESSAGES.invalidZip)
   }
 }
 
@@ -124,11 +124,11 @@ export async function readAppletPackage(zip: Uint8Array): Promise<AppletPackage>
   try {
     entries = await reader.getEntries()
   } catch {
-    throw new PackageError(M.invalidZip)
+    throw new PackageError(APPLET_MESSAGES.invalidZip)
   }
-  if (entries.length > APPLET_LIMITS.entries) throw new PackageError(M.tooMany, { max: APPLET_LIMITS.entries })
+  if (entries.length > APPLET_LIMITS.entries) throw new PackageError(APPLET_MESSAGES.tooMany, { max: APPLET_LIMITS.entries })
   const unpacked = entries.reduce((n, e) => n + (e.directory ? 0 : e.uncompressedSize), 0)
-  if (unpacked > APPLET_LIMITS.unpacked) throw new PackageError(M.unpackedTooLarge, { max: APPLET_LIMITS.unpacked / 1024 / 1024 })
+  if (unpacked > APPLET_LIMITS.unpacked) throw new PackageError(APPLET_MESSAGES.unpackedTooLarge, { max: APPLET_LIMITS.unpacked / 1024 / 1024 })
   const files = new Map<string, FileEntry>()
   for (const e of entries) if (!e.directory && !e.encrypted) files.set(e.filename.replace(/\\/g, '/'), e as FileEntry)
   // The package's files at the root, or in its one top folder (`<name>/manifest.yml`, as JumpServer zips them).
@@ -138,9 +138,9 @@ export async function readAppletPackage(zip: Uint8Array): Promise<AppletPackage>
     const top = tops.size === 1 ? [...tops][0]! : ''
     if (top && files.has(`${top}/manifest.yml`)) prefix = `${top}/`
   }
-  for (const name of REQUIRED_FILES) if (!files.has(prefix + name)) throw new PackageError(M.missing, { name })
+  for (const name of REQUIRED_FILES) if (!files.has(prefix + name)) throw new PackageError(APPLET_MESSAGES.missing, { name })
   const icon = await readEntry(files.get(prefix + 'icon.png')!, 'icon.png', APPLET_LIMITS.icon)
-  if (icon.length < PNG.length || !icon.subarray(0, PNG.length).equals(PNG)) throw new PackageError(M.notPng)
+  if (icon.length < PNG.length || !icon.subarray(0, PNG.length).equals(PNG)) throw new PackageError(APPLET_MESSAGES.notPng)
   const rawManifest = (await readEntry(files.get(prefix + 'manifest.yml')!, 'manifest.yml', 64 * 1024)).toString('utf8')
   const readmeEntry = files.get(prefix + 'README.md')
   const readme = readmeEntry ? (await readEntry(readmeEntry, 'README.md', APPLET_LIMITS.file)).toString('utf8') : ''
@@ -150,15 +150,15 @@ export async function readAppletPackage(zip: Uint8Array): Promise<AppletPackage>
   try {
     manifest = parseYaml(rawManifest, { maxAliasCount: 10, schema: 'core' })
   } catch (e) {
-    throw new PackageError(M.badManifest, { error: (e as Error).message.split('\n')[0]!.slice(0, 200) })
+    throw new PackageError(APPLET_MESSAGES.badManifest, { error: (e as Error).message.split('\n')[0]!.slice(0, 200) })
   }
-  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw new PackageError(M.notMapping)
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw new PackageError(APPLET_MESSAGES.notMapping)
   const m = manifest as Row
   const name = text(m, 'name', 1000)
-  if (!name) throw new PackageError(M.missingName)
-  if (!SLUG.test(name)) throw new PackageError(M.badName)
+  if (!name) throw new PackageError(APPLET_MESSAGES.missingName)
+  if (!SLUG.test(name)) throw new PackageError(APPLET_MESSAGES.badName)
   const type = text(m, 'type', 16, 'general')
-  if (type !== 'general' && type !== 'web') throw new PackageError(M.badField, { field: 'type', reason: `"${type}" is not general or web` })
+  if (type !== 'general' && type !== 'web') throw new PackageError(APPLET_MESSAGES.badField, { field: 'type', reason: `"${type}" is not general or web` })
   return {
     manifest: {
       name, type,
@@ -178,14 +178,14 @@ async function upload(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
   const lang = req.ctx.lang
   const refuse = (e: PackageError) => reply.status(400).send({ error: tr(lang, e.text, e.vars) })
   requireUser(req)
-  if (!req.isMultipart()) return refuse(new PackageError(M.fileRequired))
+  if (!req.isMultipart()) return refuse(new PackageError(APPLET_MESSAGES.fileRequired))
   let data: Buffer
   try {
     const file = await req.file({ limits: { fileSize: APPLET_LIMITS.upload } })
-    if (!file || file.fieldname !== 'file') return refuse(new PackageError(M.fileRequired))
+    if (!file || file.fieldname !== 'file') return refuse(new PackageError(APPLET_MESSAGES.fileRequired))
     data = await file.toBuffer()
   } catch {
-    return refuse(new PackageError(M.tooLarge, { max: APPLET_LIMITS.upload / 1024 / 1024 }))
+    return refuse(new PackageError(APPLET_MESSAGES.tooLarge, { max: APPLET_LIMITS.upload / 1024 / 1024 }))
   }
   let pkg: AppletPackage
   try {
@@ -199,7 +199,7 @@ async function upload(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
   const user = requireUser(req)
   const by = `${user.name}(${user.username})`
   const id = await req.ctx.db.transaction().execute(async (tx) => {
-    const existing = (await sql<Row>`select * from applets where name = ${m.name} for update`.execute(tx)).rows[0]
+    const existing = await tx.selectFrom('applets').select('id').where('name', '=', m.name).forUpdate().executeTakeFirst()
     if (existing && !update) return undefined
     const values = {
       display_name: m.display_name, version: m.version, author: m.author, type: m.type,
@@ -208,17 +208,17 @@ async function upload(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
     }
     let id: string
     if (existing) {
-      id = String(existing.id)
-      await tx.updateTable('applets' as never).set({ ...values, date_updated: sql`now()` } as never).where('id' as never, '=', id as never).execute()
+      id = existing.id
+      await tx.updateTable('applets').set({ ...values, date_updated: sql`now()` }).where('id', '=', id).execute()
     } else {
       id = randomUUID()
-      await tx.insertInto('applets' as never).values({ id, name: m.name, ...values, created_by: by } as never).execute()
+      await tx.insertInto('applets').values({ id, name: m.name, ...values, created_by: by }).execute()
     }
     const [row] = await api.serialize(req, [{ id, name: m.name }], { db: tx, only: ['id', 'name'] })
     await api.audit(tx, req, existing ? 'update' : 'create', { ...row, id, name: m.name })
     return id
   })
-  if (!id) return refuse(new PackageError(M.exists, { name: m.name }))
+  if (!id) return refuse(new PackageError(APPLET_MESSAGES.exists, { name: m.name }))
   const [row] = await api.serialize(req, [await api.getObject(req, id)])
   return reply.status(201).send(row)
 }

@@ -83,9 +83,12 @@ describe(`Settings → Terminal (${dbKind()})`, () => {
   it('tests an Elasticsearch command storage against a real HTTP server', async () => {
     const url = '/api/v1/terminal/command-storages/'
     expect((await s.admin.post(url, { name: 'es-bad', type: 'es', meta: { HOSTS: ['es.local'] } })).json()).toEqual({ meta: { HOSTS: ['The address format is incorrect'] } })
-    const r = await s.admin.post(url, { name: 'es', type: 'es', meta: { HOSTS: [esUrl], INDEX: 'jms' } })
+    // the kind's keys are engine fields: parsed by the engine's own rules and messages
+    expect((await s.admin.post(url, { name: 'es-bad', type: 'es', meta: { HOSTS: [esUrl], INDEX_BY_DATE: 'sometimes', INDEX: 'x'.repeat(1025) } })).json())
+      .toEqual({ meta: { INDEX_BY_DATE: ['Must be a valid boolean.'], INDEX: ['Ensure this field has no more than 1024 characters.'] } })
+    const r = await s.admin.post(url, { name: 'es', type: 'es', meta: { HOSTS: esUrl, INDEX: ' jms ', IGNORE_VERIFY_CERTS: 'true' } })
     expect(r.statusCode, r.body).toBe(201)
-    expect(r.json().meta).toEqual({ HOSTS: [esUrl], INDEX: 'jms', INDEX_BY_DATE: false, IGNORE_VERIFY_CERTS: false })
+    expect(r.json().meta).toEqual({ HOSTS: [esUrl], INDEX: 'jms', INDEX_BY_DATE: false, IGNORE_VERIFY_CERTS: true })
     const test = (await s.admin.get(`${url}${r.json().id}/test-connective/`)).json()
     expect(test).toEqual({ is_valid: true, msg: 'The storage endpoint answered 200.' })
     expect(hits).toContain('GET /')

@@ -12,7 +12,7 @@ import { ipMatches } from '../../auth/ip-match.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { decryptOrPlain } from '../../auth/secret.ts'
 import type { ActionDef, Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
-import { isUuid, normUuid } from '../../engine/parse.ts'
+import { defaultOf, isUuid, normUuid, parseValue } from '../../engine/parse.ts'
 import { requireUser } from '../../http/context.ts'
 import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
@@ -22,50 +22,6 @@ import { replayDir } from './components.ts'
 import './storage-messages.ts'
 
 // ------------------------------------------------------------------------------------------------ storages
-
-/** One key of a storage kind's `meta`. */
-interface MetaKey {
-  key: string
-  label: string
-  kind: 'string' | 'secret' | 'bool' | 'hosts' | 'choice'
-  required?: boolean
-  /** An URL whose path must be empty (JumpServer: "Endpoint invalid: remove path"). */
-  url?: boolean
-  choices?: string[]
-  default?: unknown
-}
-
-const BUCKET: MetaKey = { key: 'BUCKET', label: 'Bucket', kind: 'string', required: true }
-const ACCESS_KEY: MetaKey = { key: 'ACCESS_KEY', label: 'Access key id', kind: 'string' }
-const SECRET_KEY: MetaKey = { key: 'SECRET_KEY', label: 'Access key secret', kind: 'secret' }
-const endpoint = (required: boolean, url = true): MetaKey => ({ key: 'ENDPOINT', label: 'Endpoint', kind: 'string', required, url })
-
-/** Keys of each kind (JumpServer's ReplayStorageType*Serializer / CommandStorageTypeESSerializer). */
-export const REPLAY_KINDS: Record<string, MetaKey[]> = {
-  null: [],
-  server: [],
-  s3: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
-  ceph: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
-  swift: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true), { key: 'REGION', label: 'Region', kind: 'string', required: true },
-    { key: 'PROTOCOL', label: 'Protocol', kind: 'choice', choices: ['http', 'https'], default: 'http' }],
-  oss: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false)],
-  azure: [{ key: 'CONTAINER_NAME', label: 'Container name', kind: 'string', required: true }, { key: 'ACCOUNT_NAME', label: 'Account name', kind: 'string', required: true },
-    { key: 'ACCOUNT_KEY', label: 'Account key', kind: 'secret', required: true },
-    { key: 'ENDPOINT_SUFFIX', label: 'Endpoint suffix', kind: 'choice', choices: ['core.chinacloudapi.cn', 'core.windows.net'], default: 'core.chinacloudapi.cn' }],
-  obs: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false, false)],
-  cos: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
-}
-
-export const COMMAND_KINDS: Record<string, MetaKey[]> = {
-  null: [],
-  server: [],
-  es: [{ key: 'HOSTS', label: 'Hosts', kind: 'hosts', required: true }, { key: 'INDEX_BY_DATE', label: 'Index by date', kind: 'bool', default: false },
-    { key: 'INDEX', label: 'Index', kind: 'string', default: 'jumpserver' }, { key: 'IGNORE_VERIFY_CERTS', label: 'Ignore Certificate Verification', kind: 'bool', default: false }],
-}
-
-const KIND_LABELS: Record<string, string> = {
-  null: 'Null', server: 'Server', s3: 'S3', ceph: 'Ceph', swift: 'Swift', oss: 'OSS', azure: 'Azure', obs: 'OBS', cos: 'COS', es: 'Elasticsearch',
-}
 
 const MAX_META_VALUE = 1024
 
@@ -79,86 +35,122 @@ function validEsHost(v: string): boolean {
   }
 }
 
-function validEndpointUrl(v: string): string | undefined {
+const safePath = (v: string) => { try { return new URL(v).pathname } catch { return '' } }
+
+/** An endpoint URL whose path must be empty (JumpServer: "Endpoint invalid: remove path"). */
+function validEndpointUrl(v: string, ctx: Ctx): string | undefined {
   try {
     const u = new URL(v)
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Enter a valid URL.'
-    if (u.pathname && u.pathname !== '/') return 'Endpoint invalid: remove path `{path}`'
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return tr(ctx.lang, 'Enter a valid URL.')
+    if (u.pathname && u.pathname !== '/') return tr(ctx.lang, 'Endpoint invalid: remove path `{path}`', { path: safePath(v) })
     return undefined
   } catch {
-    return 'Enter a valid URL.'
+    return tr(ctx.lang, 'Enter a valid URL.')
   }
 }
 
 /**
- * Validates a kind's meta: unknown keys, required keys (a secret already stored counts), types and bounds.
- * Answers the cleaned meta (plain secrets) or errors per key.
+ * The keys of a storage kind's `meta`, declared as engine fields and parsed by the engine's own field machinery
+ * (server/engine/parse.ts): strings bounded, booleans and choices as DRF reads them; a secret is `secret` (kept
+ * sealed, answered only as `<KEY>_SET`).
  */
-function checkMeta(kinds: Record<string, MetaKey[]>, type: string, raw: unknown, stored: Row, ctx: Ctx): { meta: Row } | { errors: Record<string, string[]> } {
+const text = (key: string, label: string, o: Partial<FieldDef> = {}): FieldDef => ({ name: key, type: 'string', label, max_length: MAX_META_VALUE, ...o })
+const BUCKET = text('BUCKET', 'Bucket', { required: true })
+const ACCESS_KEY = text('ACCESS_KEY', 'Access key id')
+/** A secret: kept as given (never trimmed), bounded, sealed when stored. */
+const secret = (key: string, label: string, required = false): FieldDef => text(key, label, {
+  required, secret: true, write_only: true,
+  parse: (v, ctx) => (typeof v !== 'string' ? { error: tr(ctx.lang, 'Not a valid string.') }
+    : v.length > MAX_META_VALUE ? { error: tr(ctx.lang, 'Ensure this field has no more than {n} characters.', { n: MAX_META_VALUE }) } : { value: v }),
+})
+const SECRET_KEY = secret('SECRET_KEY', 'Access key secret')
+const endpoint = (required: boolean, url = true): FieldDef => text('ENDPOINT', 'Endpoint', { required, ...(url ? { validate: (v: string, ctx: Ctx) => validEndpointUrl(v, ctx) } : {}) })
+const choice = (key: string, label: string, values: string[], dflt: string): FieldDef =>
+  ({ name: key, type: 'choice', label, choices: values.map((v) => ({ value: v, label: v })), default: dflt })
+const flag = (key: string, label: string): FieldDef => ({ name: key, type: 'boolean', label, default: false })
+
+/** ES hosts: a list (or comma-separated text) of 1–20 `http(s)://host:port`. */
+const HOSTS: FieldDef = {
+  name: 'HOSTS', type: 'list', label: 'Hosts', required: true, child: { name: 'HOSTS', type: 'string' },
+  parse: (v, ctx) => {
+    const list = typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : v
+    if (!Array.isArray(list) || list.length === 0 || list.length > 20) return { error: tr(ctx.lang, 'This field is required.') }
+    const bad = list.find((h) => typeof h !== 'string' || h.length > MAX_META_VALUE || !validEsHost(h))
+    return bad !== undefined ? { error: tr(ctx.lang, 'The address format is incorrect') } : { value: list }
+  },
+}
+
+/** Keys of each kind (JumpServer's ReplayStorageType*Serializer / CommandStorageTypeESSerializer). */
+export const REPLAY_KINDS: Record<string, FieldDef[]> = {
+  null: [],
+  server: [],
+  s3: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
+  ceph: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
+  swift: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true), text('REGION', 'Region', { required: true }), choice('PROTOCOL', 'Protocol', ['http', 'https'], 'http')],
+  oss: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false)],
+  azure: [text('CONTAINER_NAME', 'Container name', { required: true }), text('ACCOUNT_NAME', 'Account name', { required: true }),
+    secret('ACCOUNT_KEY', 'Account key', true),
+    choice('ENDPOINT_SUFFIX', 'Endpoint suffix', ['core.chinacloudapi.cn', 'core.windows.net'], 'core.chinacloudapi.cn')],
+  obs: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false, false)],
+  cos: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
+}
+
+export const COMMAND_KINDS: Record<string, FieldDef[]> = {
+  null: [],
+  server: [],
+  es: [HOSTS, flag('INDEX_BY_DATE', 'Index by date'), text('INDEX', 'Index', { default: 'jumpserver' }), flag('IGNORE_VERIFY_CERTS', 'Ignore Certificate Verification')],
+}
+
+const KIND_LABELS: Record<string, string> = {
+  null: 'Null', server: 'Server', s3: 'S3', ceph: 'Ceph', swift: 'Swift', oss: 'OSS', azure: 'Azure', obs: 'OBS', cos: 'COS', es: 'Elasticsearch',
+}
+
+/**
+ * Validates a kind's meta with the engine's parsing of its declared keys: unknown keys, required keys (a secret
+ * already stored counts; a key not given keeps its stored value, else its default), types and bounds. Secrets
+ * come hybrid-encrypted (contract §6) or plain. Answers the cleaned meta (plain secrets) or errors per key.
+ */
+function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown, stored: Row, ctx: Ctx): { meta: Row } | { errors: Record<string, unknown> } {
   const keys = kinds[type] ?? []
-  const errors: Record<string, string[]> = {}
+  const errors: Record<string, unknown> = {}
   const input = raw === undefined || raw === null ? {} : raw
   if (typeof input !== 'object' || Array.isArray(input)) return { errors: { meta: [tr(ctx.lang, 'Invalid data. Expected a dictionary.')] } }
-  const given = input as Row
+  const given = input as Record<string, unknown>
   const meta: Row = {}
   for (const k of Object.keys(given)) {
-    if (!keys.some((m) => m.key === k)) errors[k] = [tr(ctx.lang, 'Unknown key for this type.')]
+    if (!keys.some((f) => f.name === k)) errors[k] = [tr(ctx.lang, 'Unknown key for this type.')]
   }
-  for (const m of keys) {
-    let v = given[m.key]
-    if (m.kind === 'secret') {
-      if (typeof v === 'string' && v !== '') {
-        if (v.length > 4096) { errors[m.key] = [tr(ctx.lang, 'Ensure this field has no more than {max} characters.', { max: MAX_META_VALUE })]; continue }
+  const absent = (v: unknown) => v === undefined || v === null || v === ''
+  for (const f of keys) {
+    let v = given[f.name]
+    if (f.secret) {
+      if (absent(v)) {
+        if (f.required && !stored[f.name]) errors[f.name] = [tr(ctx.lang, 'This field is required.')]
+        continue
+      }
+      // the wire form is longer than the secret (hybrid encryption): bounded before it is opened
+      if (typeof v === 'string') {
+        if (v.length > 4 * MAX_META_VALUE) { errors[f.name] = [tr(ctx.lang, 'Ensure this field has no more than {n} characters.', { n: MAX_META_VALUE })]; continue }
         v = decryptOrPlain(v, ctx.session?.data.privateKey)
-        if (String(v).length > MAX_META_VALUE) { errors[m.key] = [tr(ctx.lang, 'Ensure this field has no more than {max} characters.', { max: MAX_META_VALUE })]; continue }
-        meta[m.key] = v
-      } else if (v !== undefined && v !== null && v !== '') {
-        errors[m.key] = [tr(ctx.lang, 'Not a valid string.')]
-      } else if (m.required && !stored[m.key]) {
-        errors[m.key] = [tr(ctx.lang, 'This field is required.')]
       }
-      continue
-    }
-    if (v === undefined || v === null || v === '') v = stored[m.key] ?? m.default
-    if (v === undefined || v === null || v === '') {
-      if (m.required) errors[m.key] = [tr(ctx.lang, 'This field is required.')]
-      continue
-    }
-    switch (m.kind) {
-      case 'bool':
-        if (typeof v !== 'boolean') errors[m.key] = [tr(ctx.lang, 'Must be a valid boolean.')]
-        else meta[m.key] = v
-        break
-      case 'choice':
-        if (typeof v !== 'string' || !m.choices!.includes(v)) errors[m.key] = [tr(ctx.lang, '"{value}" is not a valid choice.', { value: String(v) })]
-        else meta[m.key] = v
-        break
-      case 'hosts': {
-        const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v
-        if (!Array.isArray(list) || list.length === 0 || list.length > 20) { errors[m.key] = [tr(ctx.lang, 'This field is required.')]; break }
-        const bad = list.find((h) => typeof h !== 'string' || h.length > MAX_META_VALUE || !validEsHost(h))
-        if (bad !== undefined) errors[m.key] = [tr(ctx.lang, 'The address format is incorrect')]
-        else meta[m.key] = list
-        break
-      }
-      default: {
-        if (typeof v !== 'string') { errors[m.key] = [tr(ctx.lang, 'Not a valid string.')]; break }
-        if (v.length > MAX_META_VALUE) { errors[m.key] = [tr(ctx.lang, 'Ensure this field has no more than {max} characters.', { max: MAX_META_VALUE })]; break }
-        const bad = m.url ? validEndpointUrl(v) : undefined
-        if (bad) { errors[m.key] = [tr(ctx.lang, bad, { path: safePath(v) })]; break }
-        meta[m.key] = v
+    } else {
+      if (absent(v)) v = stored[f.name] ?? defaultOf(f)
+      if (absent(v)) {
+        if (f.required) errors[f.name] = [tr(ctx.lang, 'This field is required.')]
+        continue
       }
     }
+    const r = parseValue(f, v, ctx)
+    if (r.ok) meta[f.name] = r.value
+    else errors[f.name] = r.error
   }
   return Object.keys(errors).length ? { errors } : { meta }
 }
 
-const safePath = (v: string) => { try { return new URL(v).pathname } catch { return '' } }
-
-const secretKeys = (kinds: Record<string, MetaKey[]>, type: string) => (kinds[type] ?? []).filter((m) => m.kind === 'secret').map((m) => m.key)
+const secretKeys = (kinds: Record<string, FieldDef[]>, type: string) => (kinds[type] ?? []).filter((f) => f.secret).map((f) => f.name)
 
 /** The meta as answered: secrets left out, with `<KEY>_SET` telling whether one is stored. */
-function publicMeta(kinds: Record<string, MetaKey[]>, row: Row): Row {
+function publicMeta(kinds: Record<string, FieldDef[]>, row: Row): Row {
   const meta = (row.meta ?? {}) as Row
   const secrets = secretKeys(kinds, String(row.type))
   const out: Row = {}
@@ -170,7 +162,7 @@ function publicMeta(kinds: Record<string, MetaKey[]>, row: Row): Row {
 const sealContext = (table: string, id: string, key: string) => `terminal.${table}:${id}:${key}`
 
 /** The stored meta with its secrets opened (for the "test" action). */
-function openMeta(req: FastifyRequest, kinds: Record<string, MetaKey[]>, table: string, row: Row): Row {
+function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table: string, row: Row): Row {
   const meta = { ...((row.meta ?? {}) as Row) }
   const sealer = sealerFor(req.server.services.config)
   for (const k of secretKeys(kinds, String(row.type))) {
@@ -243,7 +235,7 @@ async function testCommand(req: FastifyRequest, row: Row): Promise<TestResult> {
   return { is_valid: hosts.length > 0, msg: tr(lang, 'The storage endpoint answered {status}.', { status: 200 }) }
 }
 
-function storage(opts: { name: string; model: string; verboseName: string; path: string; table: string; kinds: Record<string, MetaKey[]>;
+function storage(opts: { name: string; model: string; verboseName: string; path: string; table: string; kinds: Record<string, FieldDef[]>;
   terminalColumn: string; test: (req: FastifyRequest, row: Row) => Promise<TestResult> }): ResourceDef {
   const { kinds, table } = opts
   const testAction: ActionDef = {

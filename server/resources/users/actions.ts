@@ -14,7 +14,7 @@ import { endUserSessions } from '../../http/session.ts'
 import { getSetting } from '../../settings/store.ts'
 import { createResetLink } from './reset.ts'
 import { sendResetMail, type MailUser } from '../../mail/mails.ts'
-import { MM } from '../../mail/messages.ts'
+import { MAIL_MESSAGES } from '../../mail/messages.ts'
 import { MailError } from '../../mail/sender.ts'
 
 /** Removing from an organization is a membership change (org-scope permission), unlike deleting a user. */
@@ -137,7 +137,7 @@ export const userActions: ActionDef[] = [
       try {
         await sendResetMail(tx, req.server.services.config, req.ctx.lang, row as unknown as MailUser, link)
       } catch (e) {
-        if (e instanceof MailError) throw new ApiError(400, { detail: tr(req.ctx.lang, MM.sendFailed, { reason: e.message }), code: 'email_send_failed' })
+        if (e instanceof MailError) throw new ApiError(400, { detail: tr(req.ctx.lang, MAIL_MESSAGES.sendFailed, { reason: e.message }), code: 'email_send_failed' })
         throw e
       }
     }, 'Password')

@@ -2,8 +2,7 @@ import { msg } from '@lingui/core/macro'
 import type { RouteNode } from '../types.ts'
 import { page } from './helpers.ts'
 
-/** The address of one task execution's live log page (`CeleryTaskLog` below): every task command opens it. */
-export const taskLogPath = (executionId: string) => `/ops/celery/task/${encodeURIComponent(executionId)}/log`
+export { taskLogPath } from '../../ui/tasks/taskLogPath.ts'
 
 /** Routes outside the views: home, 404, task logs, the legacy session link (console-behaviour §3). */
 export const commonRoutes: RouteNode[] = [

@@ -39,6 +39,8 @@ describe('FormDialog', () => {
     await user.type(name, 'dup')
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
     expect(await screen.findByText('This field must be unique.')).toBeInTheDocument()
+    // the form shows its machine's state: the save failed, the values stay
+    expect(name.closest('form')).toHaveAttribute('data-state', 'failed')
     expect(onClose).not.toHaveBeenCalled()
     expect(screen.getByRole('button', { name: 'Confirm' })).toBeEnabled()
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('dup')
@@ -72,6 +74,7 @@ describe('FormDialog', () => {
     await user.clear(name)
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
     expect(await screen.findByText('This field is required')).toBeInTheDocument()
+    expect(name.closest('form')).toHaveAttribute('data-state', 'editing')
     expect(sent.filter((r) => r.method === 'PUT')).toHaveLength(0)
   })
 })

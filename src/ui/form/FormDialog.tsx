@@ -50,7 +50,7 @@ export function FormDialog(props: FormDialogProps) {
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && !form.saving && props.onClose()}>
       <DialogSurface className={styles.surface}>
-        <form noValidate onSubmit={(e) => { e.preventDefault(); if (!view) void confirm() }}>
+        <form noValidate data-state={form.state} onSubmit={(e) => { e.preventDefault(); if (!view) void confirm() }}>
           <DialogBody>
             <DialogTitle action={<Button appearance="subtle" aria-label={t`Close`} icon={<DismissRegular />} onClick={() => props.onClose()} />}>{props.title}</DialogTitle>
             <DialogContent className={styles.content}>

@@ -81,7 +81,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
     if (form.mode === 'create') {
       notify('success', t`Created “${name}”`, links, 6000)
       if (andContinue) form.reset()
-      // The form is done: it leaves the history (and its tab closes, src/ui/layout/tabs.ts replaceTab).
+      // The form is done: it leaves the history (and its tab closes, src/shell/tabs.ts replaceTab).
       else go(list.path, { ...list.search, ...kept, order: '-date_updated' }, { replace: true })
     } else {
       notify('success', t`Saved “${name}”`)
@@ -96,6 +96,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
       <FormLoadState form={form} />
       {form.status === 'ready' && (
         <form
+          data-state={form.state}
           noValidate
           aria-label={title}
           onSubmit={(e) => {

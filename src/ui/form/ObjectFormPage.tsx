@@ -73,6 +73,7 @@ function ObjectFormBody({ config }: { config: ObjectFormPageConfig }) {
       <FormLoadState form={form} />
       {form.status === 'ready' && (
         <form
+          data-state={form.state}
           noValidate
           aria-label={title}
           onSubmit={(e) => {

@@ -3,15 +3,22 @@
  * `actions.POST` (create, clone) or `actions.PUT` (update), the object (update, clone), values, validation on
  * blur/change and before submit, payload with secrets encrypted, and server errors mapped onto fields.
  * Everything the user typed stays on a failed save.
+ *
+ * The form's life is the resourceForm machine (machines/form: loading → editing → validating → submitting →
+ * saved | failed), an actor a route loader may have started (src/ui/form/formActor.ts); this hook renders its
+ * snapshot and gives it what only the rendered form knows: the fields and their rules, the body, the save call.
  */
 import { msg, t } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useSelector } from '@xstate/react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { waitFor } from 'xstate'
+import { formStatus } from '../../../machines/form/form.machine.ts'
+import type { FormCheck, FormShape } from '../../../machines/form/form.types.ts'
 import { ApiError } from '../../api/client.ts'
 import { encryptSecret } from '../../api/crypto.ts'
 import { formFields, type FieldMeta } from '../../api/metadata.ts'
-import { objectQuery, singleObjectQuery } from '../../api/queries.ts'
-import { createResource, detailUrl, patchResource, saveObject, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
+import { createResource, patchResource, saveObject, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
 import { useAccess } from '../common/access.tsx'
 import { describeError } from '../common/errors.ts'
 import type { ResourceDef } from '../common/resource.ts'
@@ -19,7 +26,7 @@ import { reportMissingSources, withRelatedSources } from './related.ts'
 import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
 import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, toFormValue, type FieldGroup } from './formModel.ts'
-import { flattenServerErrors } from './serverErrors.ts'
+import { formMetaUrl, formMode, formObjectQuery, takeFormActor, type FormActorEntry, type FormTarget } from './formActor.ts'
 import type { FieldLayout, FieldOverride, FieldOverrides, WidgetKind } from './types.ts'
 import { runRules, type FormValues } from './validators.ts'
 import { chooseWidget, rulesFor, validatesOnBlur } from './widgets.ts'
@@ -51,6 +58,8 @@ export interface ResourceFormOptions {
 
 export interface ResourceForm {
   mode: FormMode
+  /** the form machine's state (`editing`, `validating`, `submitting`, `saved`, `failed`, …): the form element shows it */
+  state: string
   status: 'loading' | 'ready' | 'error'
   loadError: unknown
   fields: FieldMeta[]
@@ -115,16 +124,19 @@ function withSecretPlaceholders(overrides: FieldOverrides, secrets: Record<strin
 
 export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const { url, id, cloneFrom, overrides: given = NO_OVERRIDES, layout, initial, transform, related, single = false } = opts
-  const mode: FormMode = single ? (opts.view ? 'view' : 'update') : id === undefined ? 'create' : opts.view ? 'view' : 'update'
-  const metaUrl = single ? url : id !== undefined ? detailUrl(url, id) : cloneFrom !== undefined ? withQuery(url, { clone_from: cloneFrom }) : url
-  const meta = useMetadata(metaUrl)
-  const objectId = id ?? cloneFrom
   const { orgId } = useAccess()
-  const object = useCached(single ? singleObjectQuery(url, orgId) : objectId === undefined ? undefined : objectQuery(url, objectId, orgId))
+  const target: FormTarget = { url, id, cloneFrom, single, view: opts.view, orgId }
+  const mode: FormMode = formMode(target)
+  const metaUrl = formMetaUrl(target)
+  const meta = useMetadata(metaUrl)
+  const object = useCached(formObjectQuery(target))
+  const entry = useFormActor(target)
+  const { actor } = entry
+  const snapshot = useSelector(actor, (s) => s)
+  const { values, errors, topErrors, labels, errorTick } = snapshot.context
 
   const methods = useMemo(() => (id !== undefined || single ? ['PUT', 'PATCH'] as const : ['POST'] as const), [id, single])
   const baseFields = useMemo(() => formFields(meta.data, [...methods]), [meta.data, methods])
-  const [values, setValues] = useState<FormValues>({})
   // Fields whose sub-fields depend on other fields' values (`childrenFrom`): the metadata read again with those
   // values in the query gives their children; until a value is chosen (or when there are none) they are hidden.
   const sources = useMemo(() => [...new Set(baseFields.flatMap((f) => (f.childrenFrom ? [f.childrenFrom] : [])))], [baseFields])
@@ -154,34 +166,20 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const order = useMemo(() => groups.flatMap((g) => g.names), [groups])
   const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields])
 
-  const [labels, setLabels] = useState<Record<string, Record<string, string>>>({})
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const [topErrors, setTopErrors] = useState<string[]>([])
-  const [saving, setSaving] = useState(false)
-  const [errorTick, setErrorTick] = useState(0)
-  const [ready, setReady] = useState(false)
-
-  const objectReady = (objectId === undefined && !single) || object.status === 'ok'
-  const start = useCallback(() => {
+  /** The starting values and labels of the object (a clone's marked as a copy), or of a new one. */
+  const startingValues = () => {
     const raw = object.data && cloneFrom !== undefined && id === undefined ? cloneValues(object.data, cloneMarker()) : object.data
-    setValues(initialValues(fields, overrides, raw, initial))
-    setLabels(relatedLabels(object.data, overrides))
-    setErrors({})
-    setTopErrors([])
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fields, object.data, cloneFrom, id])
+    return { values: initialValues(fields, overrides, raw, initial), labels: relatedLabels(object.data, overrides) }
+  }
+  const objectReady = (formObjectQuery(target) === undefined) || object.status === 'ok'
+  const waiting = snapshot.matches({ loading: 'ready' })
   useEffect(() => {
-    if (meta.status === 'ok' && objectReady && !ready) {
-      start()
-      setReady(true)
-    }
-  }, [meta.status, objectReady, ready, start])
-
-  const valuesRef = useRef(values)
-  useLayoutEffect(() => {
-    valuesRef.current = values
+    // the machine has the object and metadata; the form takes them once its own reads show them too
+    if (waiting && meta.status === 'ok' && objectReady) actor.send({ type: 'START', ...startingValues() })
   })
-  // read during render: from the rendered values, never from the ref (it catches up only after the render)
+
+  const status = formStatus(snapshot)
+  // read during render: from the rendered values
   const visible = useCallback((name: string) => !unresolved.has(name) && !overrides[name]?.hidden?.(values), [overrides, values, unresolved])
   const widgetOf = useCallback((field: FieldMeta) => chooseWidget(field, overrides[field.name]), [overrides])
 
@@ -194,49 +192,45 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
 
   // a dependent field's children arrived or changed: its value follows (same-named sub-values are kept)
   const childrenKey = fields.filter((f) => f.childrenFrom).map((f) => `${f.name}:${(f.children ?? []).map((c) => `${c.name}/${c.type}`).join(',')}`).join(';')
+  const started = status === 'ready'
+  const followed = useRef('')
   useEffect(() => {
-    if (!ready || !childrenKey) return
-    setValues((prev) => {
-      const next = { ...prev }
-      for (const f of fields) {
-        if (!f.childrenFrom || !f.children?.length) continue
-        next[f.name] = toFormValue('nested', f, objectValue(prev[f.name]), overrides[f.name]?.fields ?? {})
-      }
-      valuesRef.current = next
-      return next
-    })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, childrenKey])
-
-  const setError = (name: string, message: string | undefined) => setErrors((prev) => {
-    if ((prev[name] ?? undefined) === message) return prev
-    const next = { ...prev }
-    if (message) next[name] = message
-    else delete next[name]
-    return next
-  })
+    if (!started || !childrenKey || followed.current === childrenKey) return
+    followed.current = childrenKey
+    const current = actor.getSnapshot().context.values
+    const next: FormValues = {}
+    for (const f of fields) {
+      if (!f.childrenFrom || !f.children?.length) continue
+      next[f.name] = toFormValue('nested', f, objectValue(current[f.name]), overrides[f.name]?.fields ?? {})
+    }
+    if (Object.keys(next).length) actor.send({ type: 'SET_VALUES', values: next })
+  }, [actor, started, childrenKey, fields, overrides])
 
   const setValue = useCallback((name: string, value: unknown) => {
-    const next = { ...valuesRef.current, [name]: value }
-    valuesRef.current = next
-    setValues(next)
+    const current = actor.getSnapshot().context
+    const next = { ...current.values, [name]: value }
     const field = byName.get(name)
-    if (field?.children?.length) setErrors((prev) => (Object.keys(prev).some((k) => k.startsWith(`${name}.`)) ? Object.fromEntries(Object.entries(prev).filter(([k]) => !k.startsWith(`${name}.`))) : prev))
     // change-validated widgets check now; text inputs once they already show an error
-    if (field && (!validatesOnBlur(chooseWidget(field, overrides[name])) || errors[name])) setError(name, check(name, next))
-  }, [byName, overrides, errors, check])
+    const now = field && (!validatesOnBlur(chooseWidget(field, overrides[name])) || current.errors[name])
+    actor.send({ type: 'CHANGE', name, value, clearUnder: Boolean(field?.children?.length), ...(now ? { error: check(name, next) ?? null } : {}) })
+  }, [actor, byName, overrides, check])
 
-  const blur = useCallback((name: string) => setError(name, check(name, valuesRef.current)), [check])
+  const blur = useCallback((name: string) => actor.send({ type: 'CHECKED', name, error: check(name, actor.getSnapshot().context.values) ?? null }), [actor, check])
 
-  const submit = useCallback(async (): Promise<Row | undefined> => {
-    const all = valuesRef.current
+  /** The machine's `validate`: every rendered field's rules (a nested object's sub-fields too), then the body. */
+  const validate = (all: FormValues): FormCheck => {
+    const shape: FormShape = {
+      order,
+      nested: Object.fromEntries(fields.filter((f) => order.includes(f.name) && chooseWidget(f, overrides[f.name]) === 'nested').map((f) => [f.name, (f.children ?? []).map((c) => c.name)])),
+      labels: Object.fromEntries(fields.map((f) => [f.name, f.label])),
+    }
     const found: Record<string, string> = {}
     for (const name of order) {
       const message = check(name, all)
       if (message) found[name] = message
       // sub-fields of a nested object: their own rules, each message on its sub-field (`name.sub`)
       const field = byName.get(name)
-      if (field && !message && visible(name) && chooseWidget(field, overrides[name]) === 'nested') {
+      if (field && !message && !unresolved.has(name) && !overrides[name]?.hidden?.(all) && chooseWidget(field, overrides[name]) === 'nested') {
         const sub = objectValue(all[name])
         for (const child of field.children ?? []) {
           if (child.readOnly) continue
@@ -246,82 +240,59 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
         }
       }
     }
-    setErrors(found)
-    setTopErrors([])
-    if (Object.keys(found).length > 0) {
-      setErrorTick((n) => n + 1)
-      return undefined
-    }
+    if (Object.keys(found).length > 0) return { errors: found, topErrors: [], shape }
     const rendered = fields.filter((f) => order.includes(f.name))
     let body: FormValues
     try {
       body = buildPayload(rendered, overrides, all, { visible: (n) => !overrides[n]?.hidden?.(all), encrypt: encryptForServer })
     } catch (e) {
-      setTopErrors([describeError(e)])
-      setErrorTick((n) => n + 1)
-      return undefined
+      throw { message: describeError(e) }
     }
-    if (transform) body = transform(body, all)
-    setSaving(true)
+    return { errors: {}, topErrors: [], body: transform ? transform(body, all) : body, shape }
+  }
+
+  /** The machine's `save`: the verb of the form's kind; a refusal as the machine reads it. */
+  const save = async (body: FormValues): Promise<Row> => {
     try {
-      const saved = single
+      return single
         ? await saveObject(url, opts.updateMethod === 'PUT' ? 'put' : 'patch', body)
         : id === undefined
         ? await createResource(url, body, { cloneFrom })
         : opts.updateMethod === 'PATCH' ? await patchResource(url, id, body) : await updateResource(url, id, body)
-      if (single) {
-        setSecretsSet(secretsOf(saved))
-        // the page stays: show what the server saved (it may adjust values that depend on each other)
-        const next = initialValues(fields, overrides, saved, initial)
-        valuesRef.current = next
-        setValues(next)
-      }
-      return saved
     } catch (e) {
-      if (e instanceof ApiError && e.status === 400) {
-        const mapped = flattenServerErrors(e.data)
-        const onFields: Record<string, string> = {}
-        const elsewhere: string[] = [...mapped.top]
-        for (const [k, v] of Object.entries(mapped.fields)) {
-          const f = byName.get(k)
-          const subs = Object.entries(mapped.nested ?? {}).filter(([path]) => path.startsWith(`${k}.`))
-          if (f && order.includes(k) && subs.length && chooseWidget(f, overrides[k]) === 'nested') {
-            // on the sub-fields the form shows; the rest (keys it has no sub-field for) on the field itself
-            const shown = new Set((f.children ?? []).map((c) => c.name))
-            const rest: string[] = []
-            for (const [path, m] of subs) {
-              const sub = path.slice(k.length + 1)
-              if (shown.has(sub)) onFields[path] = m
-              else rest.push(`${sub}: ${m}`)
-            }
-            if (rest.length) onFields[k] = rest.join('; ')
-          } else if (order.includes(k)) onFields[k] = v
-          else elsewhere.push(`${byName.get(k)?.label ?? k}: ${v}`)
-        }
-        setErrors(onFields)
-        setTopErrors(elsewhere.length || Object.keys(onFields).length ? elsewhere : [describeError(e)])
-      } else {
-        setTopErrors([describeError(e)])
-      }
-      setErrorTick((n) => n + 1)
-      return undefined
-    } finally {
-      setSaving(false)
+      throw e instanceof ApiError && e.status === 400 ? { data: e.data, message: describeError(e) } : { message: describeError(e) }
     }
-  }, [order, check, fields, overrides, transform, id, url, cloneFrom, opts.updateMethod, byName, single, initial, visible])
+  }
+  useEffect(() => {
+    entry.setLogic({ validate, save })
+  })
 
-  const loadError = meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
+  const submit = useCallback(async (): Promise<Row | undefined> => {
+    actor.send({ type: 'SUBMIT' })
+    if (!actor.getSnapshot().matches('validating')) return undefined
+    const end = await waitFor(actor, (s) => s.matches('saved') || s.matches('editing') || s.matches('failed'))
+    const saved = end.matches('saved') ? (end.context.saved as Row) : undefined
+    if (saved && single) {
+      setSecretsSet(secretsOf(saved))
+      // the page stays: show what the server saved (it may adjust values that depend on each other)
+      actor.send({ type: 'START', values: initialValues(fields, overrides, saved, initial), labels: actor.getSnapshot().context.labels })
+    }
+    return saved
+  }, [actor, single, fields, overrides, initial])
+
+  const loadError = snapshot.matches('loadFailed') ? snapshot.context.loadError : meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
   return {
     mode,
-    status: loadError !== undefined ? 'error' : ready ? 'ready' : 'loading',
+    state: stateName(snapshot.value),
+    status: loadError !== undefined ? 'error' : status,
     loadError,
     fields,
     groups,
     values,
     errors,
-    topErrors,
+    topErrors: [...topErrors],
     labels,
-    saving,
+    saving: snapshot.matches('submitting'),
     errorTick,
     field: (name) => byName.get(name),
     widgetOf,
@@ -329,9 +300,32 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     setValue,
     blur,
     submit,
-    reset: start,
+    reset: () => actor.send({ type: 'START', ...startingValues() }),
     order,
     overrides,
     missingSources,
   }
 }
+
+/** The machine's state as one word (`loading.ready` for a nested one). */
+function stateName(value: string | Record<string, unknown>): string {
+  if (typeof value === 'string') return value
+  const [parent, child] = Object.entries(value)[0] ?? ['', '']
+  return `${parent}.${stateName(child as string | Record<string, unknown>)}`
+}
+
+/**
+ * The form's actor: the one its route's loader started for this object, else a new one; stopped when the form
+ * goes (a moment later, so React's development double mount keeps it).
+ */
+function useFormActor(target: FormTarget): FormActorEntry {
+  const [entry] = useState(() => takeFormActor(target))
+  useEffect(() => {
+    clearTimeout(stopping.get(entry))
+    return () => {
+      stopping.set(entry, setTimeout(() => entry.actor.stop(), 0))
+    }
+  }, [entry])
+  return entry
+}
+const stopping = new WeakMap<FormActorEntry, ReturnType<typeof setTimeout>>()

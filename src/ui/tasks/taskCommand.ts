@@ -11,7 +11,7 @@ import { describeError } from '../common/errors.ts'
 import { notify } from '../common/notify.tsx'
 import type { CommandScope, CommandTarget } from '../list/commands.ts'
 import type { ListCommand } from '../list/types.ts'
-import { taskLogPath } from '../../router/routes/common.ts'
+import { taskLogPath } from './taskLogPath.ts'
 
 export interface TaskCommandOptions {
   id: string

@@ -1,24 +1,24 @@
-import type { PageRegistry } from '../../router/pages.ts'
+import { lazyPage, type PageRegistry } from '../../router/resources.ts'
 
 /**
  * Pages of the settings view by route name (see src/router/routes/settings.ts). Routes not listed here show the landing
- * placeholder until their page is built: add `RouteName: () => import('./area/XPage.tsx').then((m) => m.XPage)`.
+ * placeholder until their page is built: add `RouteName: lazyPage(() => import('./area/XPage.tsx'), 'XPage')`.
  */
 export const settingsPages: PageRegistry = {
-  Basic: () => import('./SettingsPages.tsx').then((m) => m.BasicSettingsPage),
-  Security: () => import('./SettingsPages.tsx').then((m) => m.SecuritySettingsPage),
-  Clean: () => import('./SettingsPages.tsx').then((m) => m.CleanSettingsPage),
-  Email: () => import('./MailLdapPages.tsx').then((m) => m.EmailSettingsPage),
-  LdapSetting: () => import('./MailLdapPages.tsx').then((m) => m.LdapSettingsPage),
-  Auth: () => import('./MoreSettingsPages.tsx').then((m) => m.AuthSettingsPage),
-  SMS: () => import('./MoreSettingsPages.tsx').then((m) => m.SmsSettingsPage),
-  InterfaceSettings: () => import('./MoreSettingsPages.tsx').then((m) => m.InterfaceSettingsPage),
-  Applets: () => import('./applets/AppletsPage.tsx').then((m) => m.AppletsPage),
-  TerminalSetting: () => import('./terminal/TerminalSettingsPage.tsx').then((m) => m.TerminalSettingsPage),
-  Other: () => import('./MoreSettingsPages.tsx').then((m) => m.OtherSettingsPage),
-  Message: () => import('./MessageSubscriptionPage.tsx').then((m) => m.MessageSubscriptionPage),
-  Tools: () => import('./ToolsPage.tsx').then((m) => m.ToolsPage),
-  License: () => import('./LicensePage.tsx').then((m) => m.LicensePage),
-  TaskList: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskListPage),
-  TaskDetail: () => import('./tasks/TaskPages.tsx').then((m) => m.TaskDetailPage),
+  Basic: lazyPage(() => import('./SettingsPages.tsx'), 'BasicSettingsPage'),
+  Security: lazyPage(() => import('./SettingsPages.tsx'), 'SecuritySettingsPage'),
+  Clean: lazyPage(() => import('./SettingsPages.tsx'), 'CleanSettingsPage'),
+  Email: lazyPage(() => import('./MailLdapPages.tsx'), 'EmailSettingsPage'),
+  LdapSetting: lazyPage(() => import('./MailLdapPages.tsx'), 'LdapSettingsPage'),
+  Auth: lazyPage(() => import('./MoreSettingsPages.tsx'), 'AuthSettingsPage'),
+  SMS: lazyPage(() => import('./MoreSettingsPages.tsx'), 'SmsSettingsPage'),
+  InterfaceSettings: lazyPage(() => import('./MoreSettingsPages.tsx'), 'InterfaceSettingsPage'),
+  Applets: lazyPage(() => import('./applets/AppletsPage.tsx'), 'AppletsPage'),
+  TerminalSetting: lazyPage(() => import('./terminal/TerminalSettingsPage.tsx'), 'TerminalSettingsPage'),
+  Other: lazyPage(() => import('./MoreSettingsPages.tsx'), 'OtherSettingsPage'),
+  Message: lazyPage(() => import('./MessageSubscriptionPage.tsx'), 'MessageSubscriptionPage'),
+  Tools: lazyPage(() => import('./ToolsPage.tsx'), 'ToolsPage'),
+  License: lazyPage(() => import('./LicensePage.tsx'), 'LicensePage'),
+  TaskList: lazyPage(() => import('./tasks/TaskPages.tsx'), 'TaskListPage'),
+  TaskDetail: lazyPage(() => import('./tasks/TaskPages.tsx'), 'TaskDetailPage'),
 }

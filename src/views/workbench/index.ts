@@ -1,7 +1,7 @@
-import type { PageRegistry } from '../../router/pages.ts'
+import { lazyPage, type PageRegistry } from '../../router/resources.ts'
 
 /** Pages of the workbench view by route name (src/router/routes/workbench.ts). */
 export const workbenchPages: PageRegistry = {
-  MyHome: () => import('./MyHomePage.tsx').then((m) => m.MyHomePage),
-  MyAssets: () => import('./MyAssetsPage.tsx').then((m) => m.MyAssetsPage),
+  MyHome: lazyPage(() => import('./MyHomePage.tsx'), 'MyHomePage'),
+  MyAssets: lazyPage(() => import('./MyAssetsPage.tsx'), 'MyAssetsPage'),
 }

@@ -11,7 +11,7 @@ register('./lingui-macro-loader.mjs', import.meta.url)
 /** What the suites use of a manifest item (plain data: no page loaders, no message descriptors). */
 export type ManifestResource = Pick<ResourceManifestItem, 'key' | 'url' | 'view' | 'routes' | 'offers' | 'perms' | 'licenseRequired' | 'parent'>
 
-const { RESOURCE_MANIFEST } = await import('../../../src/views/manifest.ts')
+const { RESOURCE_MANIFEST } = await import('../../../src/views/entries.ts')
 
 export const RESOURCES: readonly ManifestResource[] = RESOURCE_MANIFEST.map((item) => ({
   key: item.key, url: item.url, view: item.view, routes: item.routes, offers: item.offers, perms: item.perms,

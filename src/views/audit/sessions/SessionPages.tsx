@@ -8,7 +8,7 @@ import type { ListConfig } from '../../../ui/list/types.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import { lazyRetry } from '../../../ui/common/retryImport.ts'
 import { rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
 

@@ -6,7 +6,7 @@ import type { Row } from '../../../api/resources.ts'
 import { terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 
 export const sessionResource = () => manifestItem('sessions').resource
 const TERMINATE_PERM = 'terminal.terminate_session'

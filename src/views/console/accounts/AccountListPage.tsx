@@ -5,7 +5,7 @@ import type { SecretKind } from '../../../api/accounts.ts'
 import { Page } from '../../../ui/common/Page.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListConfig } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import { commandsOf, KINDS, nameOf, rowName } from './accountCommands.tsx'
 import { useSecretViewer } from './SecretViewer.tsx'
 

@@ -9,7 +9,7 @@ import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import type { FieldLayout } from '../../../ui/form/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import type { SecretKind } from '../../../api/accounts.ts'
 import { commandsOf, KINDS, nameOf } from './accountCommands.tsx'
 import { SecretHistory } from './SecretHistory.tsx'

@@ -14,7 +14,7 @@ import { defineResource } from '../../../ui/common/resource.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import { TabbedListPage, type ListTab } from '../../../ui/list/TabbedListPage.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import { download, executeCommand, KINDS, openLog, type Kind } from './automationCommands.tsx'
 
 function listConfig(kind: Kind): ListConfig {

@@ -8,7 +8,7 @@ import { useLingui } from '@lingui/react/macro'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import { download, executeCommand, KINDS, openLog, type Kind } from './automationCommands.tsx'
 
 function Info({ object, fields }: DetailContext) {

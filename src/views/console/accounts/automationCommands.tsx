@@ -8,12 +8,12 @@ import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { saveBlob } from '../../../ui/export/saveBlob.ts'
 import type { ListCommand } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem, type ResourceKey } from '../../entries.ts'
 import { taskLogPath } from '../../../router/routes/common.ts'
 
 export interface Kind {
-  key: string
-  executions: string
+  key: ResourceKey
+  executions: ResourceKey
   title: MessageDescriptor
   executionsTitle: MessageDescriptor
   /** the list's default columns (besides name and actions) */

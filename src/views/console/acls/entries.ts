@@ -1,15 +1,9 @@
-/** Manifest entries of the ACLs and command groups (data and lazy imports only: part of the first chunk). */
+/** Manifest entries of the ACLs and command groups (data only: part of the first chunk; the pages are in pages.ts). */
 import { msg } from '@lingui/core/macro'
-import type { ResourceEntry } from '../../../router/resources.ts'
+import { defineEntries } from '../../../router/resources.ts'
 
-const pages = (kind: 'command' | 'asset') => ({
-  list: () => import('./AclListPage.tsx').then((m) => (kind === 'command' ? m.CommandAclListPage : m.AssetAclListPage)),
-  create: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclFormPage : m.AssetAclFormPage)),
-  update: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclFormPage : m.AssetAclFormPage)),
-  detail: () => import('./AclPages.tsx').then((m) => (kind === 'command' ? m.CommandAclDetailPage : m.AssetAclDetailPage)),
-})
 
-export const ACL_ENTRIES: readonly ResourceEntry[] = [
+export const ACL_ENTRIES = defineEntries([
   {
     key: 'asset-acls',
     model: 'acls.loginassetacl',
@@ -21,7 +15,6 @@ export const ACL_ENTRIES: readonly ResourceEntry[] = [
     licenseRequired: true,
     defaultOrder: 'priority',
     related: { reviewers: 'users.user' },
-    pages: pages('asset'),
   },
   {
     key: 'command-acls',
@@ -33,7 +26,6 @@ export const ACL_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Command filters`, create: msg`Create command filter`, update: msg`Update command filter`, detail: msg`Command filter details` },
     defaultOrder: 'priority',
     related: { reviewers: 'users.user', command_groups: 'acls.commandgroup' },
-    pages: pages('command'),
   },
   {
     key: 'command-groups',
@@ -45,4 +37,4 @@ export const ACL_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Command groups`, create: msg`Create command group`, update: msg`Update command group`, detail: msg`Command group details` },
     defaultOrder: null,
   },
-]
+])

@@ -13,7 +13,7 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import { gatewayListConfig } from './GatewayListPage.tsx'
 
 const domainResource = () => manifestItem('domains').resource

@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react/macro'
 import { Page } from '../../../ui/common/Page.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListConfig } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 import { gatewayConnectivityCommands } from './connectivity.ts'
 
 const gatewayResource = () => manifestItem('gateways').resource

@@ -1,10 +1,10 @@
-/** Manifest entries of labels, domains and gateways (data and lazy imports only: part of the first chunk). */
+/** Manifest entries of labels, domains and gateways (data only: part of the first chunk; the pages are in pages.ts). */
 import { msg } from '@lingui/core/macro'
-import type { ResourceEntry } from '../../../router/resources.ts'
+import { defineEntries } from '../../../router/resources.ts'
 
 const ASSET_RELATED = { platform: 'assets.platform', domain: 'assets.domain', nodes: 'assets.node', labels: 'assets.label' }
 
-export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
+export const ASSET_NET_ENTRIES = defineEntries([
   {
     key: 'labels',
     model: 'assets.label',
@@ -28,7 +28,6 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Domains`, create: msg`Create domain`, update: msg`Update domain`, detail: msg`Domain details` },
     related: { assets: 'assets.asset' },
     defaultOrder: null,
-    pages: { detail: () => import('./DomainPages.tsx').then((m) => m.DomainDetailPage) },
   },
   {
     // a gateway is a host on the Gateway platform inside a domain: its pages hang below the domains
@@ -42,11 +41,6 @@ export const ASSET_NET_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Gateways`, create: msg`Create gateway`, update: msg`Update gateway`, detail: msg`Gateway details` },
     perms: { view: 'assets.view_gateway', add: 'assets.add_gateway', change: 'assets.change_gateway', delete: 'assets.delete_gateway' },
     related: ASSET_RELATED,
-    pages: {
-      list: () => import('./GatewayListPage.tsx').then((m) => m.GatewayListPage),
-      create: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
-      update: () => import('./DomainPages.tsx').then((m) => m.GatewayFormPage),
-    },
   },
-]
+])
 

@@ -1,9 +1,9 @@
 /** HostCreate/Update, DatabaseCreate/Update…: the kind's form from its OPTIONS, opened with `?platform=` (and `?node_id=`). */
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import type { FormValues } from '../../../ui/form/validators.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem, type ResourceKey } from '../../entries.ts'
 
-export function assetFormConfig(key: string): FormPageConfig {
+export function assetFormConfig(key: ResourceKey): FormPageConfig {
   const item = manifestItem(key)
   return {
     resource: { ...item.resource, routes: { ...item.resource.routes, detail: manifestItem('assets').routes.detail } },
@@ -28,7 +28,7 @@ export function assetFormConfig(key: string): FormPageConfig {
   }
 }
 
-export function assetFormPage(key: string) {
+export function assetFormPage(key: ResourceKey) {
   const config = assetFormConfig(key)
   return function AssetFormPage() {
     return <GenericFormPage config={config} />

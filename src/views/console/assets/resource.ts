@@ -4,16 +4,16 @@ import { createElement } from 'react'
 import type { Row } from '../../../api/resources.ts'
 import type { ResourceManifestItem } from '../../../router/resources.ts'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem, type ResourceKey } from '../../entries.ts'
 import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
 import { FavoriteStar } from './FavoriteStar.tsx'
 
 /** Category value → manifest key of its kind. */
-export const KIND_OF: Readonly<Record<string, string>> = {
+export const KIND_OF: Readonly<Record<string, ResourceKey>> = {
   host: 'hosts', database: 'databases', device: 'devices', cloud: 'clouds', web: 'webs', custom: 'customs',
 }
 export const KIND_KEYS = Object.keys(KIND_OF)
-export const assetKindKey = (category: string) => KIND_OF[category] ?? 'hosts'
+export const assetKindKey = (category: string): ResourceKey => KIND_OF[category] ?? 'hosts'
 
 const categoryOf = (row: Row) => {
   const c = row.category as { value?: string } | string | undefined

@@ -16,7 +16,7 @@ import { RelationCard } from '../../../ui/detail/RelationCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListInput } from '../../../ui/form/ListInput.tsx'
 import type { WidgetProps } from '../../../ui/form/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 
 const resource = () => manifestItem('asset-permissions').resource
 const USERS_URL = '/api/v1/users/users/'

@@ -1,8 +1,8 @@
-/** Manifest entry of asset permissions (data and lazy imports only: part of the first chunk). */
+/** Manifest entry of asset permissions (data only: part of the first chunk; the pages are in pages.ts). */
 import { msg } from '@lingui/core/macro'
-import type { ResourceEntry } from '../../../router/resources.ts'
+import { defineEntries } from '../../../router/resources.ts'
 
-export const PERMS_ENTRIES: readonly ResourceEntry[] = [
+export const PERMS_ENTRIES = defineEntries([
   {
     key: 'asset-permissions',
     model: 'perms.assetpermission',
@@ -12,11 +12,5 @@ export const PERMS_ENTRIES: readonly ResourceEntry[] = [
     typeLabel: msg`Asset permission`,
     titles: { list: msg`Asset permissions`, create: msg`Create asset permission`, update: msg`Update asset permission`, detail: msg`Asset permission details` },
     related: { users: 'users.user', user_groups: 'users.usergroup', assets: 'assets.asset', nodes: 'assets.node' },
-    pages: {
-      list: () => import('./AssetPermissionListPage.tsx').then((m) => m.AssetPermissionListPage),
-      create: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionFormPage),
-      update: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionFormPage),
-      detail: () => import('./AssetPermissionPages.tsx').then((m) => m.AssetPermissionDetailPage),
-    },
   },
-]
+])

@@ -5,7 +5,7 @@
 import { msg } from '@lingui/core/macro'
 import type { Row } from '../../../api/resources.ts'
 import { defineResource, type ResourceDef } from '../../../ui/common/resource.ts'
-import { manifestItem, RELATED_MODELS } from '../../manifest.ts'
+import { manifestItem, RELATED_MODELS } from '../../entries.ts'
 
 export type RoleScope = 'system' | 'org'
 

@@ -1,6 +1,6 @@
 /** User login ACLs, nested under a user: `/console/users/users/user-acl?user=<id>` (contract §5.4). */
 import { withQuery } from '../../../api/resources.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 
 export const loginAclResource = manifestItem('user-acls').resource
 export const LOGIN_ACLS_URL = loginAclResource.url

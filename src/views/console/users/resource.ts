@@ -1,5 +1,5 @@
 /** Users: declared in the console manifest (contract §4.11, §5.1). */
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 
 export const userResource = manifestItem('users').resource
 export const USERS_URL = userResource.url

@@ -16,7 +16,7 @@ import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
 import { rowId, taskCommand } from '../../../ui/tasks/taskCommand.ts'
 import { taskLogPath } from '../../../router/routes/common.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 
 export const DEPLOYMENTS_URL = '/api/v1/terminal/applet-host-deployments/'
 export const PUBLICATIONS_URL = '/api/v1/terminal/applet-publications/'

@@ -11,7 +11,7 @@ import { uploadApplet } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import { TabbedListPage, type ListTab } from '../../../ui/list/TabbedListPage.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem } from '../../entries.ts'
 
 /** Picks a zip and uploads it; a package of an existing name is offered as an update. */
 const uploadCommand: ListCommand = {

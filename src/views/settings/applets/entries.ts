@@ -1,14 +1,12 @@
 /**
- * Manifest entries of Settings → Applets (data only: part of the first chunk). As in the reference console, the
+ * Manifest entries of Settings → Applets (data only: part of the first chunk; the pages are in pages.ts). As in the reference console, the
  * applet list is a tab of the Applets page (AppletsPage.tsx); applets come from uploaded packages, so there is no
  * create or update page. The applet hosts are the page's second tab.
  */
 import { msg } from '@lingui/core/macro'
-import type { ResourceEntry } from '../../../router/resources.ts'
+import { defineEntries } from '../../../router/resources.ts'
 
-const hostForm = () => import('./AppletHostPages.tsx').then((m) => m.AppletHostFormPage)
-
-export const APPLET_ENTRIES: readonly ResourceEntry[] = [
+export const APPLET_ENTRIES = defineEntries([
   {
     key: 'applets',
     model: 'terminal.applet',
@@ -20,7 +18,6 @@ export const APPLET_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Remote apps`, detail: msg`Remote app details` },
     offers: { create: false, update: false, import: false },
     defaultOrder: 'name',
-    pages: { detail: () => import('./AppletHostPages.tsx').then((m) => m.AppletDetailPage) },
   },
   {
     // Applet hosts: assets of the RemoteAppHost platform (server/resources/terminal/applet-hosts.ts), a tab of
@@ -36,6 +33,5 @@ export const APPLET_ENTRIES: readonly ResourceEntry[] = [
     related: { platform: 'assets.platform', domain: 'assets.domain' },
     offers: { import: false },
     defaultOrder: 'name',
-    pages: { create: hostForm, update: hostForm, detail: () => import('./AppletHostPages.tsx').then((m) => m.AppletHostDetailPage) },
   },
-]
+])

@@ -21,7 +21,7 @@ import { ObjectForm } from '../../../ui/form/ObjectFormPage.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
-import { manifestItem } from '../../manifest.ts'
+import { manifestItem, type ResourceKey } from '../../entries.ts'
 import { terminalSettingsConfig } from '../MoreSettingsPages.tsx'
 
 const useStyles = makeStyles({ tabs: { marginBottom: tokens.spacingVerticalM } })
@@ -40,9 +40,9 @@ const testCommand: ListCommand = {
   },
 }
 
-interface ListTab { key: string; entry: string; title: MessageDescriptor; config: () => ListConfig }
+interface ListTab { key: string; entry: ResourceKey; title: MessageDescriptor; config: () => ListConfig }
 
-const listOf = (entry: string, label: MessageDescriptor, more: Partial<ListConfig> = {}): ListConfig => ({
+const listOf = (entry: ResourceKey, label: MessageDescriptor, more: Partial<ListConfig> = {}): ListConfig => ({
   resource: manifestItem(entry).resource, label, tableName: `Terminal-${entry}`, tools: { import: false, export: true }, ...more,
 })
 

@@ -1,16 +1,14 @@
 /**
- * Manifest entries of Settings → Terminal (data and lazy imports only: part of the first chunk). As in the
+ * Manifest entries of Settings → Terminal (data only: part of the first chunk; the pages are in pages.ts). As in the
  * reference console, their lists are tabs of the Terminal settings page (TerminalSettingsPage.tsx) and their
  * create/update pages keep the reference's names (CreateReplayStorage, …), declared in src/router/routes/settings.ts.
  */
 import { msg } from '@lingui/core/macro'
-import type { ResourceEntry } from '../../../router/resources.ts'
+import { defineEntries } from '../../../router/resources.ts'
 
 const HOST = { name: 'TerminalSetting', path: '/settings/terminal' }
-const replayForm = () => import('./TerminalSettingsPage.tsx').then((m) => m.ReplayStorageFormPage)
-const commandForm = () => import('./TerminalSettingsPage.tsx').then((m) => m.CommandStorageFormPage)
 
-export const TERMINAL_ENTRIES: readonly ResourceEntry[] = [
+export const TERMINAL_ENTRIES = defineEntries([
   {
     key: 'terminals',
     model: 'terminal.terminal',
@@ -35,7 +33,6 @@ export const TERMINAL_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Replay storage`, create: msg`Create replay storage`, update: msg`Update replay storage` },
     offers: { detail: false, import: false },
     defaultOrder: 'name',
-    pages: { create: replayForm, update: replayForm },
   },
   {
     key: 'command-storages',
@@ -49,7 +46,6 @@ export const TERMINAL_ENTRIES: readonly ResourceEntry[] = [
     titles: { list: msg`Command storage`, create: msg`Create command storage`, update: msg`Update command storage` },
     offers: { detail: false, import: false },
     defaultOrder: 'name',
-    pages: { create: commandForm, update: commandForm },
   },
   {
     key: 'endpoints',
@@ -78,4 +74,4 @@ export const TERMINAL_ENTRIES: readonly ResourceEntry[] = [
     defaultOrder: 'priority',
     related: { endpoint: 'terminal.endpoint' },
   },
-]
+])

@@ -1,0 +1,50 @@
+import {
+  AppsListRegular, BoardRegular, BroomRegular, BuildingRegular, CertificateRegular, ChatRegular, ClipboardTaskListLtrRegular,
+  ContactCardRegular, DataPieRegular, DesktopRegular, DocumentBulletListRegular, FlowRegular, FolderRegular, HomeRegular,
+  KeyMultipleRegular, LockClosedRegular, MailRegular, MoreHorizontalRegular, OrganizationRegular, PaintBrushRegular,
+  PasswordRegular, PeopleRegular, PersonKeyRegular, PersonSettingsRegular, PhoneRegular, PlugConnectedRegular, ServerRegular,
+  ShieldKeyholeRegular, ShieldLockRegular, TaskListSquareLtrRegular, TicketDiagonalRegular, VideoClipRegular, WindowConsoleRegular,
+  WrenchRegular, type FluentIcon,
+} from '@fluentui/react-icons'
+import type { MenuIcon } from '../router/types.ts'
+
+/** Fluent icons of the menu entries named in the route catalogue. */
+export const MENU_ICONS: Record<MenuIcon, FluentIcon> = {
+  dashboard: DataPieRegular,
+  users: PeopleRegular,
+  assets: ServerRegular,
+  accounts: PersonKeyRegular,
+  perms: ShieldKeyholeRegular,
+  sessions: VideoClipRegular,
+  audits: DocumentBulletListRegular,
+  home: HomeRegular,
+  myAssets: DesktopRegular,
+  webTerminal: WindowConsoleRegular,
+  fileManager: FolderRegular,
+  ops: BoardRegular,
+  ticket: TicketDiagonalRegular,
+  ticketAssigned: ClipboardTaskListLtrRegular,
+  flow: FlowRegular,
+  basic: AppsListRegular,
+  email: MailRegular,
+  auth: LockClosedRegular,
+  message: ChatRegular,
+  sms: PhoneRegular,
+  terminal: WindowConsoleRegular,
+  applets: AppsListRegular,
+  security: ShieldLockRegular,
+  clean: BroomRegular,
+  interface: PaintBrushRegular,
+  orgs: OrganizationRegular,
+  tools: WrenchRegular,
+  tasks: TaskListSquareLtrRegular,
+  other: MoreHorizontalRegular,
+  license: CertificateRegular,
+  profile: ContactCardRegular,
+  setting: PersonSettingsRegular,
+  key: KeyMultipleRegular,
+  tempPassword: PasswordRegular,
+  connectionToken: PlugConnectedRegular,
+}
+
+export const ViewIcon = BuildingRegular
