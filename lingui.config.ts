@@ -6,13 +6,19 @@ export default defineConfig({
   locales: ['en', 'zh', 'ja'],
   fallbackLocales: { default: 'en' },
   catalogs: [
-    // The console. The login page (a separate entry with a 150 KB budget) has its own small catalogue.
+    // The console. The login page (a separate entry with a 150 KB budget) and the web terminal (`/luna/`) have
+    // their own small catalogues.
     {
       path: '<rootDir>/locales/{locale}',
       include: ['<rootDir>/src', '<rootDir>/machines'],
-      exclude: ['**/src/login/**', '**/*.test.ts', '**/*.test.tsx'],
+      exclude: ['**/src/login/**', '**/src/luna/**', '**/*.test.ts', '**/*.test.tsx'],
     },
     { path: '<rootDir>/locales/login/{locale}', include: ['<rootDir>/src/login', '<rootDir>/src/api'], exclude: ['**/*.test.ts', '**/*.test.tsx'] },
+    {
+      path: '<rootDir>/locales/luna/{locale}',
+      include: ['<rootDir>/src/luna', '<rootDir>/src/api', '<rootDir>/src/ui/tree/LazyTree.tsx', '<rootDir>/src/ui/common/errors.ts', '<rootDir>/src/ui/inspector'],
+      exclude: ['**/*.test.ts', '**/*.test.tsx'],
+    },
   ],
   format: formatter({ lineNumbers: false }),
   compileNamespace: 'ts',

@@ -8,8 +8,11 @@ import { earlyStart, firstScreenGroups, lightThemeAtBuild, precompress, thenBuil
 import { griffelExtract, inlineTokensPlugin } from './scripts/griffel-extract.ts'
 import { iconImportsByFamily } from './scripts/icon-imports.ts'
 
-/** `vite build` builds the console, then the login page apart (scripts/vite-plugins.ts, thenBuildLogin). */
-const loginBuild = process.env.BASTION_BUILD === 'login'
+/**
+ * `vite build` builds the console, then the login page and the web terminal (`/luna/`) apart, each its own entry
+ * with its own chunks (scripts/vite-plugins.ts, thenBuildLogin).
+ */
+const apart = process.env.BASTION_BUILD === 'login' || process.env.BASTION_BUILD === 'luna' ? process.env.BASTION_BUILD : undefined
 
 /**
  * Modules with no side effects on import, so a module none of whose exports are used is dropped: the machines are
@@ -28,10 +31,10 @@ export default defineConfig({
   ],
   build: {
     outDir: 'dist',
-    emptyOutDir: !loginBuild,
+    emptyOutDir: !apart,
     chunkSizeWarningLimit: 1200,
-    rolldownOptions: loginBuild
-      ? { input: { login: 'login.html' }, treeshake: { moduleSideEffects: pureModules }, output: { charset: 'ascii' } }
+    rolldownOptions: apart
+      ? { input: { [apart]: `${apart}.html` }, treeshake: { moduleSideEffects: pureModules }, output: { charset: 'ascii' } }
       : {
           input: { main: 'index.html' },
           treeshake: { moduleSideEffects: pureModules },

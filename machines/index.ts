@@ -32,3 +32,6 @@ export * from './app/app.machine.ts'
 export * from './form/form.types.ts'
 export * from './form/server-errors.ts'
 export * from './form/form.machine.ts'
+
+export * from './terminal/terminal.types.ts'
+export * from './terminal/terminal.machine.ts'

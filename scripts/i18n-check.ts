@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 
 const LOCALES = ['en', 'zh', 'ja']
-// Every catalogue file: the console's (locales/<l>.po) and the login page's (locales/login/<l>.po).
-const FILES = ['locales', 'locales/login'].flatMap((dir) => LOCALES.map((l) => `${dir}/${l}.po`))
+// Every catalogue file: the console's (locales/<l>.po), the login page's (locales/login/<l>.po) and the web
+// terminal's (locales/luna/<l>.po).
+const FILES = ['locales', 'locales/login', 'locales/luna'].flatMap((dir) => LOCALES.map((l) => `${dir}/${l}.po`))
 const before = new Map(FILES.map((f) => [f, readFileSync(f, 'utf8')]))
 const ex = spawnSync('npx', ['lingui', 'extract', '--clean'], { encoding: 'utf8' })
 if (ex.status !== 0) {

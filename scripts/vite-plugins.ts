@@ -120,19 +120,23 @@ export const firstScreenGroups: CodeSplittingGroup[] = [
 ]
 
 /**
- * The login page is a second, separate build into the same `dist/` (`BASTION_BUILD=login`), run when the
+ * The login page and the web terminal are separate builds into the same `dist/` (`BASTION_BUILD=login|luna`), run when the
  * console's build closes: in one build its modules would be split out of the console's `app` chunk again (one
  * rolldown graph decides chunks for both entries), and the first screen would be many files again.
  */
 export function thenBuildLogin(configFile: string): Plugin {
   return {
     name: 'bastion:then-build-login',
-    apply: (_config, env) => env.command === 'build' && !env.isPreview && process.env.BASTION_BUILD !== 'login',
+    apply: (_config, env) => env.command === 'build' && !env.isPreview && !process.env.BASTION_BUILD,
     async closeBundle() {
       const { build } = await import('vite')
-      process.env.BASTION_BUILD = 'login'
       try {
-        await build({ configFile, logLevel: 'warn' })
+        // the login page, then the web terminal (luna.html): separate builds, so neither shares a chunk with the
+        // console nor with the other
+        for (const entry of ['login', 'luna']) {
+          process.env.BASTION_BUILD = entry
+          await build({ configFile, logLevel: 'warn' })
+        }
       } finally {
         delete process.env.BASTION_BUILD
       }
@@ -261,7 +265,7 @@ export function earlyStart(): Plugin {
     name: 'bastion:early-start',
     async config(_user, env) {
       // The console's build only (not the login page's, not the dev server, not tests): the table, as a constant.
-      if (env.command !== 'build' || process.env.BASTION_BUILD === 'login') return
+      if (env.command !== 'build' || process.env.BASTION_BUILD) return
       const source = await loadEarlySource(process.cwd())
       pageModules = source.pageModules
       return { define: { __BASTION_EARLY__: JSON.stringify(source.table) } }
@@ -270,7 +274,7 @@ export function earlyStart(): Plugin {
       config = c
     },
     buildStart() {
-      if (config.command === 'build' && process.env.BASTION_BUILD !== 'login') this.emitFile({ type: 'chunk', id: join(config.root, EARLY_ENTRY), name: 'early', preserveSignature: 'allow-extension' })
+      if (config.command === 'build' && !process.env.BASTION_BUILD) this.emitFile({ type: 'chunk', id: join(config.root, EARLY_ENTRY), name: 'early', preserveSignature: 'allow-extension' })
     },
     transformIndexHtml: {
       order: 'post',

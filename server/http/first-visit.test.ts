@@ -18,6 +18,7 @@ describe(`first visit: compression, caching, the reference console's calls (${db
     dist = mkdtempSync(join(tmpdir(), 'first-visit-dist-'))
     mkdirSync(join(dist, 'assets'))
     writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>')
+    writeFileSync(join(dist, 'luna.html'), '<!doctype html><title>luna</title><div id="root"></div>')
     writeFileSync(join(dist, 'assets', 'main-abc123.js'), script)
     const { br, gz } = compressedCopies(Buffer.from(script))
     writeFileSync(join(dist, 'assets', 'main-abc123.js.br'), br!)
@@ -113,17 +114,29 @@ describe(`first visit: compression, caching, the reference console's calls (${db
     expect((await c.get('/static/img/../../app.ts')).statusCode).toBe(404)
   })
 
-  it('answers the terminal, file manager and download links with a page saying what is needed', async () => {
+  it('answers the file manager and download links with a page saying what is needed', async () => {
     const c = t.client()
-    for (const path of ['/luna/', '/luna/?login_to=x', '/koko/elfinder/sftp/', '/core/download/']) {
+    for (const path of ['/koko/elfinder/sftp/', '/core/download/']) {
       const r = await c.get(path, { 'accept-language': 'en' })
       expect(r.statusCode, path).toBe(404)
       expect(r.headers['content-type'], path).toMatch(/text\/html/)
       expect(r.body, path).toMatch(/needs|does not ship/)
       expect(r.body, path).toContain('href="/ui/"')
     }
-    expect((await c.get('/luna/', { 'accept-language': 'zh-CN' })).body).toContain('Web 终端需要')
     expect((await c.get('/core/download/', { 'accept-language': 'ja' })).body).toContain('ダウンロードセンター')
+  })
+
+  it('serves the web terminal page to a signed-in user at every path under /luna/, and the login page first otherwise', async () => {
+    for (const path of ['/luna/', '/luna/?login_to=x', '/luna/connect?token=abc', '/luna/anything/else']) {
+      const r = await admin.get(path)
+      expect(r.statusCode, path).toBe(200)
+      expect(r.body, path).toContain('<title>luna</title>')
+      expect(r.headers['cache-control'], path).toBe('no-store')
+    }
+    expect((await admin.get('/luna')).headers.location).toBe('/luna/')
+    const anonymous = await t.client().get('/luna/connect?token=abc')
+    expect(anonymous.statusCode).toBe(302)
+    expect(anonymous.headers.location).toBe(`/core/auth/login/?next=${encodeURIComponent('/luna/connect?token=abc')}`)
   })
 
   it('says tickets are off while no tickets API exists', async () => {

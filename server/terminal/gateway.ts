@@ -456,6 +456,8 @@ class Shell {
       return
     }
     this.session = s
+    const output = s.takeEarlyOutput()
+    if (output.length) this.channel.write(output)
     const early = this.early
     this.early = ''
     if (early) s.input(early)

@@ -338,7 +338,22 @@ export class TerminalSession extends EventEmitter {
     stream.on('close', () => void this.end('exit', tr(this.lang, 'The session ended.')))
   }
 
+  /** Output before the first consumer took the stream (the banner and prompt while the socket binds). Bounded. */
+  private early: Buffer[] | null = []
+  private earlyBytes = 0
+
+  /** Starts streaming to a consumer: answers what was output before (then the `output` events carry the rest). */
+  takeEarlyOutput(): Buffer {
+    const out = Buffer.concat(this.early ?? [])
+    this.early = null
+    return out
+  }
+
   private onOutput(d: Buffer): void {
+    if (this.early && this.earlyBytes < 256 * 1024) {
+      this.early.push(d)
+      this.earlyBytes += d.length
+    }
     this.screen.write(d)
     this.recorder.output(d)
     if (!this.recorder.writable) this.pauseOutput('recorder')

@@ -14,6 +14,8 @@ describe('web terminal websocket (/ws/terminal/)', () => {
     const info = w.frame('session-info')!.session as Record<string, unknown>
     expect(info, JSON.stringify(w.frames)).toMatchObject({ protocol: 'ssh', asset: { id: g.assetId, name: g.assetName }, account: { username: f.host.username } })
     expect(typeof info.resume).toBe('string')
+    // the banner and the prompt written before the socket was bound reach it too
+    await w.until(() => w.output.includes('$ '), 'the first prompt')
     w.type('echo hello-$((6*7))\r')
     await w.until(() => w.output.includes('hello-42'), 'echo output')
     w.send({ type: 'resize', cols: 91, rows: 27 })

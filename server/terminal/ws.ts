@@ -101,21 +101,22 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
       }
       const att: Attachment = { socket }
       attachments.set(s, att)
-      const { idle, max } = await limits()
-      sendJson(sessionInfo(s, idle, max))
-      if (restore) {
-        const screen = await s.serialize()
-        if (socket.readyState === socket.OPEN) socket.send(Buffer.from(screen, 'utf8'))
-      }
+      // Everything from here on reaches the socket exactly once: the output so far (or, re-attaching, the screen
+      // as of now), then what comes while session-info is being sent, then the stream.
+      let queue: Buffer[] | null = []
       let waiting = 0
-      const onOutput = (d: Buffer) => {
+      const sendOutput = (d: Buffer) => {
         if (socket.readyState !== socket.OPEN) return
         waiting += d.length
-        if (waiting > OUT_HIGH) s.pauseOutput(`ws`)
+        if (waiting > OUT_HIGH) s.pauseOutput('ws')
         socket.send(d, () => {
           waiting -= d.length
           if (waiting < OUT_LOW) s.resumeOutput('ws')
         })
+      }
+      const onOutput = (d: Buffer) => {
+        if (queue) queue.push(d)
+        else sendOutput(d)
       }
       const onNotice = (n: { code: string; message: string }) => sendJson({ type: 'error', code: n.code, message: n.message })
       const onWait = (w: { ticket: string; reviewers: string[] }) => sendJson({ type: 'wait', reason: 'approval', ticket: w.ticket, reviewers: w.reviewers })
@@ -137,6 +138,14 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
         s.off('close', onClose)
         s.resumeOutput('ws')
       }
+      const early = s.takeEarlyOutput()
+      const screen = restore ? s.serialize() : undefined
+      const { idle, max } = await limits()
+      sendJson(sessionInfo(s, idle, max))
+      if (screen) sendOutput(Buffer.from(await screen, 'utf8'))
+      else if (early.length) sendOutput(early)
+      for (const d of queue) sendOutput(d)
+      queue = null
     }
 
     const connect = async (msg: Record<string, unknown>) => {

@@ -60,9 +60,14 @@ export interface NewToken {
   date_expired: string
 }
 
+/** How an `ssh` client reaches the built-in SSH gateway with a token (null: the gateway is off). */
+export interface TokenSsh { host: string; port: number; username: string; command: string }
+
 /** Creates a connection token; the answer is the only time its value is seen. */
-export async function createConnectionToken(body: NewToken): Promise<Row & { value: string }> {
-  return (await createResource(CONNECTION_TOKENS_URL, body)) as Row & { value: string }
+export async function createConnectionToken(body: NewToken): Promise<Row & { value: string; ssh: TokenSsh | null }> {
+  const row = (await createResource(CONNECTION_TOKENS_URL, body)) as Row & { value: string; ssh?: unknown }
+  const ssh = row.ssh as Partial<TokenSsh> | null | undefined
+  return { ...row, ssh: ssh && typeof ssh.command === 'string' ? ssh as TokenSsh : null }
 }
 
 export function expireConnectionToken(id: string): Promise<unknown> {
@@ -83,4 +88,28 @@ export async function myOverview(): Promise<{ assets: number; tokens: number; se
     listResources(MY_LOGIN_LOGS_URL, { limit: 5 }).then((p) => p.results, () => [] as Row[]),
   ])
   return { assets, tokens, sessions, logins }
+}
+
+export interface MyAssetItem {
+  id: string
+  name: string
+  address: string
+  platform: string
+}
+
+/** Granted assets (under a node, or all), searched by name or address: the web terminal's asset list. */
+export async function myAssets(nodeId: string | undefined, search: string, limit = 100): Promise<{ items: MyAssetItem[]; count: number }> {
+  const page = await listResources(nodeId ? myNodeAssetsUrl(nodeId) : MY_ASSETS_URL, { limit, offset: 0, order: 'name', ...(search ? { search } : {}) })
+  return {
+    count: page.count,
+    items: page.results.map((row) => {
+      const platform = row.platform as { name?: unknown } | string | undefined
+      return {
+        id: String(row.id),
+        name: String(row.name ?? ''),
+        address: String(row.address ?? ''),
+        platform: typeof platform === 'object' && platform ? String(platform.name ?? '') : String(platform ?? ''),
+      }
+    }),
+  }
 }

@@ -56,6 +56,11 @@ export async function uploadApplet(file: File, update = false): Promise<Record<s
   return request<Record<string, unknown>>('post', `${APPLET_UPLOAD_URL}${update ? '?update=1' : ''}`, silent({ body }))
 }
 
+/** The web terminal on a connection token (opened in a new browser tab). */
+export function webTerminalUrl(tokenId: string): string {
+  return `/luna/connect?${new URLSearchParams({ token: tokenId }).toString()}`
+}
+
 /** Forgets the SSH host keys the built-in terminal recorded for an asset; answers how many were cleared. */
 export async function clearHostKeys(assetId: RowId): Promise<number> {
   const answer = await request<{ cleared?: number }>('post', `/api/v1/assets/assets/${encodeURIComponent(String(assetId))}/clear-host-keys/`, { json: {} })

@@ -25,7 +25,15 @@ export function startInspection(): typeof inspectActors {
 
 export async function mountInspector(app: AppActorRef, production = !import.meta.env.DEV): Promise<boolean> {
   const settled = await whenSettled(app)
-  if (production && !hasPermission(settled.context.profile?.perms ?? [], [INSPECTOR_PERMISSION])) {
+  return showInspector(settled.context.profile?.perms ?? [], production)
+}
+
+/**
+ * Shows the inspector's view when allowed (any user in development; INSPECTOR_PERMISSION in production), else
+ * stops the recording. The web terminal's entry calls it with the profile's permissions (src/luna/main.tsx).
+ */
+export function showInspector(perms: readonly string[], production = !import.meta.env.DEV): boolean {
+  if (production && !hasPermission(perms, [INSPECTOR_PERMISSION])) {
     stopRecording()
     return false
   }

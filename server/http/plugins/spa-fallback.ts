@@ -1,6 +1,8 @@
 /**
  * The console is one page: `/ui/` and every client route under it answer index.html (files under `/ui/` are
  * answered as files); an unknown URL is a DRF-style 404 under the API, the console under `/ui`, else plain text.
+ * The web terminal is one page too: `/luna/` and every path under it answer luna.html (its own entry of the build;
+ * docs/terminal.md "Web terminal"), to a signed-in user — the login page first otherwise, back here after.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { tr } from '../../i18n.ts'
@@ -27,4 +29,14 @@ export const spaFallback = appWide('spa-fallback', async (app) => {
     }
     return serveConsole(req, reply)
   })
+
+  if (!app.services.config.jumpserverUrl) {
+    const serveLuna = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!req.ctx.user || req.ctx.authBy !== 'session') return reply.redirect(`/core/auth/login/?next=${encodeURIComponent(req.url)}`)
+      return app.consoleFiles.page(req, reply, 'luna.html')
+    }
+    app.get('/luna', async (_req, reply) => reply.redirect('/luna/'))
+    app.get('/luna/', serveLuna)
+    app.get('/luna/*', serveLuna)
+  }
 })

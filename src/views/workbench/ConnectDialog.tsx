@@ -1,16 +1,19 @@
 /**
  * "Connect" on a granted asset: choose one of the accounts and protocols the user's permissions grant (with their
  * merged actions), an expiry and whether the token may be used again; the server creates the connection token
- * (and refuses anything not granted). Its value is shown once, with how to use it.
+ * (and refuses anything not granted). Its value is shown once, with how to use it: the web terminal on it (a new
+ * browser tab, `/luna/connect?token=…`) or the `ssh` command of the built-in SSH gateway (the server's answer
+ * carries it: the Site URL's host, or the request's, and the gateway's port).
  */
 import {
   Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, Spinner,
   Text, makeStyles, tokens,
 } from '@fluentui/react-components'
-import { CopyRegular } from '@fluentui/react-icons'
+import { CopyRegular, WindowConsoleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import { createConnectionToken, grantedAsset, type GrantedAsset } from '../../api/perms.ts'
+import { webTerminalUrl } from '../../api/terminal.ts'
 import { describeError } from '../../ui/common/errors.ts'
 import { notify } from '../../ui/common/notify.tsx'
 
@@ -33,7 +36,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
   const [expiry, setExpiry] = useState<number>(EXPIRIES[0])
   const [reusable, setReusable] = useState(false)
   const [busy, setBusy] = useState(false)
-  const [token, setToken] = useState<{ id: string; value: string; expires: string } | undefined>()
+  const [token, setToken] = useState<{ id: string; value: string; expires: string; ssh: string | undefined } | undefined>()
 
   useEffect(() => {
     let live = true
@@ -57,7 +60,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
         date_expired: new Date(Date.now() + expiry * 1000).toISOString(),
         ...(account === '@INPUT' ? { input_username: inputUsername } : {}),
       })
-      setToken({ id: String(r.id), value: r.value, expires: String(r.date_expired ?? '') })
+      setToken({ id: String(r.id), value: r.value, expires: String(r.date_expired ?? ''), ssh: r.ssh?.command })
     } catch (e) {
       notify('error', t`Could not create the connection token`, describeError(e))
     } finally {
@@ -120,9 +123,18 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
                   <Input readOnly value={token.value} className={styles.value} data-token-value
                     contentAfter={<Button appearance="transparent" size="small" icon={<CopyRegular />} aria-label={t`Copy`} onClick={() => void copy(token.value)} />} />
                 </Field>
-                <Field label={t`SSH`}>
-                  <Input readOnly className={styles.value} value={`ssh JMS-${token.id}@<ssh-gateway> -p 2222`} />
-                </Field>
+                {protocol === 'ssh' && (
+                  <Button appearance="primary" icon={<WindowConsoleRegular />} onClick={() => window.open(webTerminalUrl(token.id), '_blank', 'noopener')}>
+                    {t`Open in the web terminal`}
+                  </Button>
+                )}
+                {protocol === 'ssh' && (token.ssh ? (
+                  <Field label={t`SSH command`} hint={t`Give the connection token as the password.`}>
+                    <Input readOnly className={styles.value} value={token.ssh} data-ssh-command
+                      contentAfter={<Button appearance="transparent" size="small" icon={<CopyRegular />} aria-label={t`Copy the SSH command`}
+                        onClick={() => void copy(token.ssh!)} />} />
+                  </Field>
+                ) : <Text size={200}>{t`The SSH gateway of this server is turned off.`}</Text>)}
                 <Text size={200}>{t`Expires: ${token.expires}`}</Text>
               </div>
             )}

@@ -1,0 +1,265 @@
+/**
+ * Built-in terminal benchmark (not a test; issue 30 "Scale"): `npm run bench:terminal`. Against a real sshd on
+ * loopback (server/testing/sshd.ts), each figure beside the same measure made directly against sshd in the same
+ * run:
+ * 1. keystroke round trip (a byte typed to its echo), median and p99: direct (ssh2 client → sshd), through the SSH
+ *    gateway (ssh2 client → gateway → sshd), through the websocket (ws client → server → sshd); the added time;
+ * 2. output throughput of `cat` of BENCH_MB (200) MB of text, discarded by the client, recording on: Debian's
+ *    OpenSSH client directly and through the gateway (separate processes), and the websocket;
+ * 3. the recorder alone (asciicast + gzip to a file);
+ * 4. BENCH_SESSIONS (200) concurrent websocket sessions held by the server, each typing a byte once a second:
+ *    p50/p99 of the echo and the added p99 over the direct p99; resident memory growth per session (after GC).
+ * The server runs in this process (as `npm start` runs it); the ws and ssh2 clients of 1 and 4 too, so their
+ * work is counted in the figures. Needs root (sshd's throw-away users), ssh and sshpass.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { Client, type ClientChannel } from 'ssh2'
+import WebSocket from 'ws'
+import { startGateway, terminalManager } from '../server/terminal/index.ts'
+import { Recorder } from '../server/terminal/recorder.ts'
+import { startSshd } from '../server/testing/sshd.ts'
+import { createTestServer } from '../server/testing.ts'
+import { TERMINAL_SOCKET_PATH } from '../server/terminal/ws.ts'
+
+const MB = Number(process.env.BENCH_MB ?? 200)
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200)
+const KEYS = Number(process.env.BENCH_KEYS ?? 300)
+const HOLD_SECONDS = Number(process.env.BENCH_HOLD_SECONDS ?? 15)
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
+}
+const step = (s: string) => { if (process.env.BENCH_VERBOSE) console.log(`  … ${s}`) }
+const ms = (x: number) => `${x.toFixed(2)} ms`
+
+/** Something that takes keystrokes and gives output. */
+interface Pipe { write(s: string): void; onData(f: (d: Buffer) => void): void; close(): void }
+
+function sshShell(o: { host: string; port: number; username: string; password: string }): Promise<Pipe> {
+  return new Promise((resolve, reject) => {
+    const c = new Client()
+    c.on('ready', () => c.shell({ term: 'xterm', cols: 120, rows: 40 }, (err, s: ClientChannel) => {
+      if (err) return reject(err)
+      resolve({ write: (x) => s.write(x), onData: (f) => s.on('data', f), close: () => c.end() })
+    }))
+    c.on('error', reject)
+    c.connect({ ...o, readyTimeout: 30_000 })
+  })
+}
+
+function wsShell(address: string, cookie: string, token: string): Promise<Pipe> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${address}${TERMINAL_SOCKET_PATH}`, { headers: { cookie } })
+    const listeners: Array<(d: Buffer) => void> = []
+    // output may come in the same read as session-info, before the caller listens
+    const pending: Buffer[] = []
+    const onData = (f: (d: Buffer) => void) => {
+      listeners.push(f)
+      for (const d of pending.splice(0)) f(d)
+    }
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'connect', token, cols: 120, rows: 40 })))
+    ws.on('message', (data, binary) => {
+      if (binary) {
+        if (!listeners.length) pending.push(data as Buffer)
+        for (const f of listeners) f(data as Buffer)
+        return
+      }
+      const m = JSON.parse(data.toString()) as { type: string; message?: string }
+      if (m.type === 'session-info') resolve({ write: (x) => ws.send(JSON.stringify({ type: 'data', data: x })), onData, close: () => ws.send(JSON.stringify({ type: 'close' })) })
+      if (m.type === 'error') reject(new Error(m.message))
+    })
+    ws.on('error', reject)
+    ws.on('close', (code) => step(`ws closed ${code}`))
+  })
+}
+
+/** Waits until the shell has printed its prompt (output quiet after `$ `). */
+async function settle(p: Pipe): Promise<void> {
+  let buf = ''
+  await new Promise<void>((resolve) => p.onData((d) => {
+    buf += d.toString()
+    if (buf.includes('$ ')) resolve()
+  }))
+}
+
+/** Types one byte at a time and times its echo. */
+async function keystrokes(p: Pipe, n: number): Promise<number[]> {
+  let waiting: ((d: Buffer) => void) | undefined
+  p.onData((d) => waiting?.(d))
+  const out: number[] = []
+  for (let i = 0; i < n; i++) {
+    const ch = i % 40 === 39 ? '\x15' : 'x'
+    const t0 = performance.now()
+    await new Promise<void>((resolve) => {
+      // the echo of an x (a kill-line answers whatever it echoes)
+      waiting = (d) => { if (ch !== 'x' || d.includes(0x78)) resolve() }
+      p.write(ch)
+    })
+    waiting = undefined
+    if (ch === 'x') out.push(performance.now() - t0)
+    await new Promise((r) => setImmediate(r))
+  }
+  return out
+}
+
+function run(cmd: string[], stdin?: string): Promise<{ code: number; seconds: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] })
+    let bytes = 0
+    child.stdout.on('data', (d: Buffer) => (bytes += d.length))
+    child.on('exit', (code) => resolve({ code: code ?? -1, seconds: (performance.now() - t0) / 1000, bytes }))
+    child.on('error', reject)
+    if (stdin !== undefined) child.stdin.write(stdin)
+  })
+}
+
+async function main() {
+  console.log(`bench:terminal — load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2-core machine, shared)`)
+  step('starting sshd and the server')
+  const sshd = await startSshd()
+  const host = await sshd.addUser()
+  const t = await createTestServer()
+  const address = await t.listen()
+  const gatewayPort = await startGateway(t.app, 0, '127.0.0.1')
+  const admin = await t.as('admin')
+  const userId = await t.createUser({ username: 'bench', password: 'Bench-Pw-123!' })
+  const user = await t.as('bench')
+  const asset = (await admin.post('/api/v1/assets/hosts/', { name: 'bench-host', address: sshd.host, platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })).json() as { id: string }
+  await admin.post('/api/v1/accounts/accounts/', { asset: asset.id, name: 'bench-acc', username: host.username, secret_type: 'password', secret: host.password })
+  await admin.post('/api/v1/perms/asset-permissions/', { name: 'bench', users: [userId], assets: [asset.id], accounts: ['@ALL'] })
+  const token = async () => (await user.post('/api/v1/authentication/connection-token/', { asset: asset.id, account: 'bench-acc', protocol: 'ssh', is_reusable: true })).json() as { id: string; value: string }
+  const tk = await token()
+  const direct = { host: sshd.host, port: sshd.port, username: host.username, password: host.password }
+  const viaGateway = { host: '127.0.0.1', port: gatewayPort, username: `JMS-${tk.id}`, password: tk.value }
+  const results: Record<string, unknown> = {}
+
+  // 1. keystrokes
+  const rtt: Record<string, number[]> = {}
+  for (const [name, open] of [
+    ['direct', () => sshShell(direct)],
+    ['gateway', () => sshShell(viaGateway)],
+    ['websocket', () => wsShell(address, user.cookieHeader(), tk.id)],
+  ] as const) {
+    step(`keystrokes ${name}: connecting`)
+    const p = await open()
+    await settle(p)
+    step(`keystrokes ${name}: typing`)
+    rtt[name] = await keystrokes(p, KEYS)
+    p.close()
+  }
+  for (const name of ['direct', 'gateway', 'websocket']) {
+    const x = rtt[name]!
+    console.log(`keystroke ${name.padEnd(9)}: median ${ms(pct(x, 50))}, p99 ${ms(pct(x, 99))}` +
+      (name === 'direct' ? '' : ` — added median ${ms(pct(x, 50) - pct(rtt.direct!, 50))}, p99 ${ms(pct(x, 99) - pct(rtt.direct!, 99))}`))
+  }
+  results.keystrokes = Object.fromEntries(Object.entries(rtt).map(([k, v]) => [k, { median: pct(v, 50), p99: pct(v, 99) }]))
+
+  // 2. throughput of cat
+  const dir = await mkdtemp(join(tmpdir(), 'bench-terminal-'))
+  await chmod(dir, 0o755)
+  const file = join(dir, 'big.txt')
+  const line = randomBytes(3 * 1024 * 1024).toString('base64').replace(/(.{100})/g, '$1\n')
+  const parts: string[] = []
+  for (let size = 0; size < MB * 1024 * 1024; size += line.length) parts.push(line)
+  await writeFile(file, parts.join(''))
+  await chmod(file, 0o644)
+  const sshBase = ['-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR']
+  const d = await run(['sshpass', '-p', host.password, 'ssh', ...sshBase, '-p', String(sshd.port), `${host.username}@${sshd.host}`, `cat ${file}`])
+  const g = await run(['sshpass', '-p', tk.value, 'ssh', ...sshBase, '-p', String(gatewayPort), `JMS-${tk.id}@127.0.0.1`], `exec cat ${file}\n`)
+  const mbps = (r: { bytes: number; seconds: number }) => r.bytes / 1024 / 1024 / r.seconds
+  console.log(`cat ${MB} MB direct OpenSSH : ${mbps(d).toFixed(1)} MB/s (${d.seconds.toFixed(1)} s)`)
+  console.log(`cat ${MB} MB via gateway   : ${mbps(g).toFixed(1)} MB/s (${g.seconds.toFixed(1)} s) — ${((mbps(g) / mbps(d)) * 100).toFixed(0)} % of direct`)
+  {
+    const p = await wsShell(address, user.cookieHeader(), (await token()).id)
+    await settle(p)
+    let bytes = 0
+    const t0 = performance.now()
+    await new Promise<void>((resolve) => {
+      let tail = ''
+      p.onData((b) => {
+        bytes += b.length
+        tail = (tail + b.toString('latin1')).slice(-64)
+        if (tail.includes('done-0bench')) resolve()
+      })
+      p.write(`cat ${file}; echo done-$((0))bench\r`)
+    })
+    const s = (performance.now() - t0) / 1000
+    console.log(`cat ${MB} MB via websocket : ${(bytes / 1024 / 1024 / s).toFixed(1)} MB/s (${s.toFixed(1)} s)`)
+    results.throughput = { direct: mbps(d), gateway: mbps(g), websocket: bytes / 1024 / 1024 / s }
+    p.close()
+  }
+
+  // 3. the recorder alone
+  {
+    const chunk = Buffer.from(line.slice(0, 32 * 1024))
+    const r = new Recorder(dir, 'recorder-bench', new Date(), 120, 40)
+    const total = MB * 1024 * 1024
+    const t0 = performance.now()
+    for (let n = 0; n < total; n += chunk.length) {
+      r.output(chunk)
+      if (!r.writable) await new Promise((resolve) => r.once('drain', resolve))
+    }
+    await r.finish()
+    const s = (performance.now() - t0) / 1000
+    console.log(`recorder alone       : ${(MB / s).toFixed(1)} MB/s`)
+    results.recorder = MB / s
+  }
+  await rm(file, { force: true })
+
+  // 4. concurrent sessions
+  {
+    const gc = (globalThis as { gc?: () => void }).gc
+    gc?.()
+    const rss0 = process.memoryUsage().rss
+    const pipes: Pipe[] = []
+    for (let i = 0; i < SESSIONS; i += 10) {
+      const batch = await Promise.all(Array.from({ length: Math.min(10, SESSIONS - i) }, async () => {
+        const p = await wsShell(address, user.cookieHeader(), (await token()).id)
+        await settle(p)
+        return p
+      }))
+      pipes.push(...batch)
+    }
+    gc?.()
+    const rss1 = process.memoryUsage().rss
+    console.log(`${pipes.length} sessions open (server sessions: ${terminalManager(t.app).sessions.size})`)
+    const samples: number[] = []
+    await Promise.all(pipes.map(async (p, i) => {
+      let waiting: (() => void) | undefined
+      p.onData(() => waiting?.())
+      await new Promise((r) => setTimeout(r, (i * 1000) / pipes.length))
+      for (let k = 0; k < HOLD_SECONDS; k++) {
+        const t0 = performance.now()
+        await new Promise<void>((resolve) => {
+          waiting = resolve
+          p.write(k % 40 === 39 ? '\x15' : 'y')
+        })
+        waiting = undefined
+        samples.push(performance.now() - t0)
+        await new Promise((r) => setTimeout(r, 1000 - Math.min(999, performance.now() - t0)))
+      }
+    }))
+    const p99 = pct(samples, 99)
+    console.log(`${pipes.length} sessions × 1 key/s for ${HOLD_SECONDS} s: echo median ${ms(pct(samples, 50))}, p99 ${ms(p99)} — added p99 ${ms(p99 - pct(rtt.direct!, 99))}`)
+    console.log(`resident memory: +${((rss1 - rss0) / 1024 / 1024).toFixed(1)} MB for ${pipes.length} sessions = ${((rss1 - rss0) / 1024 / 1024 / pipes.length).toFixed(2)} MB per session (server and its clients in one process${gc ? ', after GC' : ''})`)
+    results.concurrent = { sessions: pipes.length, median: pct(samples, 50), p99, rssPerSessionMB: (rss1 - rss0) / 1024 / 1024 / pipes.length }
+    for (const p of pipes) p.close()
+  }
+  console.log(JSON.stringify(results))
+  await rm(dir, { recursive: true, force: true })
+  await t.close()
+  await sshd.stop()
+  process.exit(0)
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

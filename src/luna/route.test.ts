@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest'
+import { routeFromLocation } from './route.ts'
+
+describe('the web terminal address', () => {
+  it('opens a terminal on the token of /luna/connect?token=…', () => {
+    expect(routeFromLocation({ pathname: '/luna/connect', search: '?token=5f0c' })).toEqual({ token: '5f0c' })
+    expect(routeFromLocation({ pathname: '/luna/connect/', search: '?token=5f0c&inspect' })).toEqual({ token: '5f0c' })
+  })
+
+  it('opens the tree only elsewhere, or without a token', () => {
+    expect(routeFromLocation({ pathname: '/luna/', search: '?token=5f0c' })).toEqual({})
+    expect(routeFromLocation({ pathname: '/luna/connect', search: '' })).toEqual({})
+    expect(routeFromLocation({ pathname: '/luna/connect', search: '?token=%20' })).toEqual({})
+  })
+})
