@@ -12,6 +12,7 @@ import { compressAnswer } from './http/compress.ts'
 import { createAssetStore } from './http/assets.ts'
 import { ensurePageSession, finishSession } from './http/pages.ts'
 import { registerModules } from './modules.ts'
+import { addMissingOptions, collectGetRoutes } from './engine/options.ts'
 
 export interface AppOptions {
   config: ServerConfig
@@ -273,7 +274,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return serveConsole(req, reply)
   })
 
+  collectGetRoutes(app)
   await registerModules(app)
+  addMissingOptions(app)
   void cookieNames
   return app
 }

@@ -12,6 +12,8 @@ import { fieldsOf } from '../auth/fields.ts'
 import { checkPasswordRules, hashPassword, type PasswordRuleFailure, type PasswordRules, verifyPassword } from '../auth/password.ts'
 import { decryptOrPlain } from '../auth/secret.ts'
 import { normalizeIp } from '../auth/ip-match.ts'
+import { isUserBlocked, limitSettings, recordFailure, shownMinutes } from '../auth/limits.ts'
+import { M } from '../auth/messages.ts'
 import { requireUser } from '../http/context.ts'
 import { ApiError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
@@ -45,7 +47,17 @@ async function changePassword(req: FastifyRequest) {
     throw new ApiError(400, { non_field_errors: [tr(req.ctx.lang, S.passwordNotLocal, { source: tr(req.ctx.lang, SOURCE_LABELS[row.source] ?? row.source) })] })
   }
   const [oldPw, newPw, again] = [oldRaw!, newRaw!, againRaw!].map((v) => decryptOrPlain(v, key)) as [string, string, string]
-  if (!(await verifyPassword(oldPw, row.password_hash))) f.error('old_password', S.oldPasswordWrong)
+  // A wrong current password counts as a failed login (the login limits of server/auth/limits.ts), and a blocked
+  // user cannot go on guessing here: otherwise this form would be an unlimited password oracle for a taken session.
+  const limits = await limitSettings(db)
+  if (await isUserBlocked(db, row.username)) {
+    throw new ApiError(400, { old_password: [tr(req.ctx.lang, M.blocked, { m: shownMinutes(limits.userMinutes) })] })
+  }
+  if (!(await verifyPassword(oldPw, row.password_hash))) {
+    const r = await recordFailure(db, row.username, req.ip, limits)
+    if (r.blocked || r.remaining <= 0) throw new ApiError(400, { old_password: [tr(req.ctx.lang, M.blocked, { m: shownMinutes(limits.userMinutes) })] })
+    f.error('old_password', S.oldPasswordWrong)
+  }
 
   const settings = await allSettings(db)
   const rules = Object.fromEntries(['SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH', 'SECURITY_PASSWORD_UPPER_CASE',
