@@ -18,11 +18,17 @@ import { addMessages, tr } from '../i18n.ts'
 
 export const MAX_KEYS = 10
 
+/** A user with MFA bound needs a fresh MFA confirmation (400 `{code: 'mfa'}` otherwise). */
+async function confirmed(req: FastifyRequest): Promise<void> {
+  const user = requireUser(req)
+  const u = (await sql<{ otp_secret: string }>`select otp_secret from users where id = ${user.id}`.execute(req.ctx.db)).rows[0]
+  if (u?.otp_secret) await requireConfirm(req, 'mfa')
+}
+
 async function createKey(req: FastifyRequest, reply: FastifyReply, api: ResourceApi) {
   const user = requireUser(req)
   const { db } = req.ctx
-  const u = (await sql<{ otp_secret: string }>`select otp_secret from users where id = ${user.id}`.execute(db)).rows[0]
-  if (u?.otp_secret) await requireConfirm(req, 'mfa')
+  await confirmed(req)
   const n = (await sql<{ n: number }>`select count(*)::int as n from access_keys where user_id = ${user.id}`.execute(db)).rows[0]!.n
   if (n >= MAX_KEYS) throw validationError({ non_field_errors: [tr(req.ctx.lang, 'A user has at most {n} API keys.', { n: MAX_KEYS })] })
   const key = await createAccessKey(db, sealerFor(req.server.services.config), user.id)
@@ -55,6 +61,15 @@ export const accessKeys: ResourceDef = {
   verbs: ['list', 'retrieve', 'create', 'update', 'destroy'],
   display: (r) => String(r.id),
   hooks: { create: createKey },
+  // The console's confirm flow asks this GET first (the confirm machine checks a protected URL): `{}` when a key
+  // may be created now, 400 `{code: 'mfa'}` when the user must confirm.
+  actions: [{
+    path: 'create-check', detail: false, method: 'GET', perm: 'authentication.add_accesskey', systemPerm: true,
+    async handler(req) {
+      await confirmed(req)
+      return {}
+    },
+  }],
 }
 
 addMessages({
