@@ -49,12 +49,13 @@ describe('OPTIONS on every list and settings endpoint', () => {
     let lists = 0
     for (const url of urls) {
       if (process.env.OPTIONS_TRACE) process.stderr.write(`${url}\n`)
-      const g = await admin.get(url)
+      // one row is enough to see the answer's shape (and keeps every list cheap)
+      const g = await admin.get(`${url}?limit=1`)
       if (g.statusCode !== 200 || !g.headers['content-type']?.toString().includes('json')) continue
       const rows = rowsOf(g.json())
       if (!rows) continue
       lists++
-      await checkOptions(url, rows[0])
+      await checkOptions(`${url}?limit=1`, rows[0])
     }
     // the count is a floor so that a broken enumeration cannot pass by finding nothing
     expect(lists).toBeGreaterThan(100)

@@ -73,8 +73,6 @@ export const accessKeys: ResourceDef = {
 }
 
 addMessages({
-  'Access key': ['访问密钥', 'アクセスキー'],
-  'Access key secret': ['访问密钥密文', 'アクセスキーシークレット'],
   'Date last used': ['最后使用日期', '最終使用日'],
   'A user has at most {n} API keys.': ['每个用户最多 {n} 个 API 密钥。', '1 人のユーザーが持てる API キーは最大 {n} 個です。'],
 })

@@ -42,7 +42,7 @@ export const PREFERENCES: Record<string, { title: string; fields: FieldDef[] }> 
     title: 'Console preferences',
     fields: [group('basic', 'Basic', [
       choice('lang', 'Language', 'auto', [['auto', 'Browser language'], ['zh', '简体中文'], ['en', 'English'], ['ja', '日本語']]),
-      choice('theme', 'Theme', 'system', [['system', 'System'], ['light', 'Light'], ['dark', 'Dark']]),
+      choice('theme', 'Theme', 'system', [['system', 'Follow the system'], ['light', 'Light'], ['dark', 'Dark']]),
       choice('default_view', 'Default view', 'auto', [['auto', 'Last used'], ['console', 'Console'], ['audit', 'Audit'], ['workbench', 'Workbench']]),
       { name: 'time_zone', type: 'string', label: 'Time zone', default: '', required: false, max_length: 64,
         help_text: 'Empty: the browser\'s time zone.', validate: (v) => { const e = validTimeZone(v); return e } },
@@ -154,7 +154,7 @@ addMessages({
   'Basic': ['基本', '基本'],
   'Browser language': ['浏览器语言', 'ブラウザの言語'],
   'Theme': ['主题', 'テーマ'],
-  'System': ['跟随系统', 'システム'],
+  'Follow the system': ['跟随系统', 'システムに従う'],
   'Light': ['浅色', 'ライト'],
   'Dark': ['深色', 'ダーク'],
   'Default view': ['默认视图', '既定のビュー'],
@@ -191,6 +191,6 @@ addMessages({
   'File name conflict resolution': ['文件名冲突解决', 'ファイル名の競合の解決'],
   'Replace': ['替换', '置換'],
   'Skip': ['跳过', 'スキップ'],
-  'Rename': ['重命名', '名前を変更'],
+  'Rename': ['重命名', '名前の変更'],
   'Terminal theme name': ['终端主题', 'ターミナルのテーマ'],
 })

@@ -94,8 +94,6 @@ export const tempTokens: ResourceDef = {
 }
 
 addMessages({
-  'Temporary token': ['临时密码', '一時パスワード'],
   'Temporary passwords are not enabled.': ['未启用临时密码。', '一時パスワードは有効になっていません。'],
   'Verified': ['已验证', '検証済み'],
-  'Date verified': ['验证日期', '検証日'],
 })
