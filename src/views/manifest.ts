@@ -529,6 +529,8 @@ for (const item of RESOURCE_MANIFEST) {
  */
 export const PAGES: Readonly<Record<string, PageLoader>> = {
   ...resourcePages,
+  // the asset list's "more information" page (issue 34), a page of its own below the assets list
+  AssetMoreInformationEdit: () => import('./console/assets/AssetMoreInformationPage.tsx').then((m) => m.AssetMoreInformationPage),
   ...settingsPages,
   ...profilePages,
   ...auditPages,

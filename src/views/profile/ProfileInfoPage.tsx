@@ -28,6 +28,8 @@ const useStyles = makeStyles({
   term: { color: tokens.colorNeutralForeground3 },
   value: { margin: 0, overflowWrap: 'anywhere' },
   row: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+  status: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0 },
+  statusTitle: { fontWeight: tokens.fontWeightSemibold },
   buttons: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 })
@@ -168,19 +170,19 @@ export function ProfileInfoPage() {
         <Card className={styles.card}>
           <Subtitle1 as="h2">{t`Security`}</Subtitle1>
           <div className={styles.row}>
-            <div><Body1 as="p" style={{ margin: 0, fontWeight: 600 }}>{t`Password`}</Body1>
+            <div className={styles.status}><Body1 className={styles.statusTitle}>{t`Password`}</Body1>
               <Body1>{t`Last changed`}: {text(doc.date_password_last_updated)}</Body1></div>
             {local && <Button icon={<LockClosedRegular />} onClick={() => show('password')}>{t`Change password`}</Button>}
           </div>
           <div className={styles.row}>
-            <div><Body1 as="p" style={{ margin: 0, fontWeight: 600 }}>{t`MFA (authenticator app)`}</Body1>
+            <div className={styles.status}><Body1 className={styles.statusTitle}>{t`MFA (authenticator app)`}</Body1>
               <Body1>{bound ? t`Bound` : t`Not bound`}{forced ? ` · ${t`Required`}` : ''}</Body1></div>
             {bound
               ? !forced && <Button icon={<PhoneKeyRegular />} onClick={() => show('unbind')}>{t`Unbind`}</Button>
               : <Button icon={<PhoneKeyRegular />} onClick={() => show('bind')}>{t`Bind`}</Button>}
           </div>
           <div className={styles.row}>
-            <div><Body1 as="p" style={{ margin: 0, fontWeight: 600 }}>{t`SSH public key`}</Body1>
+            <div className={styles.status}><Body1 className={styles.statusTitle}>{t`SSH public key`}</Body1>
               <Body1 style={{ overflowWrap: 'anywhere' }}>{keySet ? `${text(doc.public_key_comment)} · MD5 ${String(doc.public_key_hash_md5)}` : t`Not set`}</Body1></div>
             <div className={styles.buttons}>
               <Button icon={<KeyRegular />} onClick={() => show('key', { public_key: '' })}>{keySet ? t`Replace` : t`Set`}</Button>
