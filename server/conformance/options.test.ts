@@ -58,7 +58,7 @@ describe('OPTIONS on every list and settings endpoint', () => {
       await checkOptions(`${url}?limit=1`, rows[0])
     }
     // the count is a floor so that a broken enumeration cannot pass by finding nothing
-    expect(lists).toBeGreaterThan(100)
+    expect(lists).toBeGreaterThan(40)
   }, 600_000)
 
   it('every settings endpoint answers OPTIONS with every key it reads', async () => {

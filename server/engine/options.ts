@@ -88,6 +88,9 @@ function capturingReply(reply: FastifyReply): { proxy: FastifyReply; sent: () =>
   const proxy: FastifyReply = new Proxy(reply, {
     get(target, prop) {
       if (prop === 'send') return (v: unknown) => { captured = { value: v }; return proxy }
+      // a Reply is a thenable (it resolves when the real answer is sent): a handler's `return reply.send(x)` must
+      // not make the awaiting OPTIONS wait for an answer that never goes out
+      if (prop === 'then') return undefined
       if (prop === 'sent') return captured !== undefined
       if (['status', 'code', 'header', 'headers', 'type', 'removeHeader', 'hijack'].includes(String(prop))) return () => proxy
       const v = Reflect.get(target, prop, target) as unknown
