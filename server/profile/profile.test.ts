@@ -202,3 +202,23 @@ describe('SSH public key', () => {
     expect(await userByPublicKey(db(), blob)).toBeUndefined()
   })
 })
+
+describe('asset more information', () => {
+  it('a host\'s gathered_info is edited with JumpServer\'s keys; bad values are field errors and nothing is saved', async () => {
+    const admin = await asEnglish(server, 'admin')
+    const platform = (await sql<{ id: number }>`select id from platforms where category = 'host' order by id limit 1`.execute(db())).rows[0]!.id
+    const made = await admin.post('/api/v1/assets/hosts/', { name: 'hw-host', address: '10.9.8.7', platform, protocols: [{ name: 'ssh', port: 22 }] })
+    expect(made.statusCode, made.body).toBe(201)
+    const id = made.json().id
+    const meta = (await admin.options('/api/v1/assets/hosts/')).json()
+    expect(Object.keys(meta.actions.POST.gathered_info.children)).toEqual(['vendor', 'model', 'sn', 'cpu_model', 'cpu_count', 'cpu_cores',
+      'cpu_vcpus', 'memory', 'disk_total', 'distribution', 'distribution_version', 'arch'])
+    const saved = await admin.patch(`/api/v1/assets/hosts/${id}/`, { gathered_info: { vendor: 'ACME', cpu_count: '2', arch: 'x86_64' } })
+    expect(saved.statusCode, saved.body).toBe(200)
+    expect((await admin.get(`/api/v1/assets/assets/${id}/`)).json().gathered_info).toMatchObject({ vendor: 'ACME', cpu_count: '2', arch: 'x86_64' })
+    const bad = await admin.patch(`/api/v1/assets/hosts/${id}/`, { gathered_info: { vendor: 'x'.repeat(2000) } })
+    expect(bad.statusCode).toBe(400)
+    expect(Object.keys(bad.json())).toEqual(['gathered_info'])
+    expect((await admin.get(`/api/v1/assets/hosts/${id}/`)).json().gathered_info.vendor).toBe('ACME')
+  })
+})
