@@ -16,7 +16,8 @@ import { requireUser } from '../http/context.ts'
 import { validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
 
-export const MAX_KEYS = 10
+/** A bound on each user's keys (every key is read on its signed requests; a script needs one or two). */
+export const MAX_KEYS = 100
 
 /** A user with MFA bound needs a fresh MFA confirmation (400 `{code: 'mfa'}` otherwise). */
 async function confirmed(req: FastifyRequest): Promise<void> {

@@ -10,6 +10,7 @@ import { ROLE_IDS } from '../rbac/catalog.ts'
 import { setSettings } from '../settings/store.ts'
 import { md5Fingerprint, parseSshPublicKey, userByPublicKey } from '../startup/ssh-key.ts'
 import type { TestServer } from '../testing.ts'
+import { MAX_KEYS } from './access-keys.ts'
 import { consumeTempToken } from './temp-tokens.ts'
 
 let server: TestServer
@@ -98,6 +99,11 @@ describe('API keys', () => {
     const bad = await admin.patch(`${KEYS}${key.id}/`, { is_active: 'perhaps' })
     expect(bad.statusCode).toBe(400)
     expect(Object.keys(bad.json())).toEqual(['is_active'])
+    // a bounded number per user
+    const uid = await server.createUser({ username: 'manykeys', systemRoles: [ROLE_IDS.User] })
+    await sql`insert into access_keys (id, secret, user_id) select gen_random_uuid(), 'x', ${uid} from generate_series(1, ${MAX_KEYS})`.execute(db())
+    const over = await (await asEnglish(server, 'manykeys')).post(KEYS, {})
+    expect(over.json()).toEqual({ non_field_errors: [`A user has at most ${MAX_KEYS} API keys.`] })
   })
 })
 

@@ -42,6 +42,7 @@ async function createTempToken(req: FastifyRequest, reply: FastifyReply, api: Re
   await sql`insert into temp_tokens (id, user_id, username, secret, date_expired)
     values (${id}, ${user.id}, ${user.username}, ${hashSecret(secret)}, now() + make_interval(secs => ${TTL_SECONDS}))`.execute(db)
   const [row] = await api.serialize(req, [{ id }], { action: 'retrieve' })
+  await api.audit(db, req, 'create', row!)
   return reply.status(201).send({ ...row, secret })
 }
 
