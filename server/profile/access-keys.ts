@@ -12,6 +12,7 @@ import { requireConfirm } from '../auth/confirm.ts'
 import { sealerFor } from '../auth/otp-store.ts'
 import { createAccessKey } from '../auth/signature.ts'
 import type { ResourceApi, ResourceDef } from '../engine/types.ts'
+import { prepareWrite } from '../engine/write.ts'
 import { requireUser } from '../http/context.ts'
 import { validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
@@ -32,7 +33,11 @@ async function createKey(req: FastifyRequest, reply: FastifyReply, api: Resource
   await confirmed(req)
   const n = (await sql<{ n: number }>`select count(*)::int as n from access_keys where user_id = ${user.id}`.execute(db)).rows[0]!.n
   if (n >= MAX_KEYS) throw validationError({ non_field_errors: [tr(req.ctx.lang, 'A user has at most {n} API keys.', { n: MAX_KEYS })] })
+  // the engine's parsing of the body (is_active; read-only fields ignored): 400 field errors, as any create
+  const { prepared, errors } = await prepareWrite(db, accessKeys, accessKeys.fields, req.body ?? {}, req.ctx, { op: 'create', partial: false, req })
+  if (errors) throw validationError(errors)
   const key = await createAccessKey(db, sealerFor(req.server.services.config), user.id)
+  if (prepared!.values.is_active === false) await sql`update access_keys set is_active = false where id = ${key.id}`.execute(db)
   const [row] = await api.serialize(req, [{ id: key.id }], { action: 'retrieve' })
   await api.audit(db, req, 'create', row!)
   return reply.status(201).send({ ...row, secret: key.secret })
