@@ -10,6 +10,7 @@ import { spaFallback } from './http/plugins/spa-fallback.ts'
 import { staticFiles } from './http/plugins/static-files.ts'
 import { registerModules } from './modules.ts'
 import { registerWebsocketBounds, websocketOptions } from './realtime/bounds.ts'
+import { addMissingOptions, collectGetRoutes } from './engine/options.ts'
 
 export interface AppOptions {
   config: ServerConfig
@@ -66,6 +67,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.get('/api/v1/health/', async () => ({ status: 'ok', time: Date.now() }))
   }
 
+  collectGetRoutes(app)
   await registerModules(app)
+  addMissingOptions(app)
   return app
 }

@@ -49,12 +49,14 @@ describe(`bad input on every resource (${dbKind()})`, () => {
     if (!idWritable) expect(obj.id).not.toBe(MISSING_UUID)
     for (const name of Object.keys(junk)) if (name in obj && obj[name] === junk[name]) problems.push(`read-only ${name} written on create`)
     if (allows(def, 'update')) {
+      // the object as read back (a create may answer a secret once, e.g. an API key's: later reads mask it)
+      const shown = allows(def, 'retrieve') ? { ...obj, ...(await s.admin.get(`${path}${obj.id}/`)).json() } : obj
       const patched = await s.admin.patch(`${path}${obj.id}/`, junk)
       if (patched.statusCode !== 200) problems.push(`PATCH read-only fields → ${patched.statusCode} ${patched.body.slice(0, 160)}`)
       else {
         // (date_updated moves on every save, as Django's auto_now does)
         for (const name of Object.keys(junk)) {
-          if (name in obj && name !== 'date_updated' && JSON.stringify(patched.json()[name]) !== JSON.stringify(obj[name])) problems.push(`read-only ${name} written on update`)
+          if (name in obj && name !== 'date_updated' && JSON.stringify(patched.json()[name]) !== JSON.stringify(shown[name])) problems.push(`read-only ${name} written on update`)
         }
       }
       // Bad values on an existing object.
@@ -67,7 +69,7 @@ describe(`bad input on every resource (${dbKind()})`, () => {
         }
       }
       const after = (await s.admin.get(`${path}${obj.id}/`)).json()
-      for (const [name, v] of Object.entries(obj)) {
+      for (const [name, v] of Object.entries(shown)) {
         if (name !== 'date_updated' && JSON.stringify(after[name]) !== JSON.stringify(v)) problems.push(`refused PATCHes changed ${name}`)
       }
     }

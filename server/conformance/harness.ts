@@ -112,6 +112,12 @@ const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number
     const protocol = (host.protocols as Array<{ name: string }> | undefined)?.[0]?.name ?? 'ssh'
     return { asset: host.id, account: `c${n}`, protocol }
   },
+  // Temporary passwords exist while the AUTH_TEMP_TOKEN switch is on (server/profile/temp-tokens.ts).
+  'authentication.temptoken': async (f) => {
+    const on = await f.admin.patch('/api/v1/settings/setting/?category=auth', { AUTH_TEMP_TOKEN: true })
+    if (on.statusCode !== 200) throw new Error(`AUTH_TEMP_TOKEN: ${on.statusCode} ${on.body}`)
+    return {}
+  },
   // A sharing belongs to its session's user: a session of the administrator's, so the administrator lists it.
   'terminal.sessionsharing': async (f, requestOrg) => {
     const org = requestOrg === ORG_IDS.ROOT ? ORG_IDS.DEFAULT : requestOrg

@@ -91,7 +91,8 @@ describe(`files, operate logs and search of every resource (${dbKind()})`, () =>
       const text = candidates.find(([n, i]) => (n === 'comment' || n === 'name') && i.type === 'string')
       let change: Row | undefined = text ? { [text[0]]: `changed-${text[0]}` } : undefined
       for (const [name, info] of text ? [] : candidates) {
-        const v = await factory.value(info, ORG, Date.now() % 100000)
+        // a switch flips (its generated value may be its current one)
+        const v = info.type === 'boolean' ? obj[name] !== true : await factory.value(info, ORG, Date.now() % 100000)
         if (v !== undefined && JSON.stringify(v) !== JSON.stringify(obj[name])) { change = { [name]: v }; break }
       }
       expect(change, 'a writable field to change').toBeDefined()

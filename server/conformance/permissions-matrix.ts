@@ -140,7 +140,9 @@ export function permissionMatrix(s: Awaited<ReturnType<typeof conformanceServer>
         if (r.statusCode === 200 ? adminSees !== 200 : ![403, 404].includes(r.statusCode)) problems.push(`${subject.role.name} retrieves a foreign object: ${r.statusCode}, the admin ${adminSees}`)
         const list = await subject.client.get(path, own)
         const extra = (list.json() as Row[]).filter((x) => !adminIds.has(String(x.id)))
-        if (extra.length) problems.push(`${subject.role.name} lists ${extra.length} objects the admin does not see in that org`)
+        // (own-object resources — API keys, temporary passwords — list each user's own: never the admin's sample)
+        if (extra.length && !def.ownObjects) problems.push(`${subject.role.name} lists ${extra.length} objects the admin does not see in that org`)
+        if (def.ownObjects && (list.json() as Row[]).some((x) => String(x.id) === String(foreign.id))) problems.push(`${subject.role.name} lists another user's object`)
         if (def.orgScoped && (list.json() as Row[]).some((x) => x.org_id !== ORG_IDS.DEFAULT)) problems.push(`${subject.role.name} lists objects of another org`)
       }
       // Read actions on a foreign object answer as the retrieve does (no object that the list hides).

@@ -14,6 +14,7 @@ import { fieldByName, permOf, permOrg, resolveFields } from './fields.ts'
 import { fileColumns, renderToJson, sendFile, templateOf } from './files.ts'
 import { metadata, type MetaMethod } from './metadata.ts'
 import { countByDays } from './daycounts.ts'
+import { isOptionsRequest, noteList } from './options.ts'
 import { and, cleanIds, col, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fetchRows, idsCond, pageLinks, pageParams, planList, qstr, scopeConds, type ListPlan, type Query } from './query.ts'
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
@@ -105,6 +106,8 @@ export function resourceApi(def: ResourceDef): ResourceApi {
 }
 
 async function listAnswer(def: ResourceDef, req: FastifyRequest, opts: ListOptions = {}): Promise<unknown> {
+  // OPTIONS by construction (options.ts): a custom list route run for an OPTIONS is described by its resource.
+  if (isOptionsRequest(req)) noteList(req, def, opts.only)
   const ctx = opts.ctx ?? req.ctx
   const q = (req.query ?? {}) as Query
   let fields = narrow(def, await resolveFields(def, ctx, 'list'), q)

@@ -92,8 +92,9 @@ describe(`escalation paths (${dbKind()})`, () => {
     const unsafe = t.app.routeList.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && r.url.startsWith('/api/v1/')
       && !/\/(authentication|profile)\//.test(r.url) && !r.url.endsWith('render-to-json/') && r.url.endsWith('/'))
     expect(unsafe.length).toBeGreaterThan(20)
-    // Writes every signed-in user may make about themselves (a selection cache, their own site messages).
-    const selfService = /^\/api\/v1\/(common\/resources\/cache\/|notifications\/site-messages?\/)/
+    // Writes every signed-in user may make about themselves (a selection cache, their own site messages, their
+    // own preferences).
+    const selfService = /^\/api\/v1\/(common\/resources\/cache\/|notifications\/site-messages?\/|users\/preference\/)/
     const counts = { requests: 0, refused: 0 }
     const accepted: string[] = []
     const before = (await sql<{ n: number }>`select count(*)::int as n from operate_logs`.execute(t.database.db)).rows[0]!.n

@@ -56,6 +56,8 @@ export const AUTH_SWITCHES: SettingsCategory = {
     bool('AUTH_SAML2', 'SAML2 Auth', false),
     str('FORGOT_PASSWORD_URL', 'Forgot password url', ''),
     bool('LOGIN_REDIRECT_MSG_ENABLED', 'Enable login redirect msg', true),
+    // JumpServer 3.2 reads it from its config file; here an administrator switches it (Profile → Temporary password)
+    bool('AUTH_TEMP_TOKEN', 'Temporary password', false, { help_text: 'Users may make a one-time password, valid 5 minutes, for a terminal component\'s login.' }),
   ],
 }
 

@@ -347,7 +347,6 @@ export const CATEGORIES: ReadonlyMap<string, SettingsCategory> = new Map([BASIC,
  * `encrypted` marks secrets (sealed at rest).
  */
 export const INTERNAL_SETTINGS: Record<string, { category: string; default: unknown; encrypted?: boolean }> = {
-  AUTH_TEMP_TOKEN: { category: 'auth', default: false },
   SECURITY_VIEW_AUTH_NEED_MFA: { category: 'security', default: true },
   TERMINAL_OMNIDB_ENABLED: { category: 'terminal', default: true },
   WINDOWS_SKIP_ALL_MANUAL_PASSWORD: { category: 'other', default: false },

@@ -6,6 +6,8 @@ import { addMessages, hasTranslation } from '../i18n.ts'
 
 const ENTRIES: Record<string, [zh: string, ja: string]> = {
   Authentication: ['认证', '認証'],
+  'Temporary password': ['临时密码', '一時パスワード'],
+  'Users may make a one-time password, valid 5 minutes, for a terminal component\'s login.': ['用户可生成一次性密码（5 分钟内有效），用于终端组件登录。', 'ユーザーはターミナルコンポーネントへのログイン用に、5 分間有効な一回限りのパスワードを作成できます。'],
   'CAS Auth': ['CAS 认证', 'CAS 認証'],
   'OPENID Auth': ['OIDC 认证', 'OIDC 認証'],
   'RADIUS Auth': ['RADIUS 认证', 'RADIUS 認証'],

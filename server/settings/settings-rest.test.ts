@@ -31,7 +31,9 @@ describe(`settings: authentication, SMS, interface (${dbKind()})`, () => {
 
   it('declares every key of contract §5.12 for the new categories', () => {
     const keys = (c: string) => CATEGORIES.get(c)!.fields.map((f) => f.name)
-    expect(keys('auth')).toEqual(['AUTH_CAS', 'AUTH_OPENID', 'AUTH_RADIUS', 'AUTH_DINGTALK', 'AUTH_FEISHU', 'AUTH_WECOM', 'AUTH_SSO', 'AUTH_SAML2', 'FORGOT_PASSWORD_URL', 'LOGIN_REDIRECT_MSG_ENABLED'])
+    expect(keys('auth')).toEqual(['AUTH_CAS', 'AUTH_OPENID', 'AUTH_RADIUS', 'AUTH_DINGTALK', 'AUTH_FEISHU', 'AUTH_WECOM', 'AUTH_SSO', 'AUTH_SAML2', 'FORGOT_PASSWORD_URL', 'LOGIN_REDIRECT_MSG_ENABLED',
+      // ours (issue 34): JumpServer reads it from its config file
+      'AUTH_TEMP_TOKEN'])
     expect(keys('oidc')).toEqual(expect.arrayContaining(['BASE_SITE_URL', 'AUTH_OPENID_CLIENT_SECRET', 'AUTH_OPENID_USER_ATTR_MAP', 'AUTH_OPENID_PKCE',
       'AUTH_OPENID_PROVIDER_JWKS_ENDPOINT', 'AUTH_OPENID_SCOPES', 'AUTH_OPENID_USE_NONCE', 'AUTH_OPENID_KEYCLOAK', 'AUTH_OPENID_REALM_NAME']))
     expect(keys('oidc')).toHaveLength(27)

@@ -7,6 +7,8 @@
  * the same permission `settings.change_interface`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { fieldInfo } from '../engine/fields.ts'
+import { PARSES } from '../engine/metadata.ts'
 import { requirePerm } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
@@ -87,8 +89,18 @@ function registerAt(app: FastifyInstance, suffix: string): void {
     await writeCategory(req, INTERFACE, Object.fromEntries(INTERFACE.fields.map((f) => [f.name, f.type === 'image' ? null : f.default])), true)
     return { success: tr(req.ctx.lang, RESTORED) }
   })
-  app.get(`${BASE}themes${suffix}`, async (req) => {
+  // OPTIONS (lina's Interface page builds its form from it): the category's fields under the xpack keys.
+  app.options(`${BASE}setting${suffix}`, async (req) => {
     await allowed(req)
-    return Object.entries(THEMES).map(([name, t]) => ({ name, display_name: tr(req.ctx.lang, t.label), colors: t.colors }))
+    const byName = new Map(INTERFACE.fields.map((f) => [f.name, f]))
+    const infos = Object.fromEntries(Object.entries(KEYS).filter(([, s]) => byName.has(s)).map(([k, s]) => [k, fieldInfo(byName.get(s)!, req.ctx)]))
+    return { name: tr(req.ctx.lang, INTERFACE.title), description: '', renders: ['application/json'], parses: PARSES, actions: { GET: infos, PUT: infos } }
   })
+  // the themes, at both addresses lina's versions ask
+  for (const path of [`${BASE}themes${suffix}`, `${BASE}setting/themes${suffix}`]) {
+    app.get(path, async (req) => {
+      await allowed(req)
+      return Object.entries(THEMES).map(([name, t]) => ({ name, display_name: tr(req.ctx.lang, t.label), colors: t.colors }))
+    })
+  }
 }

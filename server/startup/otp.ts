@@ -31,7 +31,8 @@ function readCode(req: FastifyRequest): string {
 }
 
 export function registerOtpBinding(app: FastifyInstance): void {
-  app.get('/api/v1/users/profile/otp/setup/', async (req) => {
+  // A GET with an effect (a new pending seed): no automatic OPTIONS (server/engine/options.ts).
+  app.get('/api/v1/users/profile/otp/setup/', { config: { options: false } }, async (req) => {
     const user = requireUser(req)
     const row = await loadUserRow(req, user.id)
     if (row.otp_secret) throw fail(req, STARTUP_MESSAGES.otpBound, 'otp_bound')

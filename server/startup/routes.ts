@@ -7,6 +7,7 @@ import { registerOtpBinding } from './otp.ts'
 import { registerPasswordChange } from './password.ts'
 import { registerProfile } from './profile.ts'
 import { registerPublicSettings } from './public-settings.ts'
+import { registerPreferences } from '../profile/preferences.ts'
 
 /** public settings, profile, current org, categories, licence. */
 export async function registerStartup(app: FastifyInstance): Promise<void> {
@@ -15,6 +16,7 @@ export async function registerStartup(app: FastifyInstance): Promise<void> {
   registerProfile(app)
   registerPasswordChange(app)
   registerOtpBinding(app)
+  registerPreferences(app)
   registerCurrentOrg(app)
   registerCategories(app)
   registerLicense(app)

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
+import type { DB } from '../db/connection.ts'
 
 /** OpenSSH public keys (`<type> <base64> [comment]`): validation, comment and MD5 fingerprint. */
 const TYPES = new Set([
@@ -22,4 +24,23 @@ export function parseSshPublicKey(text: unknown): SshPublicKey | undefined {
 /** `16:27:ac:…` as `ssh-keygen -E md5 -l` prints it. */
 export function md5Fingerprint(blob: Buffer): string {
   return createHash('md5').update(blob).digest('hex').match(/../g)!.join(':')
+}
+
+/**
+ * The active, unexpired user whose stored public key is `blob` (the key an SSH client offers, as ssh2 hands it to a
+ * server's `authentication` handler): for the SSH gateway's public-key login (TERMINAL_PUBLIC_KEY_AUTH). One
+ * indexed look-up (migration 050); the caller still verifies the client's signature with the key.
+ */
+export async function userByPublicKey(db: DB, blob: Buffer): Promise<{ id: string; username: string } | undefined> {
+  const b64 = blob.toString('base64')
+  const r = await sql<{ id: string; username: string }>`select id, username from users
+    where public_key <> '' and split_part(public_key, ' ', 2) = ${b64} and is_active
+      and (date_expired is null or date_expired > now())
+    order by date_joined limit 1`.execute(db)
+  return r.rows[0]
+}
+
+/** `SHA256:…` as `ssh-keygen -l` prints it. */
+export function sha256Fingerprint(blob: Buffer): string {
+  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`
 }

@@ -1,5 +1,5 @@
 /** The asset node tree's calls (contract §5.2): children, rename, delete, assets moved to a node. */
-import { actionUrl, createResource, deleteResource, getJson, listResources, patchResource, sendAction, withQuery } from './resources.ts'
+import { actionUrl, createResource, deleteResource, getJson, listResources, patchResource, retrieveResource, sendAction, withQuery } from './resources.ts'
 
 export const NODES_URL = '/api/v1/assets/nodes/'
 export const NODE_TREE_URL = '/api/v1/assets/nodes/children/tree/'
@@ -50,4 +50,15 @@ export async function favoriteAssets(): Promise<Set<string>> {
 export async function setFavoriteAsset(assetId: string, on: boolean): Promise<void> {
   if (on) await sendAction('post', FAVORITES_URL, { asset: assetId })
   else await sendAction('delete', withQuery(FAVORITES_URL, { asset: assetId }))
+}
+
+/** A host's hardware facts (Asset → More information): read and saved through the hosts API. */
+export const HOSTS_URL = '/api/v1/assets/hosts/'
+
+export function fetchHost(id: string): Promise<Record<string, unknown>> {
+  return retrieveResource(HOSTS_URL, id)
+}
+
+export function saveGatheredInfo(id: string, info: Record<string, string>): Promise<Record<string, unknown>> {
+  return patchResource(HOSTS_URL, id, { gathered_info: info })
 }

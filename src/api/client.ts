@@ -176,6 +176,11 @@ export interface CallContext {
 export const silent = (options: Options = {}): Options => ({ ...options, context: { ...options.context, silent: true } })
 
 const timeZone = createTimeZone(browserTimeZoneSources)
+
+/** After the preferred time zone changed (Preferences): the next requests send the new one. */
+export function timeZoneChanged(): void {
+  timeZone.refresh()
+}
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**

@@ -106,3 +106,48 @@ export async function enableOtp(code: string): Promise<void> {
 export async function endServerSession(): Promise<void> {
   await http.get('/core/auth/logout/', { context: { silent: true }, throwHttpErrors: false, redirect: 'manual' }).catch(() => undefined)
 }
+
+/** Unbinds the authenticator app with a current code (refused while MFA is forced). */
+export async function disableOtp(code: string): Promise<void> {
+  await request('post', `${PROFILE_URL}otp/disable/`, silent({ json: { code } }))
+}
+
+/** Sets, replaces (a new OpenSSH public key line) or removes (`''`) the user's SSH public key. */
+export async function setPublicKey(publicKey: string): Promise<Record<string, unknown>> {
+  return request<Record<string, unknown>>('patch', PROFILE_URL, silent({ json: { public_key: publicKey } }))
+}
+
+/** The whole profile document as the server answers it (the My profile page shows more than the shell keeps). */
+export async function fetchProfileDocument(): Promise<Record<string, unknown>> {
+  return request<Record<string, unknown>>('get', PROFILE_URL, silent())
+}
+
+export const ACCESS_KEYS_URL = '/api/v1/authentication/access-keys/'
+export const TEMP_TOKENS_URL = '/api/v1/authentication/temp-tokens/'
+export const PREFERENCE_URL = '/api/v1/users/preference/'
+
+/** A new API key: `{id, secret}`; the secret is in this answer only. Needs a fresh MFA confirmation for MFA users. */
+export async function createAccessKey(): Promise<{ id: string; secret: string }> {
+  const raw = await request<Record<string, unknown>>('post', ACCESS_KEYS_URL, silent({ json: {} }))
+  return { id: str(raw?.id), secret: str(raw?.secret) }
+}
+
+export async function setAccessKeyActive(id: string, active: boolean): Promise<void> {
+  await request('patch', `${ACCESS_KEYS_URL}${encodeURIComponent(id)}/`, silent({ json: { is_active: active } }))
+}
+
+/** A new temporary password: its secret (shown once) and when it expires. */
+export async function createTempPassword(): Promise<{ id: string; secret: string; date_expired: string }> {
+  const raw = await request<Record<string, unknown>>('post', TEMP_TOKENS_URL, silent({ json: {} }))
+  return { id: str(raw?.id), secret: str(raw?.secret), date_expired: str(raw?.date_expired) }
+}
+
+export type Preferences = Record<string, Record<string, unknown>>
+
+export async function fetchPreferences(category: string): Promise<Preferences> {
+  return request<Preferences>('get', `${PREFERENCE_URL}?category=${encodeURIComponent(category)}`, silent())
+}
+
+export async function patchPreferences(category: string, values: Preferences): Promise<Preferences> {
+  return request<Preferences>('patch', `${PREFERENCE_URL}?category=${encodeURIComponent(category)}`, silent({ json: values }))
+}

@@ -33,7 +33,12 @@ export interface TimeZoneSources {
 export interface TimeZone {
   /** the zone to send now */
   current(): string
+  /** forget the zone in use: the next request asks the sources again (after a preference changed) */
+  refresh(): void
 }
+
+/** localStorage key of the user's preferred time zone (Preferences); absent: the browser's. */
+export const PREFERRED_TIME_ZONE_KEY = 'bastionPreferredTimeZone'
 
 export function createTimeZone(sources: TimeZoneSources): TimeZone {
   let zone: string | undefined
@@ -43,6 +48,9 @@ export function createTimeZone(sources: TimeZoneSources): TimeZone {
     return asked
   }
   return {
+    refresh() {
+      zone = undefined
+    },
     current() {
       if (zone !== undefined) return zone
       const early = sources.early()
@@ -70,9 +78,18 @@ function storage(): Storage | undefined {
   }
 }
 
+function preferred(): string | null {
+  try {
+    return storage()?.getItem(PREFERRED_TIME_ZONE_KEY) ?? null
+  } catch {
+    return null
+  }
+}
+
 /** The page's sources: early.ts's global, localStorage, Intl, an idle callback (a timer where there is none). */
 export const browserTimeZoneSources: TimeZoneSources = {
-  early: () => (globalThis as { __bastionTimeZone?: EarlyTimeZone }).__bastionTimeZone,
+  // a preferred zone wins over what the early script asked of Intl (its early answers are then asked again)
+  early: () => (preferred() ? undefined : (globalThis as { __bastionTimeZone?: EarlyTimeZone }).__bastionTimeZone),
   remembered: () => {
     try {
       return storage()?.getItem(TIME_ZONE_KEY) ?? null
@@ -87,7 +104,7 @@ export const browserTimeZoneSources: TimeZoneSources = {
       // not remembered: the next visit asks Intl early
     }
   },
-  intl: () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+  intl: () => preferred() || Intl.DateTimeFormat().resolvedOptions().timeZone,
   // Not at the first idle moment: a starting page is idle while it waits for its data, and the check would then
   // hold up the render when the data arrives.
   later: (check) => {

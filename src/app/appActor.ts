@@ -104,6 +104,8 @@ const provided = appMachine.provide({
     loadProfile: fromPromise(({ signal }) => fetchProfile(signal)),
     loadLicense: fromPromise(async ({ signal }) => {
       await whenIdle()
+      // once per start of a signed-in console, like the licence: the user's console preferences (src/app/preferences.ts)
+      void import('./preferences.ts').then((m) => m.syncConsolePreferences())
       return fetchLicense(signal)
     }),
     loadTicketsCount: fromPromise(({ input, signal }) => fetchAssignedOpenCount(input.userId, signal)),

@@ -15,7 +15,7 @@ import { SESSION_PAGES } from './audit/sessions/pages.ts'
 import { ACCOUNT_PAGES } from './console/accounts/pages.ts'
 import { ACL_PAGES } from './console/acls/pages.ts'
 import { ASSET_NET_PAGES } from './console/assets-net/pages.ts'
-import { ASSET_PAGES } from './console/assets/pages.ts'
+import { ASSET_PAGES, assetPlainPages } from './console/assets/pages.ts'
 import { USER_GROUP_PAGES } from './console/groups/pages.ts'
 import { PERMS_PAGES } from './console/perms/pages.ts'
 import { ROLE_PAGES } from './console/roles/pages.ts'
@@ -79,6 +79,7 @@ for (const [key, pages] of Object.entries(CUSTOM_PAGES)) {
  */
 export const PAGES: PageRegistry = {
   ...resourcePages,
+  ...assetPlainPages,
   ...settingsPages,
   ...profilePages,
   ...auditPages,

@@ -13,7 +13,7 @@ import type { DB } from '../../db/connection.ts'
 import { kindOf } from '../../engine/derive.ts'
 import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
 import { validationError } from '../../http/errors.ts'
-import { tr } from '../../i18n.ts'
+import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catalog.ts'
@@ -285,9 +285,27 @@ function kind(category: Category, path: string, model: string, verboseName: stri
   })
 }
 
+/** A host's hardware facts (JumpServer 3.2's HostGatheredInfoSerializer): gathered over SSH, or edited by hand
+ * (lina's AssetMoreInformationEdit: `PATCH /api/v1/assets/hosts/<id>/ {gathered_info: {…}}`). */
+const GATHERED_INFO_KEYS: [string, string][] = [
+  ['vendor', 'Vendor'], ['model', 'Model'], ['sn', 'Serial number'], ['cpu_model', 'CPU model'], ['cpu_count', 'CPU count'],
+  ['cpu_cores', 'CPU cores'], ['cpu_vcpus', 'CPU vcpus'], ['memory', 'Memory'], ['disk_total', 'Disk total'],
+  ['distribution', 'OS'], ['distribution_version', 'OS version'], ['arch', 'OS arch'],
+]
+
+addMessages({
+  'Vendor': ['制造商', 'ベンダー'], 'Serial number': ['序列号', 'シリアル番号'], 'CPU model': ['CPU 型号', 'CPU モデル'],
+  'CPU count': ['CPU 数量', 'CPU 数'], 'CPU cores': ['CPU 核数', 'CPU コア数'], 'CPU vcpus': ['CPU 总数', 'vCPU 数'],
+  'Model': ['型号', 'モデル'], 'OS': ['操作系统', 'OS'], 'OS version': ['系统版本', 'OS バージョン'],
+  'Memory': ['内存', 'メモリ'], 'Disk total': ['硬盘大小', 'ディスク合計'], 'OS arch': ['系统架构', 'OS アーキテクチャ'],
+})
+
 export const hosts = kind('host', 'hosts', 'host', 'Host', [
   { name: 'address', type: 'string', label: 'IP/Host', required: true, max_length: 767 },
-  { name: 'gathered_info', type: 'json', label: 'Gathered info', read_only: true },
+  {
+    name: 'gathered_info', type: 'nested', label: 'Gathered info', required: false, default: {},
+    children: GATHERED_INFO_KEYS.map(([name, label]) => ({ name, type: 'string', label, required: false, allow_blank: true, max_length: 1024 })),
+  },
 ])
 export const devices = kind('device', 'devices', 'device', 'Device')
 export const databases = kind('database', 'databases', 'database', 'Database', [

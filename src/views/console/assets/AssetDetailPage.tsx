@@ -1,5 +1,6 @@
 /** AssetDetail: basic information, protocols, accounts (src/views/console/accounts), labels, activity. */
-import { makeStyles, MessageBar, MessageBarBody, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components'
+import { Button, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components'
+import { EditRegular } from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
@@ -9,6 +10,9 @@ import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../entries.ts'
 import { AssetAccountsTab } from '../accounts/AccountListPage.tsx'
 import { FavoriteStar } from './FavoriteStar.tsx'
+import { useGo } from '../../../ui/common/navigation.tsx'
+import { usePerms } from '../../../shell/useShell.ts'
+import { hasPerm } from '../../../ui/common/perms.ts'
 import { assetKindKey } from './resource.ts'
 import { assetConnectivityCommands, clearHostKeyCommand } from '../assets-net/connectivity.ts'
 
@@ -34,14 +38,17 @@ function Basic({ object, fields }: DetailContext) {
 /** A host's gathered hardware info ("Refresh hardware info" fills it over SSH). */
 function Hardware({ object }: { object: Row }) {
   const { t } = useLingui()
+  const go = useGo()
+  const canEdit = hasPerm(usePerms(), 'assets.change_asset')
+  const edit = canEdit ? <Button size="small" icon={<EditRegular />} onClick={() => go(`/console/assets/assets/detail/${String(object.id)}/update`)}>{t`Edit`}</Button> : null
   const info = (object.gathered_info && typeof object.gathered_info === 'object' ? object.gathered_info : {}) as Record<string, unknown>
   const labels: Record<string, string> = {
     vendor: t`Vendor`, model: t`Model`, sn: t`Serial number`, cpu_model: t`CPU model`, cpu_count: t`CPU count`, cpu_cores: t`CPU cores`,
     cpu_vcpus: t`vCPUs`, memory: t`Memory`, disk_total: t`Disk total`, distribution: t`OS`, distribution_version: t`OS version`, arch: t`Architecture`,
   }
   const known = Object.keys(labels).filter((k) => info[k] !== undefined && info[k] !== '')
-  if (!known.length) return <MessageBar><MessageBarBody>{t`No hardware info yet: use "Refresh hardware info".`}</MessageBarBody></MessageBar>
-  return <InfoCard title={t`Hardware`} items={known.map((k) => ({ key: k, label: labels[k]!, value: String(info[k]) }))} />
+  if (!known.length) return <MessageBar><MessageBarBody>{t`No hardware info yet: use "Refresh hardware info".`}</MessageBarBody>{edit && <MessageBarActions>{edit}</MessageBarActions>}</MessageBar>
+  return <InfoCard title={t`Hardware`} headerAction={edit} items={known.map((k) => ({ key: k, label: labels[k]!, value: String(info[k]) }))} />
 }
 
 function Protocols({ object }: DetailContext) {

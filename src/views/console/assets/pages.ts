@@ -2,7 +2,7 @@
  * The asset pages (lazy imports): one list page with the node tree, one form and one detail page, made per kind
  * (the platforms' pages are the generic ones).
  */
-import type { PagesOf, ResourcePages } from '../../../router/resources.ts'
+import { lazyPage, type PageRegistry, type PagesOf, type ResourcePages } from '../../../router/resources.ts'
 import type { ResourceKey } from '../../entries.ts'
 import type { ASSET_ENTRIES } from './entries.ts'
 
@@ -22,4 +22,9 @@ export const ASSET_PAGES: PagesOf<typeof ASSET_ENTRIES> = {
   clouds: assetPages('cloud', 'clouds'),
   webs: assetPages('web', 'webs'),
   customs: assetPages('custom', 'customs'),
+}
+
+/** The asset's "more information" page (issue 34), a page of its own below the assets list. */
+export const assetPlainPages: PageRegistry = {
+  AssetMoreInformationEdit: lazyPage(() => import('./AssetMoreInformationPage.tsx'), 'AssetMoreInformationPage'),
 }
