@@ -17,6 +17,7 @@ import { safeNext } from './next.ts'
 import { checkUserOtp } from './otp-store.ts'
 import { decryptRequired } from './secret.ts'
 import { checkSmsCode, smsAvailable } from './sms.ts'
+import { startLoginConfirm } from '../tickets/login-confirm.ts'
 
 /** A password step older than this must start again. */
 export const MFA_PENDING_MS = 5 * 60_000
@@ -43,6 +44,8 @@ async function login(req: FastifyRequest, reply: FastifyReply) {
     return verifyCredentials(req, { username, type: 'W' }, plain.value, s)
   })
   const target = safeNext(next)
+  // A login ACL with review: the login waits for a reviewer (server/tickets/login-confirm.ts).
+  if (user.review) return startLoginConfirm(req, user, user.review.reviewerIds, target)
   if (user.otp_secret) {
     // A session exists: the password decrypted with its key.
     const session = req.ctx.session!
