@@ -219,6 +219,21 @@ button{font:inherit;padding:.5rem 1.25rem;background:#0f6cbd;color:#fff;border:0
     }
   })
 
+  // Node suggestions (JumpServer's NodeViewSet `suggestions`, assets.match_node): the request form's node picker
+  // for users who may not list nodes.
+  app.get('/api/v1/assets/nodes/suggestions/', async (req) => {
+    await requirePerm(req, 'assets.match_node')
+    const q = req.query as Record<string, unknown>
+    const limit = Math.min(100, Math.max(1, Number(q.limit) || 10))
+    const offset = Math.max(0, Math.min(1_000_000, Number(q.offset) || 0))
+    const search = typeof q.search === 'string' ? q.search.slice(0, 128) : ''
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    const where = sql`org_id = ${req.ctx.orgId}::uuid and (${search === ''} or full_value ilike ${like})`
+    const count = (await sql<{ n: number }>`select count(*)::int as n from nodes where ${where}`.execute(req.ctx.db)).rows[0]!.n
+    const results = (await sql<Row>`select id, value as name, full_value from nodes where ${where} order by full_value limit ${limit} offset ${offset}`.execute(req.ctx.db)).rows
+    return { count, next: null, previous: null, results }
+  })
+
   registerLoginConfirm(app)
   void announce
 }

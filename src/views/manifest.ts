@@ -22,6 +22,7 @@ import { profilePages } from './profile/index.ts'
 import { settingsPages } from './settings/index.ts'
 import { auditPages } from './audit/index.ts'
 import { workbenchPages } from './workbench/index.ts'
+import { ticketsPages } from './tickets/index.ts'
 
 
 const CORE_ENTRIES: readonly ResourceEntry[] = [
@@ -533,4 +534,5 @@ export const PAGES: Readonly<Record<string, PageLoader>> = {
   ...profilePages,
   ...auditPages,
   ...workbenchPages,
+  ...ticketsPages,
 }
