@@ -10,7 +10,8 @@ export async function fetchAssignedOpenCount(userId: string, signal?: AbortSigna
   try {
     const page = await request<{ count?: unknown }>('get', TICKETS_URL, silent({
       signal,
-      searchParams: { assignees__id: userId, status: 'open', offset: 0, limit: 15, display: 1, draw: 1 },
+      // one row: only the count is shown (lina asks a page of 15 for the same number)
+      searchParams: { assignees__id: userId, status: 'open', offset: 0, limit: 1 },
     }))
     return typeof page?.count === 'number' ? page.count : 0
   } catch (e) {
