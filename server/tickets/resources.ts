@@ -345,9 +345,18 @@ applyAssetTickets.actions = [...TICKET_ACTIONS, { path: 'open', detail: false, m
 
 // ─── Flows ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** The flows seen in an organization: its own, and the root's of types it has not overridden (ROOT: every one). */
-const flowScope = (ctx: Ctx) => ctx.orgId === ORG_IDS.ROOT ? undefined
-  : sql`(t.org_id = ${ctx.orgId} or (t.org_id = ${ORG_IDS.ROOT} and not exists (select 1 from ticket_flows f where f.org_id = ${ctx.orgId} and f.type = t.type)))`
+/**
+ * The flows of an organization: its own and the root's (ROOT: every one). The list shows the effective ones — the
+ * root's flow of a type the organization has overridden is left out (`effective=1`, which routes.ts adds to every
+ * list request) — while the root's flow stays readable by id (JumpServer's `get_org_related_flows`).
+ */
+const flowScope = (ctx: Ctx) => ctx.orgId === ORG_IDS.ROOT ? undefined : sql`t.org_id in (${ctx.orgId}, ${ORG_IDS.ROOT})`
+const effectiveFlows = {
+  name: 'effective',
+  apply: (v: string, ctx: Ctx) => (v === '1' && ctx.orgId !== ORG_IDS.ROOT
+    ? sql`not (t.org_id = ${ORG_IDS.ROOT} and exists (select 1 from ticket_flows f where f.org_id = ${ctx.orgId} and f.type = t.type))`
+    : undefined),
+}
 
 async function rulesOut(ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): Promise<Map<unknown, unknown>> {
   const userIds = [...new Set(rows.flatMap((r) => ((r.rules ?? []) as FlowRule[]).flatMap((x) => x.assignees ?? [])))]
@@ -403,7 +412,7 @@ export const flows: ResourceDef = {
     dateUpdated,
   ],
   scope: flowScope,
-  filters: ['id', 'type'],
+  filters: ['id', 'type', effectiveFlows],
   ordering: { fields: ['date_created', 'type'], default: ['type'] },
   verbs: ['list', 'retrieve', 'update'],
   auditOrg: 'current',
