@@ -346,9 +346,9 @@ applyAssetTickets.actions = [...TICKET_ACTIONS, { path: 'open', detail: false, m
 // ─── Flows ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * The flows of an organization: its own and the root's (ROOT: every one). The list shows the effective ones — the
- * root's flow of a type the organization has overridden is left out (`effective=1`, which routes.ts adds to every
- * list request) — while the root's flow stays readable by id (JumpServer's `get_org_related_flows`).
+ * The flows of an organization: its own and the root's (ROOT: every one), in the list and by id alike.
+ * `?effective=1` lists only the flows that apply — the root's flow of a type the organization has overridden left
+ * out (JumpServer's `get_org_related_flows`); the console's list asks it.
  */
 const flowScope = (ctx: Ctx) => ctx.orgId === ORG_IDS.ROOT ? undefined : sql`t.org_id in (${ctx.orgId}, ${ORG_IDS.ROOT})`
 const effectiveFlows = {

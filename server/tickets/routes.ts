@@ -71,13 +71,6 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
     ;(req.params as Row).id = own.id
   })
 
-  // Flow lists show the effective flows unless asked otherwise (resources.ts `effective`).
-  app.addHook('preHandler', async (req) => {
-    if (req.method !== 'GET' || req.url.split('?')[0] !== flows.path) return
-    const q = req.query as Record<string, unknown> | undefined
-    if (q && q.effective === undefined) q.effective = '1'
-  })
-
   // ── Comments ──
   app.get('/api/v1/tickets/comments/', async (req) => {
     const q = req.query as Record<string, unknown>

@@ -5,7 +5,10 @@ import { ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
 import { dbKind, type TestClient } from '../testing.ts'
 import { startSmtp, type TestSmtp } from '../testing/smtp.ts'
 import { useTestServer } from '../use-test-server.ts'
+import { openDatabase } from '../db/connection.ts'
+import { applyAction } from './core.ts'
 import { createTicketApprovalGate, openSystemTicket } from './gate.ts'
+import { afterTransition } from './notify.ts'
 
 const T = '/api/v1/tickets/'
 const TYPED: Record<string, string> = {
@@ -53,7 +56,7 @@ describe(`tickets (${dbKind()})`, () => {
 
   /** DEFAULT's asset-request flow: two levels, the org admins then boss2 (a copy of the root flow). */
   async function twoLevelFlow() {
-    const flows = (await s.admin.get(`${T}flows/`)).json() as { id: string; org_id: string }[]
+    const flows = (await s.admin.get(`${T}flows/?effective=1`)).json() as { id: string; org_id: string }[]
     const rootFlow = flows[0]!
     const r = await s.admin.put(`${T}flows/${rootFlow.id}/`, { approval_level: 2, rules: [{ strategy: 'org_admin' }, { strategy: 'custom_user', assignees: [u.boss2!.id] }] })
     expect(r.statusCode, r.body).toBe(200)
@@ -90,7 +93,8 @@ describe(`tickets (${dbKind()})`, () => {
     // the root flow is unchanged, and DEFAULT now sees only its own
     const again = (await s.admin.get(`${T}flows/${rootFlow.id}/`, { 'x-jms-org': ORG_IDS.ROOT })).json()
     expect(again.approval_level).toBe(1)
-    expect(((await s.admin.get(`${T}flows/`)).json() as unknown[]).length).toBe(1)
+    expect(((await s.admin.get(`${T}flows/?effective=1`)).json() as { id: string }[]).map((f) => f.id)).toEqual([copy.id])
+    expect(((await s.admin.get(`${T}flows/`)).json() as { id: string }[]).map((f) => f.id).sort()).toEqual([copy.id, rootFlow.id].sort())
     expect((await s.admin.delete(`${T}flows/${copy.id}/`)).statusCode).toBe(405)
     const bad = await s.admin.patch(`${T}flows/${copy.id}/`, { rules: [{ strategy: 'custom_user', assignees: [] }] })
     expect(bad.statusCode).toBe(400)
@@ -226,7 +230,7 @@ describe(`tickets (${dbKind()})`, () => {
 
   it('a direct-approve link approves once, as its assignee; reused, expired or foreign tokens do nothing', async () => {
     // a one-level flow in DEFAULT again: the org admins
-    const flow = ((await s.admin.get(`${T}flows/`)).json() as { id: string }[])[0]!
+    const flow = ((await s.admin.get(`${T}flows/?effective=1`)).json() as { id: string }[])[0]!
     expect((await s.admin.put(`${T}flows/${flow.id}/`, { approval_level: 1, rules: [{ strategy: 'org_admin' }] })).statusCode).toBe(200)
     const t = await openAsset()
     const mail = await mailAbout('boss1@example.org', t.title)
@@ -266,6 +270,20 @@ describe(`tickets (${dbKind()})`, () => {
     await h3.cancel()
     expect(await h3.decision).toBe('closed')
     expect((await u.boss1!.c.get(`${TYPED.command_confirm}${h3.ticketId}/`)).json().status.value).toBe('closed')
+  })
+
+  it(`the gate hears a decision made by another server process (${dbKind() === 'pglite' ? 'PGlite: one process, the in-process channel' : 'a second PostgreSQL connection pool'})`, async () => {
+    // A long poll: only the notification can wake the waiter within the test.
+    const gate = createTicketApprovalGate({ database: s.t.database, config: s.t.config, log: { warn: () => undefined }, pollMs: 3_600_000 })
+    const h = await gate({ kind: 'command', orgId: ORG_IDS.DEFAULT, userId: u.applicant!.id, assetId: host, accountId: null, accountName: 'root', aclId: randomUUID(), aclName: 'acl', reviewerIds: [u.boss1!.id], loginFrom: 'ST', command: 'shutdown' })
+    const other = s.t.databaseUrl ? await openDatabase({ databaseUrl: s.t.databaseUrl }) : s.t.database
+    try {
+      const tr = await other.db.transaction().execute((tx) => applyAction(tx, h.ticketId, u.boss1!.id, 'boss1(boss1)', 'approve'))
+      await afterTransition({ database: other, config: s.t.config }, tr, { warn: () => undefined })
+      expect(await h.decision).toBe('approved')
+    } finally {
+      if (other !== s.t.database) await other.close()
+    }
   })
 
   it('components: login-asset check, super-ticket status and close, command review, connection tokens wait for approval', async () => {

@@ -33,7 +33,7 @@ test.describe('tickets', () => {
     const requester = await createLoginUser(a, request, [ORG_USER])
     const boss = await createLoginUser(a, request, [ORG_ADMIN])
     const second = await createLoginUser(a, request, [ORG_USER])
-    const flow = (await a.get('/api/v1/tickets/flows/'))[0]
+    const flow = (await a.get('/api/v1/tickets/flows/?effective=1'))[0]
     await a.patch(`/api/v1/tickets/flows/${flow.id}/`, { approval_level: 2, rules: [{ strategy: 'org_admin' }, { strategy: 'custom_user', assignees: [second.id] }] })
 
     // the requester asks for the host

@@ -44,6 +44,9 @@ export const flowResource = () => defineResource({
 
 const flowList = (): ListConfig => ({
   resource: flowResource(),
+  // the flows that apply here (an organization's copy hides the root's of the same type)
+  url: `${TICKET_FLOWS_URL}?effective=1`,
+  hiddenFilters: ['effective'],
   tableName: 'TicketFlow',
   label: msg`Ticket flows`,
   defaultOrder: null,
