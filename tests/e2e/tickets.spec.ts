@@ -58,6 +58,8 @@ test.describe('tickets', () => {
     // level 1: the org admin, from the assigned tickets
     const p1 = await asUser(browser, baseURL, boss, '/tickets/assigned-tickets')
     await expect(p1.getByRole('heading', { name: 'Assigned tickets' })).toBeVisible()
+    await expect(p1.getByRole('link', { name: title })).toBeVisible()
+    await expectNoAxeViolations(p1, 'assigned tickets')
     await p1.getByRole('link', { name: title }).click()
     await expect(p1.getByRole('heading', { name: title })).toBeVisible()
     await expectNoAxeViolations(p1, 'assigned detail')
@@ -76,6 +78,22 @@ test.describe('tickets', () => {
     await expect(page.getByText(hostName).first()).toBeVisible()
     await p1.context().close()
     await p2.context().close()
+  })
+
+  test('flows: the list and the editor (an organization edits its copy)', async ({ page }) => {
+    await login(page, '/tickets/flow')
+    await expect(page.getByRole('heading', { name: 'Ticket flows' })).toBeVisible()
+    await expectNoAxeViolations(page, 'flows')
+    await page.getByRole('link', { name: 'Apply for asset' }).click()
+    await expect(page.getByRole('heading', { name: /Update ticket flow/ })).toBeVisible()
+    await page.getByRole('radio', { name: 'One level' }).check()
+    await page.getByRole('combobox', { name: 'Approve strategy' }).selectOption('super_org_admin')
+    await expectNoAxeViolations(page, 'flow editor')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByRole('heading', { name: 'Ticket flows' })).toBeVisible()
+    const flow = (await a.get('/api/v1/tickets/flows/?effective=1'))[0]
+    expect(flow.org_id).toBe('00000000-0000-0000-0000-000000000002')
+    expect(flow.rules.map((r: { strategy: { value: string } }) => r.strategy.value)).toEqual(['super_org_admin'])
   })
 
   test.describe('login confirm by mail', () => {
