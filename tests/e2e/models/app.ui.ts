@@ -10,7 +10,7 @@
  * gone (failed: no_session_mark).
  * Not driven (the unit model walk covers them): SESSION_EXPIRED (the session mark is read at start-up, which
  * already ends at the login page without it), failing profile/licence/tickets reads and the tickets badge's
- * 5-minute refresh (no tickets badge for the e2e administrator: tickets are off in the e2e server's settings),
+ * 5-minute refresh (tickets are on by default since issue 32: the badge is read once, its refresh not waited for),
  * RELOAD_PROFILE (sent by the first-login page), and the events the app only passes on to its children
  * (SWITCH_VIEW, SWITCH_ORG, API_ACTIVITY: the view/org and session-refresh models drive them).
  */
