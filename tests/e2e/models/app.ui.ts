@@ -109,10 +109,11 @@ export function appUiModel(facts: AppFacts): UiModel<AppCtx> {
     // the user changes the organization once the start-up's reads are over (the reads take milliseconds), once
     // (a second change re-enters the same states)
     filter: (snapshot, event) =>
-      event.type !== 'ORG_CHANGED' ||
+      // the badge's 5-minute refresh is not waited for (the unit model walk covers it)
+      !event.type.startsWith('xstate.after.ticketsRefresh') && (event.type !== 'ORG_CHANGED' ||
       (snapshot.matches({ ready: { profile: 'idle' } }) && !snapshot.matches({ ready: { license: 'loading' } }) &&
         !snapshot.matches({ ready: { tickets: 'loading' } }) &&
-        (snapshot.context as { profileOrgId: string | null }).profileOrgId !== facts.second.id),
+        (snapshot.context as { profileOrgId: string | null }).profileOrgId !== facts.second.id)),
     perform: {
       'xstate.init': open,
       'xstate.done.actor.startup': noop,
