@@ -38,7 +38,7 @@ export async function startLoginConfirm(req: FastifyRequest, user: LoginUser, re
     type: 'login_confirm', orgId: ORG_IDS.ROOT, userId: user.id, reviewerIds,
     columns: { apply_login_ip: req.ip.slice(0, 64), apply_login_city: '', apply_login_datetime: new Date() },
   }, req.log)
-  delete session.data.userId
+  if (session.data.userId !== undefined) setKey(session, 'userId', undefined)
   setKey(session, 'loginConfirm', { userId: user.id, ticketId, at: Date.now(), next } satisfies Pending)
   const reviewers = await reviewerNames(req, ticketId)
   return { confirm_required: true, ticket_id: ticketId, reviewers, msg: tr(req.ctx.lang, 'Login needs a reviewer\'s approval: waiting for {reviewers}', { reviewers: reviewers.join(', ') }) }
@@ -53,7 +53,7 @@ function pendingOf(req: FastifyRequest): Pending | undefined {
 async function status(req: FastifyRequest, reply: FastifyReply) {
   const lang = req.ctx.lang
   const p = pendingOf(req)
-  if (!p) throw new ApiError(400, { error: tr(lang, 'No login is waiting for approval'), code: 'login_confirm_none' })
+  if (!p) throw new ApiError(404, { error: tr(lang, 'No login is waiting for approval'), code: 'login_confirm_none' })
   const t = (await sql<{ state: string; status: string; updated_by: string }>`select state, status, updated_by from tickets where id = ${p.ticketId}`.execute(req.ctx.db)).rows[0]
   if (t && t.status === 'open') return { state: 'pending', ticket_id: p.ticketId, reviewers: await reviewerNames(req, p.ticketId) }
   const session = req.ctx.session!

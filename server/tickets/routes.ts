@@ -142,7 +142,7 @@ button{font:inherit;padding:.5rem 1.25rem;background:#0f6cbd;color:#fff;border:0
     const t = tok ? await ticketRow(req.ctx.db, tok.ticket_id) : undefined
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8')
     if (!tok || !t || t.status !== 'open' || t.approval_step !== tok.level) {
-      return reply.status(400).send(page(tr(lang, 'Approve ticket'), `<p role="alert">${escapeHtml(tr(lang, 'This approve link is invalid, used or expired.'))}</p>`))
+      return reply.status(404).send(page(tr(lang, 'Approve ticket'), `<p role="alert">${escapeHtml(tr(lang, 'This approve link is invalid, used or expired.'))}</p>`))
     }
     return reply.send(page(tr(lang, 'Approve ticket'), `<dl><dt>${escapeHtml(tr(lang, 'Title'))}</dt><dd>${escapeHtml(t.title)}</dd>
 <dt>${escapeHtml(tr(lang, 'Applicant'))}</dt><dd>${escapeHtml(String(t.applicant_display))}</dd>
@@ -153,7 +153,7 @@ button{font:inherit;padding:.5rem 1.25rem;background:#0f6cbd;color:#fff;border:0
     const lang = req.ctx.lang
     const token = (req.params as { token: string }).token
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8')
-    const bad = () => reply.status(400).send(page(tr(lang, 'Approve ticket'), `<p role="alert">${escapeHtml(tr(lang, 'This approve link is invalid, used or expired.'))}</p>`))
+    const bad = () => reply.status(404).send(page(tr(lang, 'Approve ticket'), `<p role="alert">${escapeHtml(tr(lang, 'This approve link is invalid, used or expired.'))}</p>`))
     // Spend the token first (one use, whatever follows), then act as its assignee under the ordinary rules.
     const tok = await req.ctx.db.transaction().execute(async (tx) => {
       const row = await approveTokenRow(tx, token, new Date(), true)

@@ -242,17 +242,17 @@ describe(`tickets (${dbKind()})`, () => {
     const r = await anon.post(path, {})
     expect(r.statusCode, r.body).toBe(200)
     expect((await u.applicant!.c.get(`${TYPED.apply_asset}${t.id}/`)).json().state.value).toBe('approved')
-    expect((await anon.post(path, {})).statusCode).toBe(400)
-    expect((await anon.get(path)).statusCode).toBe(400)
+    expect((await anon.post(path, {})).statusCode).toBe(404)
+    expect((await anon.get(path)).statusCode).toBe(404)
     // expired
     const t2 = await openAsset()
     const mail2 = await mailAbout('boss1@example.org', t2.title)
     const path2 = /\/tickets\/direct-approve\/[A-Za-z0-9_-]+\//.exec(mail2.text)![0]
     await sql`update ticket_approve_tokens set date_expired = now() - interval '1 second' where ticket_id = ${t2.id}`.execute(s.t.database.db)
-    expect((await anon.post(path2, {})).statusCode).toBe(400)
+    expect((await anon.post(path2, {})).statusCode).toBe(404)
     expect((await u.applicant!.c.get(`${TYPED.apply_asset}${t2.id}/`)).json().state.value).toBe('pending')
     // garbage
-    expect((await anon.post('/tickets/direct-approve/not-a-token-at-all-xxxxx/', {})).statusCode).toBe(400)
+    expect((await anon.post('/tickets/direct-approve/not-a-token-at-all-xxxxx/', {})).statusCode).toBe(404)
   })
 
   it('the gate: a login-asset and a command decision resolve from the API; cancel closes', async () => {
