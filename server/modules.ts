@@ -14,6 +14,7 @@ import { registerNotifications } from './notifications/routes.ts'
 import { registerTools } from './tools/routes.ts'
 import { registerSms } from './sms/routes.ts'
 import { registerTerminalComponent } from './terminal/index.ts'
+import { registerTickets } from './tickets/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -25,6 +26,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerStartup(app)
   await registerResources(app)
   await registerAccounts(app)
+  await registerTickets(app)
   registerSettingsApi(app)
   registerMail(app)
   registerLdap(app)

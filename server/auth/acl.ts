@@ -5,7 +5,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
  * login. The ACL module replaces `app.loginAclCheck` in its register function. `reject` ends the attempt
  * with 400 code `acl_rejected` and a login log with reason "ACL is not allowed".
  */
-export type LoginAclDecision = { action: 'accept' } | { action: 'reject'; message?: string }
+export type LoginAclDecision =
+  | { action: 'accept' }
+  | { action: 'reject'; message?: string }
+  /** A web login waits for one of the reviewers (a login_confirm ticket: server/tickets/login-confirm.ts). */
+  | { action: 'review'; reviewerIds: string[] }
 
 export interface LoginAclSubject {
   userId: string

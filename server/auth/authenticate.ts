@@ -98,7 +98,7 @@ export async function countedFailure(
 let dummyHash: Promise<string> | undefined
 
 /** Username + password (plain) → the user, or a counted LoginFailure. Unknown users cost the same work. */
-export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, password: string, s: LimitSettings): Promise<LoginUser> {
+export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, password: string, s: LimitSettings): Promise<LoginUser & { review?: { reviewerIds: string[] } }> {
   let user = await findLoginUser(req, { username: attempt.username })
   let good: boolean
   if ((!user || user.source === 'ldap') && (await ldapEnabled(req))) {
@@ -123,5 +123,6 @@ export async function verifyCredentials(req: FastifyRequest, attempt: Attempt, p
   }
   const acl = await req.server.loginAclCheck(req, { userId: user.id, username: user.username, ip: req.ip, type: attempt.type })
   if (acl.action === 'reject') throw new LoginFailure('acl_rejected', acl.message ?? AUTH_MESSAGES.aclRejected, undefined, AUTH_MESSAGES.reasonAcl, mfaFlag(user))
+  if (acl.action === 'review') return { ...user, review: { reviewerIds: acl.reviewerIds } }
   return user
 }

@@ -18,6 +18,7 @@ import { safeNext } from './next.ts'
 import { checkUserOtp } from './otp-store.ts'
 import { decryptRequired } from './secret.ts'
 import { checkSmsCode, smsAvailable } from './sms.ts'
+import { startLoginConfirm } from '../tickets/login-confirm.ts'
 
 /** A password step older than this must start again. */
 export const MFA_PENDING_MS = 5 * 60_000
@@ -49,10 +50,12 @@ async function login(req: FastifyRequest, reply: FastifyReply) {
     } catch (e) {
       if (!(e instanceof LoginFailure) || (e.code !== 'blocked' && e.code !== 'invalid_credentials')) throw e
       await writeLoginLog(req, { username, type: 'W', mfa: 1, status: false, reason: e.reason })
-      return { user: (await findLoginUser(req, { username }))!, passwordOk: false }
+      return { user: (await findLoginUser(req, { username }))! as Awaited<ReturnType<typeof verifyCredentials>>, passwordOk: false }
     }
   })
   const target = safeNext(next)
+  // A login ACL with review: the login waits for a reviewer (server/tickets/login-confirm.ts).
+  if (user.review) return startLoginConfirm(req, user, user.review.reviewerIds, target)
   if (user.otp_secret) {
     // A session exists: the password decrypted with its key.
     const session = req.ctx.session!

@@ -211,7 +211,8 @@ async function callback(req: FastifyRequest, reply: FastifyReply) {
     if (!user.is_active) throw new SsoFailure('sso_inactive', AUTH_MESSAGES.reasonInvalid, username)
     if (user.date_expired && user.date_expired.getTime() < Date.now()) throw new SsoFailure('sso_inactive', AUTH_MESSAGES.reasonInvalid, username)
     const acl = await req.server.loginAclCheck(req, { userId: user.id, username: user.username, ip: req.ip, type: 'W' })
-    if (acl.action === 'reject') throw new SsoFailure('sso_user_denied', AUTH_MESSAGES.reasonAcl, username)
+    // SSO logins cannot wait on the login page for a reviewer: review refuses them, as a token login.
+    if (acl.action === 'reject' || acl.action === 'review') throw new SsoFailure('sso_user_denied', AUTH_MESSAGES.reasonAcl, username)
     const settings = await allSettings(req.ctx.db)
     if (user.otp_secret && settings.get('SECURITY_MFA_AUTH_ENABLED_FOR_THIRD_PARTY') !== false) {
       const s = req.ctx.session ?? (req.ctx.session = newSession())

@@ -26,6 +26,7 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface AccessKeys {
   date_created: Generated<Timestamp>;
   date_last_used: Timestamp | null;
+  date_updated: Generated<Timestamp>;
   id: string;
   is_active: Generated<boolean>;
   secret: string;
@@ -433,6 +434,7 @@ export interface ConnectionTokens {
   date_created: Generated<Timestamp>;
   date_expired: Timestamp;
   date_updated: Generated<Timestamp>;
+  from_ticket_id: string | null;
   id: string;
   input_secret: Generated<string>;
   input_username: Generated<string>;
@@ -935,6 +937,18 @@ export interface TaskLogChunks {
   id: Generated<number>;
 }
 
+export interface TempTokens {
+  date_created: Generated<Timestamp>;
+  date_expired: Timestamp;
+  date_updated: Generated<Timestamp>;
+  date_verified: Timestamp | null;
+  id: string;
+  secret: string;
+  user_id: string;
+  username: string;
+  verified: Generated<boolean>;
+}
+
 export interface Terminals {
   command_storage: Generated<string>;
   comment: Generated<string>;
@@ -986,6 +1000,118 @@ export interface TerminalTasks {
   terminal_id: string;
 }
 
+export interface TicketApplyAssets {
+  asset_id: string;
+  ticket_id: string;
+}
+
+export interface TicketApplyNodes {
+  node_id: string;
+  ticket_id: string;
+}
+
+export interface TicketApproveTokens {
+  date_expired: Timestamp;
+  date_used: Timestamp | null;
+  level: number;
+  ticket_id: string;
+  token_hash: string;
+  user_id: string;
+}
+
+export interface TicketAssignees {
+  date_updated: Generated<Timestamp>;
+  id: string;
+  level: number;
+  state: Generated<string>;
+  step_id: string;
+  ticket_id: string;
+  user_id: string;
+}
+
+export interface TicketComments {
+  body: string;
+  date_created: Generated<Timestamp>;
+  id: string;
+  ticket_id: string;
+  type: Generated<string>;
+  user_display: Generated<string>;
+  user_id: string | null;
+}
+
+export interface TicketFlows {
+  approval_level: Generated<number>;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  org_id: string;
+  rules: Generated<Json>;
+  type: string;
+  updated_by: Generated<string>;
+}
+
+export interface Tickets {
+  applicant_display: Generated<string>;
+  applicant_id: string | null;
+  apply_accounts: Json | null;
+  apply_actions: number | null;
+  apply_date_expired: Timestamp | null;
+  apply_date_start: Timestamp | null;
+  apply_from_cmd_filter_acl_id: string | null;
+  apply_from_session_id: string | null;
+  apply_login_account: string | null;
+  apply_login_asset_id: string | null;
+  apply_login_city: string | null;
+  apply_login_datetime: Timestamp | null;
+  apply_login_ip: string | null;
+  apply_login_user_id: string | null;
+  apply_permission_name: string | null;
+  apply_run_account: string | null;
+  apply_run_asset: string | null;
+  apply_run_command: string | null;
+  apply_run_user_id: string | null;
+  approval_step: Generated<number>;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  current_assignees: Generated<string[]>;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  flow_id: string | null;
+  id: string;
+  org_id: string;
+  participants: Generated<string[]>;
+  rel_snapshot: Generated<Json>;
+  serial_num: string | null;
+  state: Generated<string>;
+  status: Generated<string>;
+  title: string;
+  type: string;
+  updated_by: Generated<string>;
+}
+
+export interface TicketSerials {
+  day: string;
+  n: number;
+}
+
+export interface TicketSessions {
+  id: string;
+  session_id: string;
+  ticket_id: string;
+}
+
+export interface TicketSteps {
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  level: number;
+  state: Generated<string>;
+  status: Generated<string>;
+  ticket_id: string;
+}
+
 export interface UserGroupMembers {
   id: Generated<number>;
   user_id: string;
@@ -1000,6 +1126,14 @@ export interface UserGroups {
   id: string;
   name: string;
   org_id: string;
+}
+
+export interface UserPreferences {
+  category: string;
+  date_updated: Generated<Timestamp>;
+  name: string;
+  user_id: string;
+  value: Json;
 }
 
 export interface Users {
@@ -1118,10 +1252,22 @@ export interface DB {
   system_msg_subscriptions: SystemMsgSubscriptions;
   task_executions: TaskExecutions;
   task_log_chunks: TaskLogChunks;
+  temp_tokens: TempTokens;
   terminal_sessions: TerminalSessions;
   terminal_tasks: TerminalTasks;
   terminals: Terminals;
+  ticket_apply_assets: TicketApplyAssets;
+  ticket_apply_nodes: TicketApplyNodes;
+  ticket_approve_tokens: TicketApproveTokens;
+  ticket_assignees: TicketAssignees;
+  ticket_comments: TicketComments;
+  ticket_flows: TicketFlows;
+  ticket_serials: TicketSerials;
+  ticket_sessions: TicketSessions;
+  ticket_steps: TicketSteps;
+  tickets: Tickets;
   user_group_members: UserGroupMembers;
   user_groups: UserGroups;
+  user_preferences: UserPreferences;
   users: Users;
 }

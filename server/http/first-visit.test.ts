@@ -139,7 +139,7 @@ describe(`first visit: compression, caching, the reference console's calls (${db
     expect(anonymous.headers.location).toBe(`/core/auth/login/?next=${encodeURIComponent('/luna/connect?token=abc')}`)
   })
 
-  it('says tickets are off while no tickets API exists', async () => {
-    expect((await admin.get('/api/v1/settings/public/')).json().TICKETS_ENABLED).toBe(false)
+  it('says tickets are on by default (JumpServer 3.2: TICKETS_ENABLED = True)', async () => {
+    expect((await admin.get('/api/v1/settings/public/')).json().TICKETS_ENABLED).toBe(true)
   })
 })

@@ -106,6 +106,8 @@ const ROWS: Row[] = [
   ['terminal', 'sessionsharing', ['view'], false],
   ['terminal', 'supersessionsharing', ['add'], false],
   ['terminal', 'sessionjoinrecord', ['view', 'add', 'change'], false],
+  // Components read and close review tickets (JumpServer's SuperTicket: super-tickets/<id>/status/).
+  ['tickets', 'superticket', ['view', 'change'], true],
 ]
 
 function codenameOf(app: string, model: string, action: string): string {

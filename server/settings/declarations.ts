@@ -79,7 +79,7 @@ export const BASIC: SettingsCategory = {
         { name: 'LINK', type: 'url', label: 'More url', allow_null: true, max_length: 1024, default: '' },
       ],
     },
-    bool('TICKETS_ENABLED', 'Enable tickets', false), // no tickets API yet (docs/decisions/tickets-enabled-defaults-to-false.md)
+    bool('TICKETS_ENABLED', 'Enable tickets', true),
   ],
   clean(values, current) {
     if (typeof values.SITE_URL === 'string') values.SITE_URL = values.SITE_URL.replace(/\/+$/, '') || 'http://127.0.0.1'

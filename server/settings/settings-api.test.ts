@@ -90,7 +90,7 @@ describe(`settings API (${dbKind()})`, () => {
     const basic = (await admin.get(API)).json()
     expect(basic).toEqual({
       SITE_URL: 'http://127.0.0.1:8080', USER_GUIDE_URL: '', FORGOT_PASSWORD_URL: '', GLOBAL_ORG_DISPLAY_NAME: '', ANNOUNCEMENT_ENABLED: false,
-      ANNOUNCEMENT: { ID: '', SUBJECT: '', CONTENT: '', LINK: '' }, TICKETS_ENABLED: false,
+      ANNOUNCEMENT: { ID: '', SUBJECT: '', CONTENT: '', LINK: '' }, TICKETS_ENABLED: true,
     })
     await setSettings(db(), { LOGIN_LOG_KEEP_DAYS: 30 })
     expect((await admin.get(url('clean'))).json()).toEqual({

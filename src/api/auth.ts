@@ -48,7 +48,13 @@ export interface OpenSettings {
   methods: LoginMethod[]
 }
 
-export type LoginOutcome = { kind: 'done'; next: string } | { kind: 'mfa'; methods: string[] }
+export type LoginOutcome =
+  | { kind: 'done'; next: string }
+  | { kind: 'mfa'; methods: string[] }
+  /** a login ACL holds the login for a reviewer (docs/tickets.md): poll `loginConfirmStatus` */
+  | { kind: 'confirm'; reviewers: string[] }
+
+export const LOGIN_CONFIRM_URL = '/api/v1/authentication/login-confirm-ticket/status/'
 
 type Json = Record<string, unknown>
 
@@ -107,7 +113,24 @@ export function parseLoginAnswer(body: unknown): LoginOutcome | undefined {
     return { kind: 'mfa', methods: methods.length ? methods : ['otp'] }
   }
   if (body.ok === true) return { kind: 'done', next: str(body.next) || '/ui/' }
+  if (body.confirm_required === true || body.state === 'pending') {
+    return { kind: 'confirm', reviewers: Array.isArray(body.reviewers) ? body.reviewers.filter((r): r is string => typeof r === 'string') : [] }
+  }
   return undefined
+}
+
+/** The held login's state: still waiting (`confirm`), done, or the second factor; a rejection throws. */
+export function loginConfirmStatus(): Promise<LoginOutcome> {
+  return call(() => http.get(LOGIN_CONFIRM_URL).json(), parseLoginAnswer)
+}
+
+/** Gives up waiting: the server closes the ticket. */
+export async function cancelLoginConfirm(): Promise<void> {
+  try {
+    await http.delete(LOGIN_CONFIRM_URL)
+  } catch (e) {
+    throw await toAuthError(e)
+  }
 }
 
 export function fetchOpenSettings(): Promise<OpenSettings> {

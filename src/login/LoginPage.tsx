@@ -3,6 +3,7 @@ import { Button, Divider } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { LanguageMenu } from './LanguageMenu.tsx'
 import { LoginNotice } from './LoginNotice.tsx'
+import { ConfirmStep } from './ConfirmStep.tsx'
 import { MfaStep } from './MfaStep.tsx'
 import { PasswordStep } from './PasswordStep.tsx'
 import { useBranding } from './useBranding.ts'
@@ -52,10 +53,10 @@ export function LoginPage({ next, navigate }: LoginPageProps) {
           </div>
           <form className={styles.form} onSubmit={onSubmit} noValidate aria-busy={flow.state.busy}>
             <h2 className={styles.stepTitle}>
-              {flow.state.step === 'password' ? t`Log in to your account` : t`Multi-factor authentication`}
+              {flow.state.step === 'password' ? t`Log in to your account` : flow.state.step === 'confirm' ? t`Waiting for approval` : t`Multi-factor authentication`}
             </h2>
             {flow.state.notice && <LoginNotice notice={flow.state.notice} />}
-            {flow.state.step === 'password' ? <PasswordStep flow={flow} /> : <MfaStep flow={flow} />}
+            {flow.state.step === 'password' ? <PasswordStep flow={flow} /> : flow.state.step === 'confirm' ? <ConfirmStep flow={flow} /> : <MfaStep flow={flow} />}
           </form>
           {flow.state.step === 'password' && methods.length > 0 && (
             <nav className={styles.form} aria-label={t`Other ways to log in`}>

@@ -104,3 +104,15 @@ describe('helpers', () => {
     expect(blockedSubmit({ ...typed, username: '   ' })?.focus).toBe('username')
   })
 })
+
+describe('a login held for review', () => {
+  it('waits with the reviewers, goes back on cancel, and returns to the password with the reason when refused', () => {
+    const reduce = loginReducer
+    const sent = reduce({ ...initialLoginState, username: 'u', password: 'p' }, { type: 'submit' })
+    const waiting = reduce(sent, { type: 'confirmRequired', reviewers: ['Ann', 'Bo'] })
+    expect(waiting).toMatchObject({ step: 'confirm', busy: false, reviewers: ['Ann', 'Bo'] })
+    expect(reduce(waiting, { type: 'back' })).toMatchObject({ step: 'password', reviewers: [] })
+    const refused = reduce(waiting, { type: 'failed', failure: { status: 400, code: 'login_confirm_rejected', message: 'The reviewer rejected the login' } })
+    expect(refused).toMatchObject({ step: 'password', password: '', notice: { kind: 'server', text: 'The reviewer rejected the login' }, focus: 'password' })
+  })
+})

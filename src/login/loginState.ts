@@ -3,7 +3,7 @@
  * above the form and where focus goes next. Side effects (HTTP, navigation) live in `useLoginFlow`.
  */
 
-export type Step = 'password' | 'mfa'
+export type Step = 'password' | 'mfa' | 'confirm'
 export type InputName = 'username' | 'password' | 'code'
 
 /**
@@ -29,6 +29,8 @@ export interface LoginState {
   /** the input to focus; `focusSeq` changes every time focus should move, even to the same input */
   focus: InputName
   focusSeq: number
+  /** the reviewers a held login waits for (step `confirm`) */
+  reviewers: string[]
 }
 
 /** What a failed call reports (the shape of `AuthError` in src/api/auth.ts). */
@@ -42,6 +44,7 @@ export type LoginAction =
   | { type: 'edit'; field: InputName; value: string }
   | { type: 'submit' }
   | { type: 'mfaRequired' }
+  | { type: 'confirmRequired'; reviewers: string[] }
   | { type: 'done' }
   | { type: 'failed'; failure: Failure }
   | { type: 'back' }
@@ -57,6 +60,7 @@ export const initialLoginState: LoginState = {
   notice: null,
   focus: 'username',
   focusSeq: 0,
+  reviewers: [],
 }
 
 /** Codes after which only a fresh page (new session key, new CSRF token) can help. */
@@ -93,6 +97,10 @@ function onFailure(s: LoginState, f: Failure): LoginState {
       return { ...base, code: '', ...moveFocus(s, 'code') }
     case 'mfa_expired':
       return { ...base, step: 'password', code: '', ...moveFocus(s, 'password') }
+    case 'login_confirm_rejected':
+    case 'login_confirm_closed':
+    case 'login_confirm_none':
+      return { ...base, step: 'password', password: '', reviewers: [], ...moveFocus(s, 'password') }
     default:
       return { ...base, ...moveFocus(s, s.step === 'mfa' ? 'code' : 'password') }
   }
@@ -111,6 +119,8 @@ export function loginReducer(s: LoginState, a: LoginAction): LoginState {
       if (blocked) return { ...s, ...blocked, ...moveFocus(s, blocked.focus) }
       return { ...s, busy: true, notice: null, missing: { username: false, password: false } }
     }
+    case 'confirmRequired':
+      return { ...s, step: 'confirm', busy: false, notice: null, reviewers: a.reviewers }
     case 'mfaRequired':
       return { ...s, step: 'mfa', busy: false, code: '', notice: null, ...moveFocus(s, 'code') }
     case 'done':
@@ -118,8 +128,8 @@ export function loginReducer(s: LoginState, a: LoginAction): LoginState {
     case 'failed':
       return onFailure(s, a.failure)
     case 'back':
-      if (s.busy) return s
-      return { ...s, step: 'password', code: '', notice: null, ...moveFocus(s, 'password') }
+      if (s.busy && s.step !== 'confirm') return s
+      return { ...s, step: 'password', code: '', busy: false, reviewers: [], notice: null, ...moveFocus(s, 'password') }
     default:
       return a satisfies never
   }

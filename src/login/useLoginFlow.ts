@@ -1,5 +1,5 @@
-import { useCallback, useLayoutEffect, useReducer, useRef } from 'react'
-import { AuthError, login, loginMfa } from '../api/auth.ts'
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react'
+import { AuthError, cancelLoginConfirm, login, loginConfirmStatus, loginMfa } from '../api/auth.ts'
 import { blockedSubmit, initialLoginState, loginReducer, type InputName, type LoginState } from './loginState.ts'
 
 export interface LoginFlow {
@@ -7,7 +7,12 @@ export interface LoginFlow {
   edit: (field: InputName, value: string) => void
   submit: () => Promise<void>
   back: () => void
+  /** gives up a login held for review (the server closes its ticket) */
+  cancel: () => Promise<void>
 }
+
+/** How often a held login asks whether a reviewer decided. */
+export const CONFIRM_POLL_MS = 3000
 
 const leave = (url: string): void => window.location.assign(url)
 
@@ -52,6 +57,11 @@ export function useLoginFlow(next: string | undefined, navigate: (url: string) =
           dispatch({ type: 'mfaRequired' })
           return
         }
+        if (outcome.kind === 'confirm') {
+          inFlight.current = false
+          dispatch({ type: 'confirmRequired', reviewers: outcome.reviewers })
+          return
+        }
         dispatch({ type: 'done' })
         navigate(outcome.next)
       } else {
@@ -68,5 +78,45 @@ export function useLoginFlow(next: string | undefined, navigate: (url: string) =
 
   const edit = useCallback((field: InputName, value: string) => dispatch({ type: 'edit', field, value }), [])
   const back = useCallback(() => dispatch({ type: 'back' }), [])
-  return { state, edit, submit, back }
+
+  // A held login polls until a reviewer decides: done → leave, the second factor → its step, refused → the
+  // password step with the reason.
+  const waiting = state.step === 'confirm'
+  useEffect(() => {
+    if (!waiting) return
+    let stopped = false
+    const poll = async () => {
+      try {
+        const outcome = await loginConfirmStatus()
+        if (stopped) return
+        if (outcome.kind === 'confirm') return
+        stopped = true
+        if (outcome.kind === 'mfa') dispatch({ type: 'mfaRequired' })
+        else {
+          dispatch({ type: 'done' })
+          navigate(outcome.next)
+        }
+      } catch (e) {
+        if (stopped) return
+        const failure = e instanceof AuthError ? e : { status: 0, code: 'failed', message: '' }
+        if (failure.code === 'network_error' || failure.code === 'timeout') return
+        stopped = true
+        dispatch({ type: 'failed', failure })
+      }
+    }
+    const timer = setInterval(() => void poll(), CONFIRM_POLL_MS)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+    }
+  }, [waiting, navigate])
+
+  const cancel = useCallback(async () => {
+    try {
+      await cancelLoginConfirm()
+    } finally {
+      dispatch({ type: 'back' })
+    }
+  }, [])
+  return { state, edit, submit, back, cancel }
 }

@@ -28,6 +28,7 @@ import { APPLET_PAGES } from './settings/applets/pages.ts'
 import { ORG_PAGES } from './settings/orgs/pages.ts'
 import { TERMINAL_PAGES } from './settings/terminal/pages.ts'
 import { workbenchPages } from './workbench/index.ts'
+import { ticketsPages } from './tickets/index.ts'
 
 /** The features' custom resource pages by entry key. */
 const CUSTOM_PAGES: Partial<Record<ResourceKey, ResourcePages>> = {
@@ -84,4 +85,5 @@ export const PAGES: PageRegistry = {
   ...profilePages,
   ...auditPages,
   ...workbenchPages,
+  ...ticketsPages,
 }

@@ -107,12 +107,29 @@ export async function checkLoginAcl(db: DB, user: { id: string }, ip: string, no
   return acl.action === 'accept' || acl.action === 'review' ? acl.action : 'reject'
 }
 
-/** Installs the decision into the login flow (server/auth/acl.ts): review cannot be granted here, so it refuses. */
+/** The reviewers of the user's first matching review ACL (the one `checkLoginAcl` decided by). */
+async function reviewersOf(db: DB, userId: string, ip: string): Promise<string[]> {
+  const r = await sql<LoginAclLike & { id: string }>`select id, name, priority, action, is_active, date_updated, rules from login_acls
+    where user_id = ${userId} and is_active`.execute(db)
+  const acl = decideUserLogin(r.rows, { ip, now: new Date(), tz: 'Asia/Shanghai' })
+  if (!acl) return []
+  return (await sql<{ user_id: string }>`select r.user_id from login_acl_reviewers r join users u on u.id = r.user_id
+    where r.acl_id = ${acl.id} and u.is_active`.execute(db)).rows.map((x) => x.user_id)
+}
+
+/**
+ * Installs the decision into the login flow (server/auth/acl.ts). Review: a web login waits for the ACL's
+ * reviewers (a login_confirm ticket); token logins and a review rule without active reviewers are refused.
+ */
 export function installLoginAcl(app: FastifyInstance): void {
   const check: LoginAclCheck = async (req, subject) => {
     const action = await checkLoginAcl(req.ctx.db, { id: subject.userId }, subject.ip)
     if (action === 'reject') return { action: 'reject' }
-    if (action === 'review') return { action: 'reject', message: tr(req.ctx.lang, 'Login needs a reviewer\'s approval') }
+    if (action === 'review') {
+      const reviewerIds = subject.type === 'W' ? await reviewersOf(req.ctx.db, subject.userId, subject.ip) : []
+      if (reviewerIds.length) return { action: 'review', reviewerIds }
+      return { action: 'reject', message: tr(req.ctx.lang, 'Login needs a reviewer\'s approval') }
+    }
     return { action: 'accept' }
   }
   if (app.hasDecorator('loginAclCheck')) app.loginAclCheck = check

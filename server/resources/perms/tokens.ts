@@ -12,7 +12,7 @@ import { userDisplay } from '../../engine/index.ts'
 import { isUuid } from '../../engine/parse.ts'
 import type { ResourceApi, ResourceDef, Row } from '../../engine/types.ts'
 import { requireUser } from '../../http/context.ts'
-import { validationError } from '../../http/errors.ts'
+import { ApiError, validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { prepareWrite } from '../../engine/write.ts'
 import { sealSecret } from '../accounts/secrets.ts'
@@ -21,6 +21,7 @@ import { assetGrant } from './grants.ts'
 import { getSetting } from '../../settings/store.ts'
 import { SETTINGS } from '../../settings/defaults.ts'
 import './messages.ts'
+import { loginAssetReview } from '../../tickets/routes.ts'
 
 /** A token lives at most this long (reusable or not); the default is five minutes, as JumpServer's. */
 const MAX_TTL_MS = 30 * 86400_000
@@ -61,15 +62,20 @@ async function createToken(req: FastifyRequest, reply: FastifyReply, api: Resour
   const hasProtocol = (await sql<{ n: number }>`select count(*)::int as n from asset_protocols where asset_id = ${asset.id} and name = ${protocol}`.execute(ctx.db)).rows[0]!.n > 0
   if (!hasProtocol || (grant.protocols !== 'all' && !grant.protocols.has(protocol))) throw validationError({ protocol: [tr(ctx.lang, 'The protocol is not granted to you on this asset.')] })
   if (acc.alias === '@INPUT' && !inputUsername) throw validationError({ input_username: [required] })
+  // A login asset ACL with review (server/tickets): refused unless `?create_ticket=1`, which opens a ticket for
+  // the reviewers and creates the token inactive until its approval (JumpServer's `acl_review`).
+  const createTicket = ['1', 'true'].includes(String((req.query as Record<string, unknown> | undefined)?.create_ticket ?? ''))
+  const review = await loginAssetReview(req, user.id, asset.id, acc.alias === '@INPUT' ? inputUsername : acc.username ?? acc.alias, req.ip, createTicket)
+  if (review && !createTicket) throw new ApiError(400, { detail: tr(ctx.lang, 'Login needs a reviewer\'s approval'), code: 'acl_review' })
   const id = randomUUID()
   const value = randomBytes(27).toString('base64url')
   // decrypted by the parsing (an `encrypted` field)
   const secret = str(body.input_secret)
   await sql`insert into connection_tokens (id, value, user_id, asset_id, org_id, account, input_username, input_secret, protocol, connect_method,
-      actions, is_reusable, date_expired, created_by, updated_by)
+      actions, is_reusable, date_expired, created_by, updated_by, is_active, from_ticket_id)
     values (${id}, ${hashToken(value)}, ${user.id}, ${asset.id}, ${asset.org_id}, ${acc.alias}, ${acc.alias === '@USER' ? user.username : inputUsername},
       ${secret ? sealSecret(req.server.services.database, 'connection_tokens', id, 'input_secret', secret) : ''}, ${protocol}, ${connectMethod},
-      ${acc.actions}, ${reusable}, ${expires}, ${userDisplay(user)}, ${userDisplay(user)})`.execute(ctx.db)
+      ${acc.actions}, ${reusable}, ${expires}, ${userDisplay(user)}, ${userDisplay(user)}, ${!review}, ${review?.ticketId ?? null})`.execute(ctx.db)
   const [row] = await api.serialize(req, [{ id }], { action: 'retrieve' })
   await api.audit(ctx.db, req, 'create', { ...row!, org_id: asset.org_id })
   return reply.status(201).send({ ...row, value, ssh: await sshCommand(req, id) })
@@ -122,7 +128,14 @@ export const connectionTokens: ResourceDef = {
     { name: 'actions', type: 'tree', label: 'Action', read_only: true, tree: ACTION_TREE, bits: ACTION_BITS },
     { name: 'is_reusable', type: 'boolean', label: 'Reusable', default: false },
     { name: 'is_active', type: 'boolean', label: 'Active', default: true },
-    { name: 'from_ticket', type: 'boolean', label: 'From ticket', read_only: true, column: false, get: () => false },
+    { name: 'from_ticket', type: 'boolean', label: 'From ticket', read_only: true, expr: '(t.from_ticket_id is not null)' },
+    {
+      name: 'from_ticket_info', type: 'json', label: 'From ticket', read_only: true,
+      expr: `(case when t.from_ticket_id is null then null else json_build_object(
+        'check_ticket_api', json_build_object('method', 'GET', 'url', '/api/v1/tickets/super-tickets/' || t.from_ticket_id || '/status/'),
+        'close_ticket_api', json_build_object('method', 'DELETE', 'url', '/api/v1/tickets/super-tickets/' || t.from_ticket_id || '/status/'),
+        'ticket_detail_page_url', '/ui/tickets/tickets/login-host-confirm/' || t.from_ticket_id) end)`,
+    },
     { name: 'date_expired', type: 'datetime', label: 'Date expired' },
     { name: 'expire_time', type: 'integer', label: 'Expire time', read_only: true, expr: '(greatest(0, extract(epoch from t.date_expired - now()))::int)' },
     { name: 'is_expired', type: 'boolean', label: 'Is expired', read_only: true, expr: '(t.date_expired <= now())' },

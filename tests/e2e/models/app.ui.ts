@@ -10,7 +10,7 @@
  * gone (failed: no_session_mark).
  * Not driven (the unit model walk covers them): SESSION_EXPIRED (the session mark is read at start-up, which
  * already ends at the login page without it), failing profile/licence/tickets reads and the tickets badge's
- * 5-minute refresh (no tickets badge for the e2e administrator: tickets are off in the e2e server's settings),
+ * 5-minute refresh (tickets are on by default since issue 32: the badge is read once, its refresh not waited for),
  * RELOAD_PROFILE (sent by the first-login page), and the events the app only passes on to its children
  * (SWITCH_VIEW, SWITCH_ORG, API_ACTIVITY: the view/org and session-refresh models drive them).
  */
@@ -109,10 +109,11 @@ export function appUiModel(facts: AppFacts): UiModel<AppCtx> {
     // the user changes the organization once the start-up's reads are over (the reads take milliseconds), once
     // (a second change re-enters the same states)
     filter: (snapshot, event) =>
-      event.type !== 'ORG_CHANGED' ||
+      // the badge's 5-minute refresh is not waited for (the unit model walk covers it)
+      !event.type.startsWith('xstate.after.ticketsRefresh') && (event.type !== 'ORG_CHANGED' ||
       (snapshot.matches({ ready: { profile: 'idle' } }) && !snapshot.matches({ ready: { license: 'loading' } }) &&
         !snapshot.matches({ ready: { tickets: 'loading' } }) &&
-        (snapshot.context as { profileOrgId: string | null }).profileOrgId !== facts.second.id),
+        (snapshot.context as { profileOrgId: string | null }).profileOrgId !== facts.second.id)),
     perform: {
       'xstate.init': open,
       'xstate.done.actor.startup': noop,
