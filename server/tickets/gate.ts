@@ -9,7 +9,7 @@ import { userDisplay } from '../engine/index.ts'
 import { addComment, openTicket, TICKET_CHANNEL, type TicketType } from './core.ts'
 import { afterOpen, announce, type Services } from './notify.ts'
 
-import type { ApprovalGate, ApprovalHandle, ApprovalRequest } from '../terminal/approval.ts'
+import type { ApprovalGate } from '../terminal/approval.ts'
 
 export type Decision = 'approved' | 'rejected' | 'closed'
 
