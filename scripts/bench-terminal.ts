@@ -177,8 +177,8 @@ async function main() {
   await writeFile(file, parts.join(''))
   await chmod(file, 0o644)
   const sshBase = ['-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR']
-  const d = only ? { code: 0, seconds: 1, bytes: 0 } : await run(['sshpass', '-p', host.password, 'ssh', ...sshBase, '-p', String(sshd.port), `${host.username}@${sshd.host}`, `cat ${file}`])
-  const g = only ? { code: 0, seconds: 1, bytes: 0 } : await run(['sshpass', '-p', tk.value, 'ssh', ...sshBase, '-p', String(gatewayPort), `JMS-${tk.id}@127.0.0.1`], `exec cat ${file}\n`)
+  const d = only && only !== 'direct' ? { code: 0, seconds: 1, bytes: 0 } : await run(['sshpass', '-p', host.password, 'ssh', ...sshBase, '-p', String(sshd.port), `${host.username}@${sshd.host}`, `cat ${file}`])
+  const g = only && only !== 'gateway' ? { code: 0, seconds: 1, bytes: 0 } : await run(['sshpass', '-p', tk.value, 'ssh', ...sshBase, '-p', String(gatewayPort), `JMS-${tk.id}@127.0.0.1`], `exec cat ${file}\n`)
   const mbps = (r: { bytes: number; seconds: number }) => r.bytes / 1024 / 1024 / r.seconds
   console.log(`cat ${MB} MB direct OpenSSH : ${mbps(d).toFixed(1)} MB/s (${d.seconds.toFixed(1)} s)`)
   console.log(`cat ${MB} MB via gateway   : ${mbps(g).toFixed(1)} MB/s (${g.seconds.toFixed(1)} s) — ${((mbps(g) / mbps(d)) * 100).toFixed(0)} % of direct`)
@@ -224,10 +224,19 @@ async function main() {
     const gc = (globalThis as { gc?: () => void }).gc
     gc?.()
     const rss0 = process.memoryUsage().rss
+    // sockets per user are bounded (16): ten sessions per user
+    const users = []
+    for (let i = 0; i < Math.ceil(SESSIONS / 10); i++) {
+      const id = await t.createUser({ username: `bench-${i}`, password: 'Bench-Pw-123!' })
+      await admin.post('/api/v1/perms/asset-permissions/', { name: `bench-${i}`, users: [id], assets: [asset.id], accounts: ['@ALL'] })
+      users.push(await t.as(`bench-${i}`))
+    }
     const pipes: Pipe[] = []
     for (let i = 0; i < SESSIONS; i += 10) {
+      const u = users[i / 10]!
       const batch = await Promise.all(Array.from({ length: Math.min(10, SESSIONS - i) }, async () => {
-        const p = await wsShell(address, user.cookieHeader(), (await token()).id)
+        const tkn = (await u.post('/api/v1/authentication/connection-token/', { asset: asset.id, account: 'bench-acc', protocol: 'ssh' })).json() as { id: string }
+        const p = await wsShell(address, u.cookieHeader(), tkn.id)
         await settle(p)
         return p
       }))

@@ -506,6 +506,8 @@ export class TerminalSession extends EventEmitter {
         this.onOutput(Buffer.from(text))
         this.emit('notice', { code: verdict.code, message: verdict.message })
         this.shell.stream.write('\x05\x15\r')
+        // what the user types next starts on the fresh prompt: hold it until the host has answered
+        await this.waitEcho()
       }
     } finally {
       this.deciding = false
