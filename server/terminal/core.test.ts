@@ -197,4 +197,38 @@ describe('built-in terminal: enforcement, recording, host keys, approval', () =>
       await f.admin.delete(`/api/v1/acls/login-asset-acls/${acl.json().id}/`)
     }
   })
+
+  it('command review: the command waits on the gate\'s ticket (wait frame), runs when approved, never when rejected', async () => {
+    const g = await f.grantedUser('cmdrev')
+    const group = await f.admin.post('/api/v1/acls/command-groups/', { name: 'reviewed-echo', type: 'regex', content: 'echo reviewed' })
+    expect(group.statusCode, group.body).toBe(201)
+    const acl = await f.admin.post('/api/v1/acls/command-filter-acls/', {
+      name: 'review echo', users: { username_group: ['cmdrev'] }, assets: {}, accounts: {}, command_groups: [group.json().id], action: 'review', reviewers: [f.t.adminId], priority: 1,
+    })
+    expect(acl.statusCode, acl.body).toBe(201)
+    const asked: ApprovalRequest[] = []
+    const decisions: Array<(d: 'approved' | 'rejected') => void> = []
+    setApprovalGate(async (req) => {
+      asked.push(req)
+      return { ticketId: `t-${asked.length}`, decision: new Promise((resolve) => decisions.push(resolve)), cancel: async () => undefined }
+    })
+    try {
+      const { w, id } = await open(g)
+      w.type('echo reviewed-$((10+1))\r')
+      await w.until(() => !!w.frame('wait'), 'wait frame')
+      expect(asked[0]).toMatchObject({ kind: 'command', command: 'echo reviewed-$((10+1))', sessionId: id, aclName: 'review echo', loginFrom: 'WT' })
+      expect(w.output).not.toContain('reviewed-11')
+      decisions[0]!('approved')
+      await w.until(() => w.output.includes('reviewed-11'), 'approved command ran')
+      w.type('echo reviewed-$((20+2))\r')
+      await w.until(() => decisions.length === 2, 'second ticket')
+      decisions[1]!('rejected')
+      await w.until(() => w.frames.some((x) => x.type === 'error' && x.code === 'command_rejected'), 'rejected')
+      expect(w.output).not.toContain('reviewed-22')
+      w.send({ type: 'close' })
+      await w.until(() => w.closed !== null, 'closed')
+    } finally {
+      await f.admin.delete(`/api/v1/acls/command-filter-acls/${acl.json().id}/`)
+    }
+  })
 })

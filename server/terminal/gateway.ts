@@ -21,7 +21,8 @@ import { writeLoginLog } from '../auth/login-log.ts'
 import { AUTH_MESSAGES as M } from '../auth/messages.ts'
 import { checkUserOtp } from '../auth/otp-store.ts'
 import type { Lang } from '../http/request-context.ts'
-import { addMessages, tr } from '../i18n.ts'
+import { tr } from '../i18n.ts'
+import './messages.ts'
 import { assetGrant, ensureUserGrants } from '../resources/perms/grants.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { hashToken } from '../resources/perms/tokens.ts'
@@ -32,20 +33,6 @@ import { TerminalError, type OpenRequest, type TerminalManager, type TerminalSes
 
 const { Server, utils } = ssh2
 
-addMessages({
-  'Welcome, {name}.': ['欢迎，{name}。', 'ようこそ、{name} さん。'],
-  'Type a number to connect, text to search by name or address, Enter to list all, q to leave.': [
-    '输入编号连接，输入文字按名称或地址搜索，回车列出全部，q 退出。', '番号で接続、文字で名前やアドレスを検索、Enter で一覧、q で終了。'],
-  'No granted asset matches.': ['没有匹配的已授权资产。', '一致する許可済み資産はありません。'],
-  'Choose an account:': ['选择账号：', 'アカウントを選択：'],
-  'Username: ': ['用户名：', 'ユーザー名：'],
-  'Password: ': ['密码：', 'パスワード：'],
-  'OTP code: ': ['动态码：', 'ワンタイムコード：'],
-  'waiting for approval…': ['等待审批…', '承認待ち…'],
-  'Connecting to {asset}…': ['正在连接 {asset}…', '{asset} に接続しています…'],
-  'The asset "{asset}" is not granted to you.': ['资产「{asset}」未授权给您。', '資産「{asset}」はあなたに許可されていません。'],
-  'Goodbye.': ['再见。', 'さようなら。'],
-})
 
 /** The gateway's host key: DATA_DIR/ssh_host_ed25519_key, generated on first start (OpenSSH format, 0600). */
 export function gatewayHostKey(dataDir: string): string {

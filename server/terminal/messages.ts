@@ -1,7 +1,7 @@
 import { addMessages } from '../i18n.ts'
 
 /** The built-in terminal's messages (English source → zh, ja), shown on the user's screen or in error frames. */
-addMessages({
+export const TERMINAL_MESSAGES: Record<string, [zh: string, ja: string]> = {
   'The connection token is not valid or has expired.': ['连接令牌无效或已过期。', '接続トークンが無効か期限切れです。'],
   'You are not allowed to connect to this asset with this account.': ['您无权使用该账号连接此资产。', 'このアカウントでこの資産に接続する権限がありません。'],
   'The asset does not exist or is not active.': ['资产不存在或未激活。', '資産が存在しないか、無効です。'],
@@ -31,4 +31,19 @@ addMessages({
   'Too much input.': ['输入过多。', '入力が多すぎます。'],
   'The server is shutting down.': ['服务器正在关闭。', 'サーバーを停止しています。'],
   'Not signed in.': ['未登录。', 'サインインしていません。'],
-})
+  // the SSH gateway's menu and prompts
+  'Welcome, {name}.': ['欢迎，{name}。', 'ようこそ、{name} さん。'],
+  'Type a number to connect, text to search by name or address, Enter to list all, q to leave.': [
+    '输入编号连接，输入文字按名称或地址搜索，回车列出全部，q 退出。', '番号で接続、文字で名前やアドレスを検索、Enter で一覧、q で終了。'],
+  'No granted asset matches.': ['没有匹配的已授权资产。', '一致する許可済み資産はありません。'],
+  'Choose an account:': ['选择账号：', 'アカウントを選択：'],
+  'Username: ': ['用户名：', 'ユーザー名：'],
+  'Password: ': ['密码：', 'パスワード：'],
+  'OTP code: ': ['动态码：', 'ワンタイムコード：'],
+  'waiting for approval…': ['等待审批…', '承認待ち…'],
+  'Connecting to {asset}…': ['正在连接 {asset}…', '{asset} に接続しています…'],
+  'The asset "{asset}" is not granted to you.': ['资产「{asset}」未授权给您。', '資産「{asset}」はあなたに許可されていません。'],
+  'Goodbye.': ['再见。', 'さようなら。'],
+}
+
+addMessages(TERMINAL_MESSAGES)

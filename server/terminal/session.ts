@@ -450,14 +450,17 @@ export class TerminalSession extends EventEmitter {
   private waitEcho(): Promise<void> {
     const seq = this.outputSeq
     return new Promise((resolve) => {
-      const deadline = setTimeout(done, ECHO_WAIT_MS)
+      let finished = false
       let quiet: NodeJS.Timeout | undefined
-      function done() {
+      const done = () => {
+        finished = true
         clearTimeout(deadline)
         clearTimeout(quiet)
         resolve()
       }
+      const deadline = setTimeout(done, ECHO_WAIT_MS)
       const onOutput = () => {
+        if (finished) return
         clearTimeout(quiet)
         quiet = setTimeout(done, ECHO_QUIET_MS)
         this.outputWaiters.push(onOutput)
@@ -503,6 +506,8 @@ export class TerminalSession extends EventEmitter {
         this.onOutput(Buffer.from(text))
         this.emit('notice', { code: verdict.code, message: verdict.message })
         this.shell.stream.write('\x05\x15\r')
+        // what the user types next starts on the fresh prompt: hold it until the host has answered
+        await this.waitEcho()
       }
     } finally {
       this.deciding = false
