@@ -53,6 +53,15 @@ describe('built-in terminal: enforcement, recording, host keys, approval', () =>
       w.type('echo still-$((40+2))\r')
       await w.until(() => w.output.includes('still-42'), 'next command')
       expect(existsSync(marker)).toBe(true)
+      // typed ahead while the previous command still runs (found in review: it reached the host)
+      const errorsBefore = w.frames.filter((x) => x.type === 'error').length
+      w.type('sleep 1; echo made-$((6*7))\r')
+      w.type(`rm -f ${marker}\r`)
+      await w.until(() => w.frames.filter((x) => x.type === 'error').length > errorsBefore, 'type-ahead rejected')
+      await w.until(() => w.output.includes('made-42'), 'the running command')
+      w.type('echo after-$((1+2))\r')
+      await w.until(() => w.output.includes('after-3'), 'after the type-ahead')
+      expect(existsSync(marker)).toBe(true)
       // the same command accepted once the rule is gone: the marker goes (so the test can fail)
       await f.admin.patch(`/api/v1/acls/command-filter-acls/${acl.json().id}/`, { is_active: false })
       await terminalManager(f.t.app).sessions.get(id)!.reloadAcls()
@@ -160,22 +169,30 @@ describe('built-in terminal: enforcement, recording, host keys, approval', () =>
 
   it('login review: refused without a gate (needs_approval); with a gate the connection waits and goes on when approved', async () => {
     const g = await f.grantedUser('revuser')
+    // Tokens made before the rule: since issue 32 a token asked under a review rule is refused (or made inactive
+    // with ?create_ticket=1, tickets.test.ts); the terminal's own gate holds a connection on an existing token.
+    const [t1, t2, t3] = [await tokenFor(g), await tokenFor(g), await tokenFor(g)]
     const acl = await f.admin.post('/api/v1/acls/login-asset-acls/', {
       name: 'review revuser', users: { username_group: ['revuser'] }, assets: {}, accounts: {}, action: 'review', reviewers: [f.t.adminId], priority: 1,
     })
     expect(acl.statusCode, acl.body).toBe(201)
     try {
-      expect(await refused(g)).toMatchObject({ code: 'needs_approval' })
+      // without a gate (the tickets module installs one at start): review refuses
+      setApprovalGate(undefined)
+      const w0 = new TermClient(f.address, g.c)
+      await w0.opened()
+      w0.send({ type: 'connect', token: t1, cols: 80, rows: 24 })
+      await w0.until(() => w0.closed !== null, 'closed')
+      expect(w0.frame('error')).toMatchObject({ code: 'needs_approval' })
       const asked: ApprovalRequest[] = []
       let decide: (d: 'approved' | 'rejected') => void = () => undefined
       setApprovalGate(async (req) => {
         asked.push(req)
         return { ticketId: 'ticket-1', decision: new Promise((resolve) => (decide = resolve)), cancel: async () => undefined }
       })
-      const token = await tokenFor(g)
       const w = new TermClient(f.address, g.c)
       await w.opened()
-      w.send({ type: 'connect', token, cols: 80, rows: 24 })
+      w.send({ type: 'connect', token: t2, cols: 80, rows: 24 })
       await w.until(() => !!w.frame('wait'), 'wait frame')
       expect(w.frame('wait')).toMatchObject({ reason: 'approval', ticket: 'ticket-1', reviewers: ['Administrator'] })
       expect(asked[0]).toMatchObject({ kind: 'login_asset', userId: g.userId, assetId: g.assetId, aclName: 'review revuser', loginFrom: 'WT', reviewerIds: [f.t.adminId] })
@@ -188,7 +205,7 @@ describe('built-in terminal: enforcement, recording, host keys, approval', () =>
 
       const w2 = new TermClient(f.address, g.c)
       await w2.opened()
-      w2.send({ type: 'connect', token: await tokenFor(g), cols: 80, rows: 24 })
+      w2.send({ type: 'connect', token: t3, cols: 80, rows: 24 })
       await w2.until(() => !!w2.frame('wait'), 'wait frame')
       decide('rejected')
       await w2.until(() => w2.closed !== null, 'refused')

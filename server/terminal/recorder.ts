@@ -6,8 +6,8 @@
  * the session pauses its source (the host's output) until `drain` — the recorder never holds more than that.
  */
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, type WriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { createGzip, constants, type Gzip } from 'node:zlib'
@@ -38,11 +38,10 @@ export class Recorder extends EventEmitter {
     this.tempPath = join(dir, `${sessionId}.cast.gz.${randomUUID()}.part`)
     this.started = now()
     this.gzip = createGzip({ level: 3, memLevel: 8, flush: constants.Z_NO_FLUSH })
+    // The day's folder exists before the stream opens its file: a write stream opens at once (asynchronously), so
+    // an asynchronous mkdir started beside it lost the race on a fresh store and the day's first replay was lost.
+    mkdirSync(dir, { recursive: true })
     this.file = createWriteStream(this.tempPath, { mode: 0o600, flags: 'w' })
-    // the directory is made before the first write reaches the file (the stream opens lazily on the next tick)
-    const ready = mkdir(dir, { recursive: true })
-    this.file.cork()
-    void ready.then(() => this.file.uncork(), (e) => this.emit('error', e))
     this.gzip.pipe(this.file)
     this.done = new Promise((resolve, reject) => {
       this.file.on('finish', resolve)

@@ -87,6 +87,23 @@ export interface CloseInfo { reason: string; message: string }
 interface AssetInfo { id: string; name: string; address: string; org_id: string; is_active: boolean }
 
 const clean = (s: string) => s.replace(/\s+$/, '')
+
+/**
+ * The line a user typed, from their keystrokes alone: escape sequences (arrows, function keys) left out, backspace,
+ * Ctrl-U and Ctrl-W applied as a shell's line editor applies them, other control characters dropped.
+ */
+export function typedText(keys: string): string {
+  // eslint-disable-next-line no-control-regex -- escape sequences are what is removed
+  const plain = keys.replace(/\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)?/g, '')
+  let line = ''
+  for (const ch of plain) {
+    if (ch === '\x7f' || ch === '\b') line = line.slice(0, -1)
+    else if (ch === '\x15') line = ''
+    else if (ch === '\x17') line = line.replace(/\S+\s*$/, '')
+    else if (ch >= ' ') line += ch
+  }
+  return line.trim()
+}
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g
 export const stripAnsi = (s: string) => s.replace(ANSI, '')
@@ -307,6 +324,8 @@ export class TerminalSession extends EventEmitter {
   private outputSeq = 0
   /** Input went to the host and no output came back since: its echo may still be on its way. */
   private sentSinceOutput = false
+  /** What the user typed since the last Enter (control sequences left out): checked beside the screen's line. */
+  private typedLine = ''
   private outputWaiters: Array<() => void> = []
   private commandAcls?: { at: number; acls: Awaited<ReturnType<typeof loadCommandAcls>> }
 
@@ -414,6 +433,7 @@ export class TerminalSession extends EventEmitter {
       if (before) {
         this.noteLineStart()
         this.sentSinceOutput = true
+        this.typedLine = (this.typedLine + before).slice(-4096)
         this.shell.stream.write(before)
       }
       if (enter < 0) return
@@ -488,7 +508,13 @@ export class TerminalSession extends EventEmitter {
   private async onEnter(key: string, typedBefore: boolean): Promise<void> {
     try {
       if (typedBefore) await this.waitEcho()
-      const command = this.lineStart ? await this.readLine() : ''
+      const onScreen = this.lineStart ? await this.readLine() : ''
+      // What was typed, without escape sequences and control characters: a line typed ahead while a command still
+      // runs may not be on the screen where the line was expected; the stricter of the two verdicts holds.
+      const typed = typedText(this.typedLine)
+      this.typedLine = ''
+      let command = onScreen
+      if (typed && typed !== onScreen && !(await this.checkCommand(typed)).allowed) command = typed
       if (!command) {
         this.lineStart = null
         this.shell.stream.write(key)
