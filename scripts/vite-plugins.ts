@@ -114,6 +114,9 @@ export const firstScreenGroups: CodeSplittingGroup[] = [
   // Every list page needs the list and table blocks (and the Fluent parts under them): one chunk, not fifteen.
   // Their dialogs (`*Dialog.tsx`) and parts loaded on use (`*.lazy.tsx`) stay out of it.
   { name: 'list', priority: 1, test: (id) => /[\\/]src[\\/]ui[\\/](list|table)[\\/]/.test(id) && !/(Dialog|\.lazy)\.tsx$/.test(id) },
+  // Entering a secret or a confirmation: the confirm dialog's hook and the RSA encryption every secret form uses, one
+  // chunk (lists with secret commands, forms, imports and the profile each need both, or neither).
+  { name: 'secret-entry', priority: 1, test: (id) => /[\\/]src[\\/](api[\\/]crypto\.ts|ui[\\/]confirm[\\/]useUserConfirm\.tsx)$/.test(id) },
   // A view folder's list page, resource declaration and commands, with what only they import: one small chunk,
   // not three or four (what other chunks import too stays where rolldown puts it).
   { name: viewDeclarationGroup, debugName: 'view-declarations', priority: 0, includeDependenciesRecursively: false },

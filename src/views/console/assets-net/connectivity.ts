@@ -3,10 +3,8 @@
  * `…/assets/tasks/`, `…/nodes/<id>/tasks/`, `…/gateways/<id>/test-connective/`). Each opens the live task log.
  * The asset pages add `assetConnectivityCommands` to their list and detail configs.
  */
-import { ArrowSyncRegular, KeyResetRegular, PlugConnectedRegular } from '@fluentui/react-icons'
-import { msg, t } from '@lingui/core/macro'
-import { clearHostKeys } from '../../../api/terminal.ts'
-import { notify } from '../../../ui/common/notify.tsx'
+import { ArrowSyncRegular, PlugConnectedRegular } from '@fluentui/react-icons'
+import { msg } from '@lingui/core/macro'
 import { rowId, taskCommand } from '../../../ui/tasks/taskCommand.ts'
 import type { ListCommand } from '../../../ui/list/types.ts'
 
@@ -36,28 +34,6 @@ export const assetConnectivityCommands: readonly ListCommand[] = [
     request: ({ selection }) => (selection.length ? { url: `${ASSETS_URL}tasks/`, body: { action: 'refresh', assets: selection.map((r) => r.id) } } : undefined),
   }),
 ]
-
-/**
- * "Clear host key": forgets the SSH host keys the built-in terminal recorded for the asset (trust on first use), so
- * the next connection accepts and records the key the host offers now — after an administrator checked the change.
- */
-export const clearHostKeyCommand: ListCommand = {
-  id: 'clear-host-keys', scope: 'row', label: msg`Clear host key`, icon: KeyResetRegular, order: 32, perms: ['assets.change_asset'], danger: true,
-  run: ({ row }, h) => {
-    if (!row) return
-    const name = h.rowName(row)
-    h.confirm({
-      title: t`Clear host key`,
-      danger: true,
-      confirmLabel: t`Clear`,
-      body: t`Forget the SSH host key recorded for “${name}”? The next connection records the key the host offers then; do this only after checking why the key changed.`,
-      onConfirm: async () => {
-        if (await clearHostKeys(row.id)) notify('success', t`The recorded host key was cleared`)
-        else notify('info', t`No host key was recorded for this asset`)
-      },
-    })
-  },
-}
 
 /** The node tree's context menu: test (or refresh) the node's assets (descendants included). */
 export const nodeConnectivityRequest = (nodeId: string, action: 'test' | 'refresh' = 'test') => ({ url: `/api/v1/assets/nodes/${encodeURIComponent(nodeId)}/tasks/`, body: { action } })

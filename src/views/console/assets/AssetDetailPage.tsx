@@ -14,7 +14,8 @@ import { useGo } from '../../../ui/common/navigation.tsx'
 import { usePerms } from '../../../shell/useShell.ts'
 import { hasPerm } from '../../../ui/common/perms.ts'
 import { assetKindKey } from './resource.ts'
-import { assetConnectivityCommands, clearHostKeyCommand } from '../assets-net/connectivity.ts'
+import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
+import { clearHostKeyCommand } from './hostKeyCommand.ts'
 
 const useStyles = makeStyles({ cards: { display: 'grid', gap: tokens.spacingVerticalL } })
 
