@@ -20,6 +20,8 @@ import { userGroupRelations, userGroups } from './users/groups.ts'
 import { users } from './users/users.ts'
 import { registerTerminal, TERMINAL_RESOURCES } from './terminal/index.ts'
 import { PERMS_RESOURCES, registerPerms } from './perms/index.ts'
+import { CLOUD_RESOURCES, registerCloud } from '../cloud/resources.ts'
+import '../cloud/sync.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -32,6 +34,7 @@ export const RESOURCES = [
   ...ACCOUNT_RESOURCES,
   ...ACL_RESOURCES,
   ...PERMS_RESOURCES,
+  ...CLOUD_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {
@@ -42,5 +45,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   await registerAssetRoutes(app)
   await registerTerminal(app)
   registerPerms(app)
+  registerCloud(app)
   installLoginAcl(app)
 }
