@@ -16,6 +16,7 @@ import { ACCOUNT_PAGES } from './console/accounts/pages.ts'
 import { ACL_PAGES } from './console/acls/pages.ts'
 import { ASSET_NET_PAGES } from './console/assets-net/pages.ts'
 import { ASSET_PAGES } from './console/assets/pages.ts'
+import { CLOUD_PAGES, cloudPages } from './console/cloud/pages.ts'
 import { USER_GROUP_PAGES } from './console/groups/pages.ts'
 import { PERMS_PAGES } from './console/perms/pages.ts'
 import { ROLE_PAGES } from './console/roles/pages.ts'
@@ -33,6 +34,7 @@ import { workbenchPages } from './workbench/index.ts'
 const CUSTOM_PAGES: Partial<Record<ResourceKey, ResourcePages>> = {
   ...USER_PAGES, ...USER_ACL_PAGES, ...USER_GROUP_PAGES, ...ROLE_PAGES, ...ORG_PAGES, ...SESSION_PAGES, ...ACCOUNT_PAGES,
   ...ASSET_PAGES, ...ASSET_NET_PAGES, ...ACL_PAGES, ...TERMINAL_PAGES, ...APPLET_PAGES, ...PERMS_PAGES,
+  ...CLOUD_PAGES,
 }
 
 /** The generic page of a kind, each kind a module of its own (a list's first visit loads no form or detail code). */
@@ -83,4 +85,5 @@ export const PAGES: PageRegistry = {
   ...profilePages,
   ...auditPages,
   ...workbenchPages,
+  ...cloudPages,
 }
