@@ -139,11 +139,10 @@ export const scanProvider: CloudProvider = {
 
 export const PROVIDERS: Record<string, CloudProvider> = { lan: scanProvider }
 
-/** Every provider name lina knows (contract §5.11); only those of PROVIDERS can be synced here. */
-export const PROVIDER_CHOICES = [
-  ['aliyun', 'Alibaba Cloud'], ['qcloud', 'Tencent Cloud'], ['qcloud_lighthouse', 'Tencent Cloud (Lighthouse)'], ['huaweicloud', 'Huawei Cloud'],
-  ['baiducloud', 'Baidu Cloud'], ['jdcloud', 'JD Cloud'], ['kingsoftcloud', 'Kingsoft Cloud'], ['aws_china', 'AWS (China)'],
-  ['aws_international', 'AWS (International)'], ['azure', 'Azure (China)'], ['azure_international', 'Azure (International)'], ['gcp', 'Google Cloud Platform'],
-  ['vmware', 'VMware'], ['nutanix', 'Nutanix'], ['openstack', 'OpenStack'], ['qingcloud_private', 'QingCloud Private'],
-  ['huaweicloud_private', 'Huawei Cloud Private'], ['ctyun_private', 'CTYun Private'], ['fc', 'Fusion Compute'], ['lan', 'LAN'],
-].map(([value, label]) => ({ value: value!, label: label! }))
+/**
+ * The providers offered (OPTIONS choices): those this server can sync. lina knows more names (aliyun, qcloud,
+ * qcloud_lighthouse, huaweicloud, baiducloud, jdcloud, kingsoftcloud, aws_china, aws_international, azure,
+ * azure_international, gcp, vmware, nutanix, openstack, qingcloud_private, huaweicloud_private, ctyun_private, fc;
+ * contract §5.11): a provider added under one of them appears here by itself.
+ */
+export const PROVIDER_CHOICES = Object.values(PROVIDERS).map((p) => ({ value: p.value, label: p.label }))

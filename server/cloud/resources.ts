@@ -53,6 +53,10 @@ addMessages({
   'A periodic run needs a crontab or an interval.': ['定时执行需要 crontab 或周期。', '定期実行には crontab または間隔が必要です。'],
   'A region of this task is not one of the account\'s.': ['该任务的地域不属于该账号。', 'このタスクのリージョンはアカウントのものではありません。'],
   'Test successful': ['测试成功', 'テスト成功'],
+  'LAN': ['局域网', 'LAN'],
+  'Port': ['端口', 'ポート'],
+  'Username': ['用户名', 'ユーザー名'],
+  'Password': ['密码', 'パスワード'],
 })
 
 const SECRET_ATTRS = new Set(['password', 'access_key_secret', 'client_secret', 'secret_key', 'service_account_key', 'api_key', 'sc_password', 'cert'])
@@ -100,7 +104,7 @@ export const cloudAccounts: ResourceDef = {
   orgScoped: true,
   fields: [
     idField(), nameField(),
-    { name: 'provider', type: 'labeled_choice', label: 'Provider', required: true, choices: PROVIDER_CHOICES },
+    { name: 'provider', type: 'labeled_choice', label: 'Provider', required: true, choices: PROVIDER_CHOICES, default: 'lan' },
     { name: 'attrs', type: 'json', label: 'Attrs', default: {} },
     { name: 'validity', type: 'boolean', label: 'Validity', read_only: true },
     commentField, createdBy, updatedBy, dateCreated, dateUpdated,

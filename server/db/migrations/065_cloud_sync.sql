@@ -69,3 +69,12 @@ create table cloud_instances (
 );
 create unique index cloud_instances_task_idx on cloud_instances (task_id, instance_id);
 create index cloud_instances_asset_idx on cloud_instances (asset_id);
+
+-- search (server/engine/query.ts searchExpression(); checked by server/conformance/lifecycle.test.ts)
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+    execute $i$create index if not exists cloud_accounts_search_trgm on cloud_accounts using gin ((coalesce(name::text, '')) gin_trgm_ops)$i$;
+    execute $i$create index if not exists cloud_sync_tasks_search_trgm on cloud_sync_tasks using gin ((coalesce(name::text, '')) gin_trgm_ops)$i$;
+  end if;
+end $$;
