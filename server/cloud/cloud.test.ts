@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, startSshd, type Sshd } from '../testing/sshd.ts'
 import { dbKind } from '../testing.ts'
 import { useTestServer } from '../use-test-server.ts'
+import { ROLE_IDS } from '../rbac/catalog.ts'
+import { sql } from 'kysely'
 import { planAddresses, parseRange, rangeAllowed } from './netscan.ts'
 import { guessPlatform } from './providers.ts'
 
@@ -157,5 +159,30 @@ describe(`cloud sync by network scan (${dbKind()})`, () => {
     const edit = await s.admin.patch(`${C}/sync-instance-tasks/${taskId}/`, { regions: ['127.0.0.2'] })
     expect(edit.statusCode).toBe(400)
     expect(edit.json().regions[0]).toContain('127.0.0.2')
+    expect((await s.admin.patch('/api/v1/settings/setting/?category=other', { CLOUD_SCAN_ALLOWED_NETWORKS: ['127.0.0.0/8'] })).statusCode).toBe(200)
   }, 60_000)
+
+  it('keeps one schedule row per periodic task (the task system fires it once across processes)', async () => {
+    const t = await s.admin.post(`${C}/sync-instance-tasks/`, { name: 'hourly', account: accountId, regions: ['127.0.0.5'], node: nodeId, is_periodic: true, interval: 1 })
+    expect(t.statusCode).toBe(201)
+    const name = `xpack.cloud.tasks.sync_instance_task:${t.json().id}`
+    const row = async () => (await sql<{ enabled: boolean; interval: number | null }>`select enabled, "interval" from celery_tasks where name = ${name}`.execute(s.t.database.db)).rows
+    expect(await row()).toEqual([{ enabled: true, interval: 1 }])
+    expect((await s.admin.delete(`${C}/sync-instance-tasks/${t.json().id}/`)).statusCode).toBe(204)
+    expect(await row()).toEqual([])
+  })
+
+  it('an organization administrator can neither widen the allowed networks nor scan outside them', async () => {
+    await s.t.createUser({ username: 'cloud-orgadmin', systemRoles: [ROLE_IDS.User], orgRoles: [ROLE_IDS.OrgAdmin] })
+    const org = await s.t.as('cloud-orgadmin')
+    expect((await org.patch('/api/v1/settings/setting/?category=other', { CLOUD_SCAN_ALLOWED_NETWORKS: ['*'] })).statusCode).toBe(403)
+    const r = await org.post(`${C}/accounts/`, { name: 'org-outside', provider: 'lan', attrs: { ip_group: ['192.168.0.0/24'] } })
+    // the catalogue gives cloud sync to system administrators only (xpack): refused before anything is checked
+    expect(r.statusCode).toBe(403)
+    expect((await org.get(`${C}/sync-instance-tasks/`)).statusCode).toBe(403)
+    // without the cloud permissions, nothing is listed and nothing runs
+    await s.t.createUser({ username: 'cloud-user', systemRoles: [ROLE_IDS.User] })
+    const user = await s.t.as('cloud-user')
+    expect((await user.get(`${C}/regions/?account_id=${accountId}`)).statusCode).toBe(403)
+  })
 })
