@@ -104,8 +104,9 @@ export const cloudAccounts: ResourceDef = {
   orgScoped: true,
   fields: [
     idField(), nameField(),
-    { name: 'provider', type: 'labeled_choice', label: 'Provider', required: true, choices: PROVIDER_CHOICES, default: 'lan' },
-    { name: 'attrs', type: 'json', label: 'Attrs', default: {} },
+    { name: 'provider', type: 'labeled_choice', label: 'Provider', choices: PROVIDER_CHOICES, default: 'lan' },
+    // the scan provider's settings; the default scans loopback's SSH port (inside the default allowed networks)
+    { name: 'attrs', type: 'json', label: 'Attrs', default: { ip_group: ['127.0.0.1'], port: [22] } },
     { name: 'validity', type: 'boolean', label: 'Validity', read_only: true },
     commentField, createdBy, updatedBy, dateCreated, dateUpdated,
   ],
@@ -182,7 +183,7 @@ export const syncInstanceTasks: ResourceDef = {
     commentField, createdBy, updatedBy, dateCreated, dateUpdated,
   ],
   search: ['name'],
-  filters: ['id', 'name'],
+  filters: ['id', 'name', 'account', 'node'],
   ordering: { fields: ['name', 'date_created', 'date_last_sync'], default: ['name'] },
   sizes: { mini: ['id', 'name'] },
   hooks: {
