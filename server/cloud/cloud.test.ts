@@ -185,4 +185,30 @@ describe(`cloud sync by network scan (${dbKind()})`, () => {
     const user = await s.t.as('cloud-user')
     expect((await user.get(`${C}/regions/?account_id=${accountId}`)).statusCode).toBe(403)
   })
+
+  it('with a login, the platform comes from uname over SSH', async () => {
+    const user = await a.addUser()
+    const acc = await s.admin.post(`${C}/accounts/`, { name: 'with-login', provider: 'lan', attrs: { ip_group: ['127.0.0.2'], port: [a.port], username: user.username, password: user.password } })
+    expect(acc.statusCode).toBe(201)
+    expect(JSON.stringify(acc.json())).not.toContain(user.password)
+    const root = (await s.admin.get('/api/v1/assets/nodes/')).json() as Array<{ id: string }>
+    const node = (await s.admin.post(`/api/v1/assets/nodes/${root[0]!.id}/children/`, { value: 'With login' })).json().id as string
+    const t = await s.admin.post(`${C}/sync-instance-tasks/`, { name: 'with login', account: acc.json().id, regions: ['127.0.0.2'], node })
+    const run = await s.admin.get(`${C}/sync-instance-tasks/${t.json().id}/run/`)
+    const task = run.json().task as string
+    const until = Date.now() + 60_000 // a cap for a loaded machine, not a speed assertion
+    let log = ''
+    let mark = '0'
+    for (;;) {
+      const r = (await s.admin.get(`/api/v1/ops/celery/task/x/task-execution/${task}/log/?mark=${mark}`)).json() as { data: string; end: boolean; mark: string }
+      log += r.data
+      mark = r.mark
+      if (r.end) break
+      if (Date.now() > until) throw new Error(`no end: ${log}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(log).toContain('127.0.0.2: uname -s over SSH: Linux')
+    const assets = (await s.admin.get(`/api/v1/assets/assets/?node=${node}`)).json() as Array<Record<string, any>>
+    expect(assets.map((x) => [x.address, x.platform.name])).toEqual([['127.0.0.2', 'Linux']])
+  }, 60_000)
 })

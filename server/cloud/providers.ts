@@ -121,6 +121,7 @@ export const scanProvider: CloudProvider = {
         try {
           uname = await withSsh({ host: address, port: ssh.port, username: String(ctx.attrs.username), password: ctx.secrets.password }, { timeoutMs: 10_000, signal: ctx.signal },
             async (s) => (await s.exec('uname -s', { timeoutMs: 10_000, maxOutputBytes: 1024 })).stdout)
+          await ctx.log(`${address}: uname -s over SSH: ${uname.trim()}`)
         } catch (e) {
           await ctx.log(`${address}: uname over SSH failed (${(e as Error).message}); the platform is guessed from the banner`)
         }

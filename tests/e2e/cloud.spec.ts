@@ -79,4 +79,10 @@ test('cloud sync: Cloud center, account, task, run, history, instances, the asse
   // the asset is under the chosen node, an SSH host on the sshd's port
   const assets = results(await a.get(`/api/v1/assets/assets/?node=${node.id}`)) as Array<{ address: string; protocols: Array<{ name: string; port: number }> }>
   expect(assets.map((x) => [x.address, x.protocols])).toEqual([['127.0.0.6', [{ name: 'ssh', port: sshd.port }]]])
+
+  // the administrator setting that bounds every scan (Settings → Other)
+  await page.goto('/ui/settings/other')
+  await expect(page.getByText('Networks cloud sync may scan', { exact: true })).toBeVisible()
+  await expect(page.getByText('127.0.0.0/8', { exact: true })).toBeVisible()
+  await expectNoAxeViolations(page, 'settings other, cloud sync')
 })
