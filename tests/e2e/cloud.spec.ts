@@ -32,12 +32,18 @@ test('cloud sync: Cloud center, account, task, run, history, instances, the asse
   await expect(page.getByRole('grid')).toBeVisible()
   await expectNoAxeViolations(page, 'cloud center, accounts')
 
-  // an account through the API, its form and detail in the browser
+  // an account through its form: the scan's ranges and ports as fields of their own
   const accountName = unique('lan')
-  const account = await a.post('/api/v1/xpack/cloud/accounts/', { name: accountName, provider: 'lan', attrs: { ip_group: ['127.0.0.6'], port: [sshd.port] } }) as { id: string }
   await page.goto('/ui/console/assets/cloud/account/create')
-  await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeVisible()
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(accountName)
+  await page.getByRole('textbox', { name: 'IP network segment group' }).fill('127.0.0.6')
+  await page.getByRole('textbox', { name: 'Ports' }).fill(String(sshd.port))
+  await page.getByRole('textbox', { name: 'Password' }).fill('never-shown')
   await expectNoAxeViolations(page, 'cloud account form')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page).not.toHaveURL(/create/)
+  const account = results(await a.get(`/api/v1/xpack/cloud/accounts/?search=${accountName}`))[0] as { id: string; attrs: Record<string, unknown> }
+  expect(account.attrs).toEqual({ ip_group: ['127.0.0.6'], port: [sshd.port] })
   await page.goto(`/ui/console/assets/cloud/account/${account.id}`)
   await expect(page.getByRole('heading', { name: new RegExp(accountName) })).toBeVisible()
   await expectNoAxeViolations(page, 'cloud account detail')

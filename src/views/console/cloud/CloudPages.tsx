@@ -4,6 +4,7 @@
  * and "Delete released assets", the task form (a new task may start from `?account=&node=&regions=`), and
  * "Test" on an account. The lists and the account form are the generic ones.
  */
+import { Field, Input, makeStyles, Textarea, tokens } from '@fluentui/react-components'
 import { ArrowSyncRegular, DeleteRegular, PlugConnectedRegular } from '@fluentui/react-icons'
 import { msg, t } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
@@ -14,6 +15,7 @@ import { notify } from '../../../ui/common/notify.tsx'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
+import type { WidgetProps } from '../../../ui/form/types.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import { TabbedListPage, type ListTab } from '../../../ui/list/TabbedListPage.tsx'
 import type { ListCommand, ListConfig } from '../../../ui/list/types.ts'
@@ -184,4 +186,62 @@ const syncTaskFormConfig = (): FormPageConfig => (taskForm ??= {
 
 export function SyncTaskFormPage() {
   return <GenericFormPage config={syncTaskFormConfig()} />
+}
+
+const useStyles = makeStyles({ attrs: { display: 'grid', gap: tokens.spacingVerticalS, maxWidth: '480px' } })
+function parseAttrs(value: unknown): Record<string, unknown> {
+  let v = value
+  if (typeof v === 'string') {
+    try { v = v.trim() ? JSON.parse(v) : {} } catch { v = {} }
+  }
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+}
+const words = (text: string) => text.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean)
+
+/**
+ * The scan provider's settings as fields of their own instead of JSON: the ranges (one per line), the ports, and
+ * an optional login for `uname` (the password is write-only: blank keeps the stored one).
+ */
+function ScanAttrsWidget({ value, onChange, onBlur, disabled }: WidgetProps) {
+  const { t } = useLingui()
+  const styles = useStyles()
+  // the form keeps a JSON field as its text (formModel): read it, write it back as text
+  const attrs = parseAttrs(value)
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
+  const set = (key: string, v: unknown) => onChange(JSON.stringify({ ...attrs, [key]: v }, null, 2))
+  return (
+    <div className={styles.attrs} onBlur={onBlur}>
+      <Field label={t`IP network segment group`} hint={t`One per line: an address, a range such as 127.0.0.1-127.0.0.20, or a CIDR such as 127.0.0.0/24`}>
+        <Textarea value={list(attrs.ip_group).join('\n')} disabled={disabled} resize="vertical"
+          onChange={(_, d) => set('ip_group', d.value.split('\n').map((x) => x.trim()).filter((x, i, all) => x || i === all.length - 1))} />
+      </Field>
+      <Field label={t`Ports`} hint={t`Separated by commas; an address answering on one of them is an instance`}>
+        <Input value={list(attrs.port).join(', ')} disabled={disabled}
+          onChange={(_, d) => set('port', words(d.value).map((p) => (/^\d+$/.test(p) ? Number(p) : p)))} />
+      </Field>
+      <Field label={t`Username`} hint={t`Optional: logs in over SSH to read the system name (uname)`}>
+        <Input value={String(attrs.username ?? '')} disabled={disabled} autoComplete="off" onChange={(_, d) => set('username', d.value)} />
+      </Field>
+      <Field label={t`Password`}>
+        <Input type="password" value={String(attrs.password ?? '')} disabled={disabled} autoComplete="new-password" onChange={(_, d) => set('password', d.value)} />
+      </Field>
+    </div>
+  )
+}
+
+let accountForm: FormPageConfig | undefined
+const accountFormConfig = (): FormPageConfig => (accountForm ??= {
+  resource: manifestItem('cloud-accounts').resource,
+  title: { create: msg`Create cloud account`, update: msg`Update cloud account` },
+  overrides: { attrs: { render: (props) => <ScanAttrsWidget {...props} /> } },
+  // blank lines of the ranges are not sent
+  transform: (payload) => {
+    const attrs = payload.attrs as Record<string, unknown> | undefined
+    if (!attrs || !Array.isArray(attrs.ip_group)) return payload
+    return { ...payload, attrs: { ...attrs, ip_group: (attrs.ip_group as string[]).filter(Boolean) } }
+  },
+})
+
+export function CloudAccountFormPage() {
+  return <GenericFormPage config={accountFormConfig()} />
 }

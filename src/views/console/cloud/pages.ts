@@ -3,7 +3,10 @@ import { lazyPage, resourcePages, type PageRegistry, type PagesOf } from '../../
 import type { CLOUD_ENTRIES } from './entries.ts'
 
 export const CLOUD_PAGES: PagesOf<typeof CLOUD_ENTRIES> = {
-  'cloud-accounts': resourcePages({ detail: lazyPage(() => import('./CloudPages.tsx'), 'CloudAccountDetailPage') }),
+  'cloud-accounts': resourcePages({
+    form: lazyPage(() => import('./CloudPages.tsx'), 'CloudAccountFormPage'),
+    detail: lazyPage(() => import('./CloudPages.tsx'), 'CloudAccountDetailPage'),
+  }),
   'sync-instance-tasks': resourcePages({
     form: lazyPage(() => import('./CloudPages.tsx'), 'SyncTaskFormPage'),
     detail: lazyPage(() => import('./CloudPages.tsx'), 'SyncTaskDetailPage'),
