@@ -95,6 +95,9 @@ const next = () => ++counter
  * for an asset, account and protocol a valid permission grants its creator (the administrator of these suites).
  */
 const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number) => Promise<Body>>> = {
+  // Cloud sync: the scan provider needs a range to scan (inside the default allowed network; nothing is probed).
+  'xpack.account': async () => ({ attrs: { ip_group: ['127.0.0.1'], port: [22] } }),
+  'xpack.syncinstancetask': async () => ({ regions: ['127.0.0.1'] }),
   'authentication.connectiontoken': async (f, requestOrg, n) => {
     // Created from ROOT, the token's world lives in the default organization (as `body` puts org_id there).
     const org = requestOrg === ORG_IDS.ROOT ? ORG_IDS.DEFAULT : requestOrg

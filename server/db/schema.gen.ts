@@ -353,6 +353,69 @@ export interface CeleryTasks {
   next_run_at: Timestamp | null;
 }
 
+export interface CloudAccounts {
+  attrs: Generated<Json>;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  name: string;
+  org_id: string;
+  provider: string;
+  secret_attrs: Generated<string>;
+  updated_by: Generated<string>;
+  validity: Generated<boolean>;
+}
+
+export interface CloudInstances {
+  asset_id: string | null;
+  asset_ip: Generated<string>;
+  date_sync: Generated<Timestamp>;
+  id: string;
+  instance_id: string;
+  org_id: string;
+  region: Generated<string>;
+  status: Generated<number>;
+  task_id: string;
+}
+
+export interface CloudSyncExecutions {
+  celery_task_id: string | null;
+  date_sync: Generated<Timestamp>;
+  id: string;
+  org_id: string;
+  reason: Generated<string>;
+  status: Generated<number>;
+  summary: Generated<Json>;
+  task_id: string;
+}
+
+export interface CloudSyncTasks {
+  account_id: string;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  crontab: Generated<string>;
+  date_created: Generated<Timestamp>;
+  date_last_sync: Timestamp | null;
+  date_updated: Generated<Timestamp>;
+  hostname_strategy: Generated<string>;
+  id: string;
+  interval: number | null;
+  ip_network_segment_group: Generated<Json>;
+  is_always_update: Generated<boolean>;
+  is_periodic: Generated<boolean>;
+  name: string;
+  node_id: string;
+  org_id: string;
+  platform_account: Generated<Json>;
+  protocols: Generated<Json>;
+  regions: Generated<Json>;
+  release_assets: Generated<boolean>;
+  sync_ip_type: Generated<number>;
+  updated_by: Generated<string>;
+}
+
 export interface CommandFilterAclGroups {
   acl_id: string;
   commandgroup_id: string;
@@ -1195,6 +1258,10 @@ export interface DB {
   assets: Assets;
   auth_tokens: AuthTokens;
   celery_tasks: CeleryTasks;
+  cloud_accounts: CloudAccounts;
+  cloud_instances: CloudInstances;
+  cloud_sync_executions: CloudSyncExecutions;
+  cloud_sync_tasks: CloudSyncTasks;
   command_filter_acl_groups: CommandFilterAclGroups;
   command_filter_acl_reviewers: CommandFilterAclReviewers;
   command_filter_acls: CommandFilterAcls;

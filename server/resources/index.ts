@@ -22,6 +22,8 @@ import { registerTerminal, TERMINAL_RESOURCES } from './terminal/index.ts'
 import { PERMS_RESOURCES, registerPerms } from './perms/index.ts'
 import { accessKeys } from '../profile/access-keys.ts'
 import { tempTokens } from '../profile/temp-tokens.ts'
+import { CLOUD_RESOURCES, registerCloud } from '../cloud/resources.ts'
+import '../cloud/sync.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -35,6 +37,7 @@ export const RESOURCES = [
   ...ACL_RESOURCES,
   ...PERMS_RESOURCES,
   accessKeys, tempTokens,
+  ...CLOUD_RESOURCES,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {
@@ -45,5 +48,6 @@ export async function registerResources(app: FastifyInstance): Promise<void> {
   await registerAssetRoutes(app)
   await registerTerminal(app)
   registerPerms(app)
+  registerCloud(app)
   installLoginAcl(app)
 }

@@ -303,6 +303,10 @@ export const OTHER: SettingsCategory = {
       choices: [{ value: 'day', label: 'day' }, { value: 'hour', label: 'hour' }],
     },
     { name: 'HELP_DOCUMENT_URL', type: 'url', label: 'Help Docs URL', help_text: 'default: http://docs.jumpserver.org', allow_null: true, max_length: 1024, default: 'https://docs.jumpserver.org/zh/v3/' },
+    {
+      ...ipList('CLOUD_SCAN_ALLOWED_NETWORKS', 'Networks cloud sync may scan'), default: ['127.0.0.0/8'],
+      help_text: 'The network scan (LAN) provider of cloud sync probes only addresses inside these networks. Such as: 127.0.0.0/8, 192.168.1.0/24, 10.1.1.1-10.1.1.20',
+    },
     { name: 'HELP_SUPPORT_URL', type: 'url', label: 'Help Support URL', help_text: 'default: http://www.jumpserver.org/support/', allow_null: true, max_length: 1024, default: 'https://www.jumpserver.org/support/' },
   ],
 }

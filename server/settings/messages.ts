@@ -117,6 +117,8 @@ const ENTRIES: Record<string, [zh: string, ja: string]> = {
   "Help Docs URL": ["文档链接", "ドキュメントリンク"],
   "default: http://docs.jumpserver.org": ["默认: http://docs.jumpserver.org", "デフォルト: http://docs.jumpserver.org"],
   "Help Support URL": ["支持链接", "サポートリンク"],
+  "Networks cloud sync may scan": ["云同步可扫描的网络", "クラウド同期がスキャンできるネットワーク"],
+  "The network scan (LAN) provider of cloud sync probes only addresses inside these networks. Such as: 127.0.0.0/8, 192.168.1.0/24, 10.1.1.1-10.1.1.20": ["云同步的网络扫描（局域网）服务商只探测这些网络内的地址。例如：127.0.0.0/8、192.168.1.0/24、10.1.1.1-10.1.1.20", "クラウド同期のネットワークスキャン (LAN) プロバイダーは、これらのネットワーク内のアドレスのみを調べます。例: 127.0.0.0/8、192.168.1.0/24、10.1.1.1-10.1.1.20"],
   "default: http://www.jumpserver.org/support/": ["默认: http://www.jumpserver.org/support/", "デフォルト: http://www.jumpserver.org/support/"],
   Terminal: ["终端", "ターミナル"],
   "Password auth": ["密码认证", "パスワード認証"],

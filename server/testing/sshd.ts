@@ -78,7 +78,8 @@ async function fingerprintOf(pubFile: string): Promise<string> {
   return stdout.split(' ')[1] ?? ''
 }
 
-export async function startSshd(options: { allowTcpForwarding?: boolean } = {}): Promise<Sshd> {
+export async function startSshd(options: { allowTcpForwarding?: boolean; listenAddress?: string } = {}): Promise<Sshd> {
+  const listen = options.listenAddress ?? '127.0.0.1'
   const dir = await mkdtemp(join(tmpdir(), 'test-sshd-'))
   await chmod(dir, 0o755)
   const keys = join(dir, 'authorized_keys')
@@ -93,7 +94,7 @@ export async function startSshd(options: { allowTcpForwarding?: boolean } = {}):
   const start = async (port: number) => {
     const config = [
       `Port ${port}`,
-      'ListenAddress 127.0.0.1',
+      `ListenAddress ${listen}`,
       `HostKey ${join(dir, 'host_key')}`,
       `PidFile ${join(dir, 'sshd.pid')}`,
       `AuthorizedKeysFile ${keys}/%u`,
@@ -118,7 +119,7 @@ export async function startSshd(options: { allowTcpForwarding?: boolean } = {}):
       const timer = setTimeout(() => reject(new Error(`sshd did not start within 10 s:\n${output}`)), 10_000)
       proc.stderr!.on('data', (d: Buffer) => {
         output = (output + d.toString()).slice(-200_000)
-        if (output.includes(`listening on 127.0.0.1 port ${port}`)) {
+        if (output.includes(`listening on ${listen} port ${port}`)) {
           clearTimeout(timer)
           resolve()
         }
@@ -151,7 +152,7 @@ export async function startSshd(options: { allowTcpForwarding?: boolean } = {}):
   const hostKeyFingerprint = await fingerprintOf(join(dir, 'host_key.pub'))
 
   return {
-    host: '127.0.0.1',
+    host: listen,
     port,
     hostKeyFingerprint,
     log: () => output,

@@ -14,6 +14,7 @@ import { ACCOUNT_ENTRIES } from './console/accounts/entries.ts'
 import { ACL_ENTRIES } from './console/acls/entries.ts'
 import { ASSET_NET_ENTRIES } from './console/assets-net/entries.ts'
 import { ASSET_ENTRIES } from './console/assets/entries.ts'
+import { CLOUD_ENTRIES } from './console/cloud/entries.ts'
 import { USER_GROUP_ENTRIES } from './console/groups/entries.ts'
 import { PERMS_ENTRIES } from './console/perms/entries.ts'
 import { ROLE_ENTRIES } from './console/roles/entries.ts'
@@ -27,7 +28,7 @@ import { TERMINAL_ENTRIES } from './settings/terminal/entries.ts'
 export const RESOURCE_ENTRIES = [
   ...USER_ENTRIES, ...USER_ACL_ENTRIES, ...USER_GROUP_ENTRIES, ...ROLE_ENTRIES, ...ORG_ENTRIES, ...SESSION_ENTRIES,
   ...AUDIT_LOG_ENTRIES, ...ACCOUNT_ENTRIES, ...ASSET_ENTRIES, ...ASSET_NET_ENTRIES, ...ACL_ENTRIES, ...TERMINAL_ENTRIES,
-  ...APPLET_ENTRIES, ...PERMS_ENTRIES,
+  ...APPLET_ENTRIES, ...PERMS_ENTRIES, ...CLOUD_ENTRIES,
 ] as const
 
 /** The key of a declared resource (`'users'`, `'asset-acls'`, …). */

@@ -16,6 +16,7 @@ import { ACCOUNT_PAGES } from './console/accounts/pages.ts'
 import { ACL_PAGES } from './console/acls/pages.ts'
 import { ASSET_NET_PAGES } from './console/assets-net/pages.ts'
 import { ASSET_PAGES, assetPlainPages } from './console/assets/pages.ts'
+import { CLOUD_PAGES, cloudPages } from './console/cloud/pages.ts'
 import { USER_GROUP_PAGES } from './console/groups/pages.ts'
 import { PERMS_PAGES } from './console/perms/pages.ts'
 import { ROLE_PAGES } from './console/roles/pages.ts'
@@ -34,6 +35,7 @@ import { ticketsPages } from './tickets/index.ts'
 const CUSTOM_PAGES: Partial<Record<ResourceKey, ResourcePages>> = {
   ...USER_PAGES, ...USER_ACL_PAGES, ...USER_GROUP_PAGES, ...ROLE_PAGES, ...ORG_PAGES, ...SESSION_PAGES, ...ACCOUNT_PAGES,
   ...ASSET_PAGES, ...ASSET_NET_PAGES, ...ACL_PAGES, ...TERMINAL_PAGES, ...APPLET_PAGES, ...PERMS_PAGES,
+  ...CLOUD_PAGES,
 }
 
 /** The generic page of a kind, each kind a module of its own (a list's first visit loads no form or detail code). */
@@ -86,4 +88,5 @@ export const PAGES: PageRegistry = {
   ...auditPages,
   ...workbenchPages,
   ...ticketsPages,
+  ...cloudPages,
 }

@@ -41,6 +41,15 @@ const HINTS: Readonly<Record<string, Hint>> = {
   // Accounts belong to an asset: a host created through the API (the form opens on it, as the asset's accounts tab
   // opens it with `?asset=`).
   accounts: { search: async (a) => ({ asset: String((await a.post('/api/v1/assets/hosts/', { name: unique('cf-host'), address: '127.0.0.1', platform: 1 })).id) }) },
+  // Sync instance tasks scan a cloud account's region into a node: an account and the root node through the API,
+  // the form opens on them (as from an account), with a loopback region.
+  'sync-instance-tasks': {
+    search: async (a) => ({
+      account: String((await a.post('/api/v1/xpack/cloud/accounts/', { name: unique('cf-lan'), provider: 'lan', attrs: { ip_group: ['127.0.0.1'] } })).id),
+      node: String(results(await a.get('/api/v1/assets/nodes/'))[0].id),
+      regions: '127.0.0.1',
+    }),
+  },
   // Asset kinds: the create form opens with a platform of the kind (as the "Create" menu opens it).
   ...Object.fromEntries([['hosts', 'host'], ['databases', 'database'], ['devices', 'device'], ['clouds', 'cloud'], ['webs', 'web'], ['customs', 'custom']].map(([key, category]) => [key, {
     search: async (a: Api) => {

@@ -5,7 +5,6 @@ import { group, page, perm, view } from './helpers.ts'
 
 const asset = perm('assets', 'asset')
 const cloudAccount = perm('xpack', 'account')
-const syncTask = perm('xpack', 'syncinstancetask')
 
 /** Asset kinds: list/create/update pages reached from the asset list's category tabs (hidden from the menu). */
 const KIND = { hidden: true, activeMenu: '/console/assets/assets' }
@@ -32,20 +31,9 @@ export const consoleRoutes: RouteNode = view('console', 'Console', msg`Console`,
       hidden: true,
       activeMenu: '/console/assets/assets',
       children: [
-        page('account', 'AccountList', msg`Cloud accounts`, [cloudAccount.view], {
-          children: [
-            page('create', 'AccountCreate', msg`Create cloud account`, [cloudAccount.add]),
-            page(':id/update', 'AccountUpdate', msg`Update cloud account`, [cloudAccount.change]),
-            page(':id', 'AccountDetail', msg`Cloud account details`, [cloudAccount.view]),
-          ],
-        }),
-        page('sync-instance-tasks', 'SyncInstanceTaskList', msg`Sync instance tasks`, [syncTask.view], {
-          children: [
-            page('create', 'SyncInstanceTaskCreate', msg`Create sync instance task`, [syncTask.add]),
-            page(':id/update', 'SyncInstanceTaskUpdate', msg`Update sync instance task`, [syncTask.change]),
-            page(':id', 'SyncInstanceTaskDetail', msg`Sync instance task details`, [syncTask.view]),
-          ],
-        }),
+        // the cloud accounts and sync tasks (manifest entries: src/views/console/cloud/entries.ts)
+        resourceSlot('cloud-accounts'),
+        resourceSlot('sync-instance-tasks'),
       ],
     }),
   ]),

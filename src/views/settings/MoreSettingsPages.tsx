@@ -138,6 +138,7 @@ export const otherSettingsConfig: ObjectFormPageConfig = {
     [msg`Users`, ['EMAIL_SUFFIX', 'OTP_ISSUER_NAME', 'OTP_VALID_WINDOW']],
     [msg`Permissions and tickets`, ['PERM_SINGLE_ASSET_TO_UNGROUP_NODE', 'TICKET_AUTHORIZE_DEFAULT_TIME', 'TICKET_AUTHORIZE_DEFAULT_TIME_UNIT']],
     [msg`Help`, ['HELP_DOCUMENT_URL', 'HELP_SUPPORT_URL']],
+    [msg`Cloud sync`, ['CLOUD_SCAN_ALLOWED_NETWORKS']],
   ],
 }
 

@@ -29,6 +29,7 @@ import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig, ListControl } from '../../../ui/list/types.ts'
 import { LazyTree, type LazyTreeHandle, type TreeAction } from '../../../ui/tree/LazyTree.tsx'
 import { manifestItem } from '../../entries.ts'
+import { pathOf } from '../../../router/catalog.ts'
 import { lazyRetry } from '../../../ui/common/retryImport.ts'
 import { assetKindKey, assetListConfig, KIND_KEYS } from './resource.ts'
 import { useOpenInNewTab } from '../../../ui/common/navigation.tsx'
@@ -181,7 +182,13 @@ function AssetList({ kind }: { kind: string }) {
       />
     ),
   }), [categories.data, kind, go, nodeId])
-  const config: ListConfig = useMemo(() => assetListConfig(item, { extra: [createCommand], onSelectionChange: setSelection, controlRef: control }), [item, createCommand, control])
+  // lina's HostList extra action: the Cloud center (sync tasks and cloud accounts, docs/cloud.md)
+  const cloudCommand: ListCommand = useMemo(() => ({
+    id: 'cloudSync', scope: 'header', label: msg`Cloud sync`, order: 11, perms: ['xpack.view_account'],
+    visible: () => kind === 'all' || kind === 'host',
+    run: (_t, h) => h.go(pathOf('CloudCenter') ?? '/console/assets/cloud'),
+  }), [kind])
+  const config: ListConfig = useMemo(() => assetListConfig(item, { extra: [createCommand, cloudCommand], onSelectionChange: setSelection, controlRef: control }), [item, createCommand, cloudCommand, control])
 
   const tabs = ['all', ...KIND_KEYS.filter((k) => (categories.data ?? []).some((c) => c.value === k))]
   const tabLabel = (k: string) => (k === 'all' ? t`All` : categories.data?.find((c) => c.value === k)?.label ?? k)
