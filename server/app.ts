@@ -53,7 +53,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifyCookie)
   await app.register(bodyParsers)
-  await app.register(fastifyWebsocket)
+  // In proxy mode /ws is the proxy's (server/http/proxy.ts): a second upgrade listener would take the same sockets.
+  if (!config.jumpserverUrl) await app.register(fastifyWebsocket)
   await app.register(requestEdge)
   await app.register(errorMapping)
   await app.register(staticFiles)
