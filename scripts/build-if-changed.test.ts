@@ -34,7 +34,7 @@ describe('npm start builds only when the inputs changed', () => {
   })
 
   it('builds again when a source, a catalogue or the lock file changed, or a file was added', () => {
-    for (const [file, text] of [['src/main.tsx', 'export const a = 1'], ['locales/en.po', 'msgid "b"'], ['package-lock.json', '{"a":1}'], ['src/new.ts', '']]) {
+    for (const [file, text] of <Array<[string, string]>>[['src/main.tsx', 'export const a = 1'], ['locales/en.po', 'msgid "b"'], ['package-lock.json', '{"a":1}'], ['src/new.ts', '']]) {
       build()
       write(file, text)
       expect(buildNeeded(root), file).toBe('the sources changed since the last build')

@@ -80,6 +80,10 @@ export interface AccountAutomationRecords {
   execution_id: string;
   id: string;
   is_success: Generated<boolean>;
+  pending_passphrase: Generated<string>;
+  pending_secret: Generated<string>;
+  secret_state: Generated<string>;
+  secret_type: Generated<string>;
   status: Generated<string>;
   username: Generated<string>;
 }
@@ -231,6 +235,14 @@ export interface Applets {
   type: Generated<string>;
   updated_by: Generated<string>;
   version: Generated<string>;
+}
+
+export interface AssetHostKeys {
+  asset_id: string;
+  date_created: Generated<Timestamp>;
+  fingerprint: string;
+  key_type: Generated<string>;
+  port: number;
 }
 
 export interface AssetLabels {
@@ -1040,6 +1052,7 @@ export interface DB {
   applet_hosts: AppletHosts;
   applet_publications: AppletPublications;
   applets: Applets;
+  asset_host_keys: AssetHostKeys;
   asset_labels: AssetLabels;
   asset_nodes: AssetNodes;
   asset_permission_assets: AssetPermissionAssets;

@@ -78,7 +78,8 @@ async function fingerprintOf(pubFile: string): Promise<string> {
   return stdout.split(' ')[1] ?? ''
 }
 
-export async function startSshd(options: { allowTcpForwarding?: boolean } = {}): Promise<Sshd> {
+/** `extraConfig`: more sshd_config lines (e.g. `DenyUsers name`: a user the host has but whose logins it refuses). */
+export async function startSshd(options: { allowTcpForwarding?: boolean; extraConfig?: readonly string[] } = {}): Promise<Sshd> {
   const dir = await mkdtemp(join(tmpdir(), 'test-sshd-'))
   await chmod(dir, 0o755)
   const keys = join(dir, 'authorized_keys')
@@ -109,6 +110,7 @@ export async function startSshd(options: { allowTcpForwarding?: boolean } = {}):
       'LoginGraceTime 20',
       'LogLevel VERBOSE',
       'Subsystem sftp internal-sftp',
+      ...(options.extraConfig ?? []),
       '',
     ].join('\n')
     await writeFile(join(dir, 'sshd_config'), config, { mode: 0o600 })
