@@ -66,3 +66,52 @@ test('the badge follows new messages across a server restart', async ({ browser,
     rmSync(dataDir, { recursive: true, force: true })
   }
 })
+
+test('a lazy part wanted while the server is down loads once it is back (the page reloads once if it must)', async ({ browser, server: workerServer }) => {
+  test.setTimeout(300_000)
+  const PORT = workerServer.sparePort
+  const BASE = `http://127.0.0.1:${PORT}`
+  const dataDir = mkdtempSync(join(tmpdir(), 'bastion-e2e-chunk-'))
+  const api = await playwrightRequest.newContext({ baseURL: BASE })
+  let server = startServer(PORT, dataDir, { SSH_PORT: '0' })
+  const context = await browser.newContext({ baseURL: BASE, locale: 'en-US' })
+  try {
+    await waitHealthy(api)
+    const token = await readyAdmin(api)
+    const adminId = await profileId(api, token)
+    await sendSiteMessage(api, token, [adminId], 'Wanted while down')
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await login(page, ADMIN.username, ADMIN.password)
+    await page.waitForLoadState('networkidle')
+    let loads = 0
+    page.on('load', () => { loads += 1 })
+
+    // The server goes; the drawer's code is asked for and its fetch fails.
+    await stopServer(server)
+    const chunkFailed = page.waitForEvent('requestfailed', (r) => /\/ui\/assets\/.+\.js$/.test(new URL(r.url()).pathname))
+    await page.getByTestId('site-messages-button').click()
+    await chunkFailed
+    server = startServer(PORT, dataDir, { SSH_PORT: '0' })
+    await waitHealthy(api)
+
+    // Back: the drawer opens by itself, or (the document kept the failed module) the page reloaded once and the
+    // drawer opens at the next click. Never an error page, never a reload loop.
+    const drawer = page.getByRole('dialog', { name: 'Messages' })
+    await expect.poll(async () => (await drawer.isVisible()) || loads > 0, { timeout: 90_000 }).toBe(true)
+    if (!(await drawer.isVisible())) {
+      await page.getByTestId('site-messages-button').click()
+    }
+    await expect(drawer.getByRole('heading', { name: 'Wanted while down' })).toBeVisible({ timeout: 30_000 })
+    expect(loads).toBeLessThanOrEqual(1)
+    expect(errors).toEqual([])
+    await expect(page.getByRole('alert').filter({ hasText: /went wrong|failed to load/i })).toHaveCount(0)
+    await expectAccessible(page, 'site messages after a chunk failed')
+  } finally {
+    await context.close()
+    await api.dispose()
+    await stopServer(server)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+})
