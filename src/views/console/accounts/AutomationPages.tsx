@@ -58,7 +58,7 @@ function automationDetails(kind: Kind) {
             <ListTable config={{
               resource: records.resource, url: `${records.url}?execution=${encodeURIComponent(String(object.id))}`, stateIn: 'local', label: msg`Records`,
               hiddenFilters: ['execution'], defaultOrder: null,
-              columns: { min: ['asset_name', 'username'], defaults: ['asset_name', 'username', 'status', 'is_success', 'error', ...(kind.key === KINDS.gather.key ? [] : ['secret_state']), 'date_finished', 'timedelta'], exclude: ['asset', 'account', 'execution', 'id'] },
+              columns: { min: ['asset_name', 'username'], defaults: ['asset_name', 'username', 'status', 'is_success', 'error', ...(kind.key === KINDS.gather.key ? [] : ['secret_state']), 'date_finished', 'timedelta', 'actions'], exclude: ['asset', 'account', 'execution', 'id'] },
               commands: { overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null }, extra: [viewKeptSecret(viewer.view)] },
               tools: { import: false, export: false },
             }} />
