@@ -23,7 +23,7 @@ test('the badge follows new messages across a server restart', async ({ browser,
   const BASE = `http://127.0.0.1:${PORT}`
   const dataDir = mkdtempSync(join(tmpdir(), 'bastion-e2e-restart-'))
   const api = await playwrightRequest.newContext({ baseURL: BASE })
-  let server = startServer(PORT, dataDir)
+  let server = startServer(PORT, dataDir, { SSH_PORT: '0' }) // the worker's server has the default SSH port
   const context = await browser.newContext({ baseURL: BASE, locale: 'en-US' })
   try {
     await waitHealthy(api)
@@ -45,7 +45,7 @@ test('the badge follows new messages across a server restart', async ({ browser,
     await page.waitForLoadState('networkidle')
 
     await stopServer(server)
-    server = startServer(PORT, dataDir)
+    server = startServer(PORT, dataDir, { SSH_PORT: '0' })
     await waitHealthy(api)
     // Same database: the session and the token are still valid; the page was never reloaded.
     await sendSiteMessage(api, token, [adminId], 'After the restart')
