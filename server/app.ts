@@ -55,8 +55,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifyCookie)
   await app.register(bodyParsers)
-  registerWebsocketBounds(app)
-  await app.register(fastifyWebsocket, websocketOptions())
+  // In proxy mode /ws is the proxy's (server/http/proxy.ts): a second upgrade listener would take the same sockets.
+  if (!config.jumpserverUrl) {
+    registerWebsocketBounds(app)
+    await app.register(fastifyWebsocket, websocketOptions())
+  }
   await app.register(requestEdge)
   await app.register(errorMapping)
   await app.register(staticFiles)

@@ -81,6 +81,10 @@ export interface AccountAutomationRecords {
   execution_id: string;
   id: string;
   is_success: Generated<boolean>;
+  pending_passphrase: Generated<string>;
+  pending_secret: Generated<string>;
+  secret_state: Generated<string>;
+  secret_type: Generated<string>;
   status: Generated<string>;
   username: Generated<string>;
 }

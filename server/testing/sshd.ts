@@ -78,7 +78,11 @@ async function fingerprintOf(pubFile: string): Promise<string> {
   return stdout.split(' ')[1] ?? ''
 }
 
-export async function startSshd(options: { allowTcpForwarding?: boolean; listenAddress?: string } = {}): Promise<Sshd> {
+/**
+ * `extraConfig`: more sshd_config lines (e.g. `DenyUsers name`: a user the host has but whose logins it refuses);
+ * `listenAddress`: another loopback address than 127.0.0.1 (several hosts on one machine).
+ */
+export async function startSshd(options: { allowTcpForwarding?: boolean; listenAddress?: string; extraConfig?: readonly string[] } = {}): Promise<Sshd> {
   const listen = options.listenAddress ?? '127.0.0.1'
   const dir = await mkdtemp(join(tmpdir(), 'test-sshd-'))
   await chmod(dir, 0o755)
@@ -110,6 +114,7 @@ export async function startSshd(options: { allowTcpForwarding?: boolean; listenA
       'LoginGraceTime 20',
       'LogLevel VERBOSE',
       'Subsystem sftp internal-sftp',
+      ...(options.extraConfig ?? []),
       '',
     ].join('\n')
     await writeFile(join(dir, 'sshd_config'), config, { mode: 0o600 })

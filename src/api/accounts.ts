@@ -6,17 +6,24 @@ import { getJson, sendAction } from './resources.ts'
 import { downloadFile, type DownloadedFile } from './transfer.ts'
 
 export type SecretKind = 'account' | 'template'
+/** What a secret can be read of; `pending`: the new secret a change-secret record keeps because the host may have it unverified. */
+export type ReadableKind = SecretKind | 'pending'
+
+const SECRET_BASES: Record<ReadableKind, string> = {
+  account: '/api/v1/accounts/account-secrets/',
+  template: '/api/v1/accounts/account-template-secrets/',
+  pending: '/api/v1/accounts/change-secret-records/',
+}
 
 /** The protected URL of an object's readable secret (the confirm dialog checks it first). */
-export function secretUrl(kind: SecretKind, id: string): string {
-  const base = kind === 'account' ? '/api/v1/accounts/account-secrets/' : '/api/v1/accounts/account-template-secrets/'
-  return `${base}${encodeURIComponent(id)}/`
+export function secretUrl(kind: ReadableKind, id: string): string {
+  return `${SECRET_BASES[kind]}${encodeURIComponent(id)}/${kind === 'pending' ? 'secret/' : ''}`
 }
 
 export interface RevealedSecret { secret: string; passphrase: string; secretType: string; username: string }
 
 /** Reads the secret (the server logs every read; answers 400 `{code}` without a fresh confirmation). */
-export async function readSecret(kind: SecretKind, id: string): Promise<RevealedSecret> {
+export async function readSecret(kind: ReadableKind, id: string): Promise<RevealedSecret> {
   const r = await getJson<Record<string, unknown>>(secretUrl(kind, id))
   const type = r.secret_type as { value?: string } | string | undefined
   return {

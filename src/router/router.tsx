@@ -15,6 +15,7 @@ import { decide, hashLinkTarget, NOT_FOUND_PATH, type GuardState } from './guard
 import { pageLoader } from './pages.ts'
 import { startPageData } from './pageData.ts'
 import { hasPerm } from '../ui/common/perms.ts'
+import { retryImport } from '../ui/common/retryImport.ts'
 import { manifestRoute } from '../views/entries.ts'
 import type { RouteDef } from './types.ts'
 import { PageTitle } from './PageTitle.tsx'
@@ -167,7 +168,9 @@ export function buildRouteTree(shellComponent: () => React.ReactNode) {
       staticData: { route: def },
       beforeLoad: guardFor(def) as never,
       ...(loader ? { loader: loader as never, loaderDeps: (({ search }: { search: Record<string, unknown> }) => ({ search })) as never } : {}),
-      ...(hasPage(def) ? { component: lazyRouteComponent(() => pageLoader(def.name)().then((Page) => ({ Page })), 'Page') } : {}),
+      // A page's chunk loads like every lazy part (waits for a restarting server, then reloads once if the document
+      // kept the failure), not with the router's immediate reload, which showed the browser's error page.
+      ...(hasPage(def) ? { component: lazyRouteComponent(() => retryImport(pageLoader(def.name)).then((Page) => ({ Page })), 'Page') } : {}),
       errorComponent: RouteErrorPage,
     })
     children[isBare(def) ? 'bare' : 'shell'].push(route as unknown as AnyRoute)

@@ -62,10 +62,10 @@ export interface E2eServer {
   sparePort: number
 }
 
-/** Starts tests/e2e/serve.ts (the real server on a fresh embedded database) on `port` with `dataDir`. */
-export function startServer(port: number, dataDir: string): ChildProcess {
+/** Starts tests/e2e/serve.ts (the real server on a fresh embedded database) on `port` with `dataDir` (and `env`, e.g. JUMPSERVER_URL). */
+export function startServer(port: number, dataDir: string, env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts'], {
-    env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+    env: { ...process.env, ...env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let log = ''

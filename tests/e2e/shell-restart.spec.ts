@@ -3,7 +3,7 @@
  * after the restart raises the badge without reloading the page. This suite starts its own server process (same
  * data folder, another port), kills it and starts it again.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test'
@@ -23,7 +23,7 @@ test('the badge follows new messages across a server restart', async ({ browser,
   const BASE = `http://127.0.0.1:${PORT}`
   const dataDir = mkdtempSync(join(tmpdir(), 'bastion-e2e-restart-'))
   const api = await playwrightRequest.newContext({ baseURL: BASE })
-  let server = startServer(PORT, dataDir)
+  let server = startServer(PORT, dataDir, { SSH_PORT: '0' }) // the worker's server has the default SSH port
   const context = await browser.newContext({ baseURL: BASE, locale: 'en-US' })
   try {
     await waitHealthy(api)
@@ -45,7 +45,7 @@ test('the badge follows new messages across a server restart', async ({ browser,
     await page.waitForLoadState('networkidle')
 
     await stopServer(server)
-    server = startServer(PORT, dataDir)
+    server = startServer(PORT, dataDir, { SSH_PORT: '0' })
     await waitHealthy(api)
     // Same database: the session and the token are still valid; the page was never reloaded.
     await sendSiteMessage(api, token, [adminId], 'After the restart')
@@ -59,6 +59,79 @@ test('the badge follows new messages across a server restart', async ({ browser,
       throw new Error(`${error.message}\ndrawer: ${text.replace(/\s+/g, ' ')}\nsince the click: ${seen.join(' | ') || 'nothing failed'}`)
     })
     await expectAccessible(page, 'site messages after a restart')
+  } finally {
+    await context.close()
+    await api.dispose()
+    await stopServer(server)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+})
+
+/**
+ * A copy of the build under other chunk names, as a new build of the same sources would have: every file of
+ * assets/ renamed (its hash changed) and every reference to it in the build's text files rewritten.
+ * Precompressed copies are dropped (the server then answers the plain files).
+ */
+function rebuildWithNewNames(dist: string): void {
+  const assets = join(dist, 'assets')
+  const names = readdirSync(assets).filter((n) => !/\.(br|gz)$/.test(n))
+  for (const n of readdirSync(assets)) if (/\.(br|gz)$/.test(n)) rmSync(join(assets, n))
+  for (const n of readdirSync(dist)) if (/\.(br|gz)$/.test(n)) rmSync(join(dist, n))
+  const renamed = new Map(names.map((n) => [n, n.replace(/(\.[a-z0-9]+)$/, 'x$1')]))
+  const textFiles = [...names.map((n) => join(assets, n)), ...readdirSync(dist).filter((n) => n.endsWith('.html')).map((n) => join(dist, n))]
+    .filter((f) => /\.(js|css|html|json|svg)$/.test(f))
+  for (const file of textFiles) {
+    let text = readFileSync(file, 'utf8')
+    for (const [from, to] of renamed) text = text.split(from).join(to)
+    writeFileSync(file, text)
+  }
+  for (const [from, to] of renamed) renameSync(join(assets, from), join(assets, to))
+}
+
+test('a lazy part wanted while the server is down loads once it is back with a new build (the page reloads once)', async ({ browser, server: workerServer }) => {
+  test.setTimeout(300_000)
+  const PORT = workerServer.sparePort
+  const BASE = `http://127.0.0.1:${PORT}`
+  const dataDir = mkdtempSync(join(tmpdir(), 'bastion-e2e-chunk-'))
+  const dist = join(dataDir, 'dist')
+  cpSync('dist', dist, { recursive: true })
+  const env = { SSH_PORT: '0', DIST_DIR: dist }
+  const api = await playwrightRequest.newContext({ baseURL: BASE })
+  let server = startServer(PORT, dataDir, env)
+  const context = await browser.newContext({ baseURL: BASE, locale: 'en-US' })
+  try {
+    await waitHealthy(api)
+    const token = await readyAdmin(api)
+    const adminId = await profileId(api, token)
+    await sendSiteMessage(api, token, [adminId], 'Wanted while down')
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await login(page, ADMIN.username, ADMIN.password)
+    await page.waitForLoadState('networkidle')
+    let loads = 0
+    page.on('load', () => { loads += 1 })
+
+    // The server goes; the drawer's code is asked for and its fetch fails; the server comes back with a new build,
+    // where this document's chunk names no longer exist.
+    await stopServer(server)
+    const chunkFailed = page.waitForEvent('requestfailed', (r) => /\/ui\/assets\/.+\.js$/.test(new URL(r.url()).pathname))
+    await page.getByTestId('site-messages-button').click()
+    await chunkFailed
+    rebuildWithNewNames(dist)
+    server = startServer(PORT, dataDir, env)
+    await waitHealthy(api)
+
+    // The page reloads once (its chunks are gone) and works with the new build: the drawer opens at the next click.
+    await expect.poll(() => loads, { timeout: 90_000 }).toBe(1)
+    await expect(page.locator('main').first()).toBeVisible()
+    await page.getByTestId('site-messages-button').click()
+    const drawer = page.getByRole('dialog', { name: 'Messages' })
+    await expect(drawer.getByRole('heading', { name: 'Wanted while down' })).toBeVisible({ timeout: 30_000 })
+    expect(loads).toBe(1)
+    expect(await page.evaluate(() => document.querySelector('script[type=module][src]')?.getAttribute('src'))).toMatch(/x\.js$/)
+    expect(errors).toEqual([])
+    await expectAccessible(page, 'site messages after a new build')
   } finally {
     await context.close()
     await api.dispose()

@@ -9,6 +9,8 @@ import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sshLogin } from '../../automation/ssh.ts'
+import { bindOtp, encryptFor } from '../../auth/test-support.ts'
+import { totp } from '../../auth/totp.ts'
 import { freePort, startSshd, type Sshd, type SshdUser } from '../../testing/sshd.ts'
 import { dbKind } from '../../testing.ts'
 import { useTestServer } from '../../use-test-server.ts'
@@ -95,7 +97,9 @@ describe(`account automations on a real sshd (${dbKind()})`, () => {
     const c = await execute('change-secret', change.json().id)
     expect(c.execution.status.value).toBe('failed') // the unreachable host fails; the reachable one is done
     const ok = c.records.find((r) => r.asset_name === 'ssh-host')!
-    expect(ok).toMatchObject({ username, is_success: true })
+    expect(ok).toMatchObject({ username, is_success: true, secret_state: { value: 'stored' } })
+    // promoted: the record keeps no copy once the account has the secret
+    expect((await sql<{ pending_secret: string }>`select pending_secret from account_automation_records where id = ${ok.id}`.execute(s.t.database.db)).rows[0]!.pending_secret).toBe('')
     const failed = c.records.find((r) => r.asset_name === 'dead-host')
     expect(failed).toMatchObject({ is_success: false, error: expect.stringMatching(/unreachable/) })
     const after = await storedSecret(account)
@@ -187,4 +191,46 @@ describe(`account automations on a real sshd (${dbKind()})`, () => {
     await s.t.createUser({ username: viewer })
     expect((await (await s.t.as(viewer)).post(`${A}gathered-accounts/sync-accounts/`, { gathered_account_ids: [rootGathered.id] })).statusCode).toBe(403)
   }, 120_000)
+  it('keeps a new secret the host took but that did not verify, readable only after an MFA confirmation', async () => {
+    // The host takes the change (the privileged account sets the password) but refuses the account's own logins
+    // (DenyUsers), so the verification with the new secret fails after the change: the outcome is unknown.
+    const target = await sshd.addUser()
+    const refusing = await startSshd({ extraConfig: [`DenyUsers ${target.username}`] })
+    try {
+      const c = s.admin
+      const host = (await c.post('/api/v1/assets/hosts/', { name: 'refusing-host', address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: refusing.port }] })).json().id as string
+      expect((await c.post(`${A}accounts/`, { username: priv.username, secret: priv.password, asset: host, privileged: true })).statusCode).toBe(201)
+      const account = (await c.post(`${A}accounts/`, { username: target.username, secret: target.password, asset: host })).json().id as string
+      const change = await c.post(`${A}change-secret-automations/`, { name: 'rotate-unverified', assets: [host], accounts: [target.username], secret_strategy: 'random', password_rules: { length: 20 } })
+      expect(change.statusCode).toBe(201)
+      const r = await execute('change-secret', change.json().id)
+      expect(r.execution.status.value).toBe('failed')
+      expect(r.records).toEqual([expect.objectContaining({ username: target.username, is_success: false, secret_state: { value: 'unknown', label: 'Unknown: kept in this record' }, error: expect.stringMatching(/does not log in/) })])
+      const record = r.records[0]!.id as string
+      // the account keeps the secret it had; no answer carries the new one
+      expect(await storedSecret(account)).toBe(target.password)
+      const listed = await c.get(`${A}change-secret-records/${record}/`)
+      expect(listed.body).not.toMatch(/pending|"secret"/)
+
+      // Read behind an MFA confirmation only.
+      const url = `${A}change-secret-records/${record}/secret/`
+      expect((await c.get(url)).json()).toEqual({ code: 'mfa', detail: 'This action require confirm current user' })
+      const seed = await bindOtp(s.t, s.t.adminId)
+      await c.get('/ui/')
+      expect((await c.post('/api/v1/authentication/confirm/', { confirm_type: 'mfa', mfa_type: 'otp', secret_key: encryptFor(c, totp(seed)) })).json()).toBe('ok')
+      const kept = (await c.get(url)).json()
+      expect(kept).toMatchObject({ id: record, username: target.username, secret_type: 'password', secret_state: 'unknown', secret: expect.stringMatching(/^\S{20}$/) })
+      // It is the password the host has now (logins through the host's other sshd, which does not refuse the user).
+      expect(await logsIn(target.username, kept.secret)).toBe(true)
+      expect(await logsIn(target.username, target.password)).toBe(false)
+      // A record that keeps nothing answers 404; the view was logged without the secret.
+      const done = (await sql<{ id: string }>`select id from account_automation_records where secret_state = 'stored' limit 1`.execute(s.t.database.db)).rows[0]
+      if (done) expect((await c.get(`${A}change-secret-records/${done.id}/secret/`)).statusCode).toBe(404)
+      const logs = await sql<{ resource: string; diff: unknown }>`select resource, diff from operate_logs where resource like 'new secret:%'`.execute(s.t.database.db)
+      expect(logs.rows.map((l) => l.resource)).toEqual([`new secret: ${target.username}@refusing-host`])
+      expect(JSON.stringify(logs.rows)).not.toContain(kept.secret)
+    } finally {
+      await refusing.stop()
+    }
+  }, 180_000)
 })

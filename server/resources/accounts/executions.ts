@@ -25,6 +25,11 @@ addMessages({
   'Gather account execution': ['账号收集执行', 'アカウント収集の実行'],
   'Account backup execution': ['账号备份执行', 'アカウントバックアップの実行'],
   'Automation record': ['执行记录', '実行記録'],
+  'New secret': ['新密文', '新しいシークレット'],
+  'Not changed': ['未改变', '変更なし'],
+  'Waiting for the host': ['等待主机', 'ホスト待ち'],
+  'Stored': ['已保存', '保存済み'],
+  'Unknown: kept in this record': ['未知：保存在此记录中', '不明：この記録に保存'],
   'Gathered account': ['收集的账号', '収集されたアカウント'],
   'Automation': ['自动化', '自動化'],
   'Trigger mode': ['触发方式', 'トリガー方式'],
@@ -58,6 +63,11 @@ addMessages({
 })
 
 export const STATUS = ['ready', 'pending', 'running', 'success', 'failed', 'error', 'canceled'].map((v) => ({ value: v, label: v === 'failed' ? 'Failed' : v[0]!.toUpperCase() + v.slice(1) }))
+/** Where a change's new secret is (run.ts): '' nothing changed, pending before verification, stored, unknown kept here. */
+export const SECRET_STATES = [
+  { value: '', label: 'Not changed' }, { value: 'pending', label: 'Waiting for the host' }, { value: 'stored', label: 'Stored' },
+  { value: 'unknown', label: 'Unknown: kept in this record' },
+]
 const TRIGGERS = [{ value: 'manual', label: 'Manual trigger' }, { value: 'timing', label: 'Timing trigger' }]
 
 const timedelta = (row: Row) => {
@@ -177,12 +187,13 @@ export const automationRecords: ResourceDef = {
     { name: 'status', type: 'labeled_choice', label: 'Status', read_only: true, choices: STATUS },
     { name: 'is_success', type: 'boolean', label: 'Is success', read_only: true },
     { name: 'error', type: 'string', label: 'Error', read_only: true },
+    { name: 'secret_state', type: 'labeled_choice', label: 'New secret', read_only: true, choices: SECRET_STATES },
     { name: 'date_started', type: 'datetime', label: 'Date start', read_only: true },
     { name: 'date_finished', type: 'datetime', label: 'Date finished', read_only: true },
     { name: 'timedelta', type: 'float', label: 'Time cost', read_only: true, column: false, get: (row) => timedelta({ date_start: row.date_started, date_finished: row.date_finished }) },
   ] as FieldDef[],
   scope: executionOrgCond,
-  filters: ['id', 'execution', 'asset', 'account', 'status', 'is_success'],
+  filters: ['id', 'execution', 'asset', 'account', 'status', 'is_success', 'secret_state'],
   ordering: { fields: ['date_started', 'asset_name', 'username', 'status'], default: ['asset_name', 'username'] },
 }
 

@@ -12,7 +12,7 @@ import { registerGatheredSync } from './gathered.ts'
 import { automationRecords, backupExecutions, changeSecretExecutions, gatherExecutions, gatheredAccounts, pushExecutions } from './executions.ts'
 import { registerAccountTasks } from './tasks.ts'
 import './run.ts'
-import { registerSecretView } from './secret-views.ts'
+import { registerPendingSecretView, registerSecretView } from './secret-views.ts'
 import { installAccountSealer } from './secrets.ts'
 import { accountTemplates } from './templates.ts'
 
@@ -29,4 +29,5 @@ export async function registerAccounts(app: FastifyInstance): Promise<void> {
   registerAccountTasks(app)
   registerSecretView(app, { path: '/api/v1/accounts/account-template-secrets/', def: accountTemplates, perm: 'accounts.view_accounttemplatesecret' })
   registerSecretView(app, { path: '/api/v1/accounts/account-secrets/', def: accounts, perm: 'accounts.view_accountsecret', histories: true })
+  registerPendingSecretView(app, automationRecords, 'accounts.view_accountsecret')
 }

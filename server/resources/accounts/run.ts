@@ -3,6 +3,12 @@
  * periodic automation's schedule row `…:<automation id>` starts a timed execution) and the account verify/push
  * task. Per asset: log in with the asset's privileged account, do the work, record the result. One asset's
  * failure never stops the others; a secret is stored only after the host took it and the new secret logged in.
+ *
+ * A new secret is never lost between the host and the database: before the host is touched, the candidate is sealed
+ * into the execution's record for that account (secret_state 'pending'); after the new secret logged in it is
+ * promoted to the account in the same transaction that clears the record's copy ('stored'); when the host may have
+ * taken it but the login with it failed, the record keeps it ('unknown') for an administrator to read behind an MFA
+ * confirmation (`/change-secret-records/<id>/secret/`, server/resources/accounts/secret-views.ts).
  */
 import { setCredentialSource, type AssetCredential } from '../../automation/credentials.ts'
 import { randomUUID } from 'node:crypto'
@@ -117,9 +123,33 @@ function newSecret(db: DB, automation: Automation): { secretType: string; secret
   return { secretType, secret: secretType === 'ssh_key' ? randomSshKey() : randomPassword(automation.password_rules as Record<string, unknown>) }
 }
 
-/** Stores a secret the host now has: sealed, version + 1, a history row — in one transaction. */
-async function storeSecret(db: DB, account: Account, s: { secretType: string; secret: string; passphrase?: string }, by: string): Promise<void> {
+type NewSecret = { secretType: string; secret: string; passphrase?: string }
+
+/** The record of one account's change, opened before the host is touched with the candidate secret sealed in it. */
+async function openPendingRecord(db: DB, executionId: string, asset: HostAsset, account: Account, started: Date, s: NewSecret): Promise<string> {
+  const id = randomUUID()
+  await db.insertInto('account_automation_records').values({
+    id, execution_id: executionId, asset_id: asset.id, account_id: String(account.id), asset_name: asset.name, username: String(account.username ?? ''),
+    status: 'running', is_success: false, date_started: started, secret_type: s.secretType, secret_state: 'pending',
+    pending_secret: sealSecret(db, 'account_automation_records', id, 'secret', s.secret),
+    pending_passphrase: sealSecret(db, 'account_automation_records', id, 'passphrase', s.passphrase ?? ''),
+  }).execute()
+  return id
+}
+
+/** The host may hold the candidate but it was not verified: the record keeps it, its state 'unknown'. */
+async function failPendingRecord(db: DB, recordId: string, error: string): Promise<void> {
+  await db.updateTable('account_automation_records').set({ status: 'failed', is_success: false, error: error.slice(0, 4000), secret_state: 'unknown', date_finished: new Date() })
+    .where('id', '=', recordId).execute()
+}
+
+/** Stores a secret the host now has: sealed, version + 1, a history row — and clears the record's pending copy, in one transaction. */
+async function storeSecret(db: DB, account: Account, s: NewSecret, by: string, recordId?: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    if (recordId) {
+      await tx.updateTable('account_automation_records').set({ status: 'success', is_success: true, error: '', secret_state: 'stored', pending_secret: '', pending_passphrase: '', date_finished: new Date() })
+        .where('id', '=', recordId).execute()
+    }
     const version = Number((await sql<{ version: number }>`update accounts set secret = ${sealSecret(db, 'accounts', String(account.id), 'secret', s.secret)},
       passphrase = ${sealSecret(db, 'accounts', String(account.id), 'passphrase', s.passphrase ?? '')}, secret_type = ${s.secretType},
       version = version + 1, connectivity = 'ok', date_verified = now(), date_updated = now() where id = ${account.id} returning version`.execute(tx)).rows[0]!.version)
@@ -145,6 +175,7 @@ async function runPushOrChange(ctx: TaskContext, execution: Execution, automatio
           const t0 = new Date()
           tally.total++
           const s = newSecret(db, automation)
+          const recordId = await openPendingRecord(db, String(execution.id), asset, account, t0, s)
           try {
             if (change) await changeSecret(p, String(account.username), s.secretType, s.secret, s.passphrase, String(automation.ssh_key_change_strategy ?? 'add'))
             else {
@@ -156,14 +187,13 @@ async function runPushOrChange(ctx: TaskContext, execution: Execution, automatio
             }
             const check = await verifyLogin(asset, { username: String(account.username), ...s }, 15_000, ctx.signal)
             if (!check.ok) throw new Error(`the new secret does not log in: ${check.error}`)
-            await storeSecret(db, account, s, `${automation.name}`)
-            await record(db, String(execution.id), asset, account, t0, '')
+            await storeSecret(db, account, s, `${automation.name}`, recordId)
             tally.ok++
             await ctx.log(`${asset.name}${via(asset)} ${String(account.username)}: ${change ? 'secret changed' : 'pushed'}, the new secret logs in`)
           } catch (e) {
             tally.failed++
-            await record(db, String(execution.id), asset, account, t0, describe(e))
-            await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}`)
+            await failPendingRecord(db, recordId, describe(e))
+            await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}; the new secret is kept in the execution's record (the host may have it)`)
           }
         }
       })

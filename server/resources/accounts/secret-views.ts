@@ -4,13 +4,21 @@
  * view-secret permission and a fresh MFA confirmation (requireConfirm: SECURITY_VIEW_AUTH_NEED_MFA,
  * SECURITY_MFA_VERIFY_TTL). Every answer that carries a secret writes an operate log "View" (no diff, never the
  * secret). `/account-secrets/<id>/histories/` lists the stored versions the same way.
+ *
+ * `GET /api/v1/accounts/change-secret-records/<id>/secret/` answers the new secret a change or push execution kept in
+ * its record because the host may have taken it unverified (secret_state 'unknown', or 'pending' when the execution
+ * never finished: server/resources/accounts/run.ts), under the same rules; 404 when the record keeps none.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { requireConfirm } from '../../auth/confirm.ts'
 import { recordOperate, resourceApi } from '../../engine/index.ts'
 import type { ResourceDef, Row } from '../../engine/types.ts'
 import { requirePerm } from '../../http/context.ts'
+import { ApiError } from '../../http/errors.ts'
+import { addMessages, tr } from '../../i18n.ts'
 import { openSecret } from './secrets.ts'
+
+addMessages({ 'No new secret is kept in this record.': ['此记录中没有保存新密文。', 'この記録には新しいシークレットが保存されていません。'] })
 
 export interface SecretView {
   /** List URL of the readable resource, e.g. `/api/v1/accounts/account-secrets/`. */
@@ -64,4 +72,28 @@ export function registerSecretView(app: FastifyInstance, v: SecretView): void {
     }))
   }
   for (const url of [`${v.path}:id/histories/`, `${v.path}:id/histories`]) app.get(url, histories)
+}
+
+/** The new secret kept in a change-secret record (see the head of this file). */
+export function registerPendingSecretView(app: FastifyInstance, def: ResourceDef, perm: string): void {
+  const api = resourceApi(def)
+  const database = app.services.database
+  const view = async (req: FastifyRequest) => {
+    await requirePerm(req, perm)
+    await requireConfirm(req, 'mfa')
+    const row = await api.getObject(req, (req.params as { id: string }).id)
+    if (!row.pending_secret || !['pending', 'unknown'].includes(String(row.secret_state))) {
+      throw new ApiError(404, { detail: tr(req.ctx.lang, 'No new secret is kept in this record.'), code: 'not_found' })
+    }
+    const out = {
+      id: row.id, asset_name: row.asset_name, username: row.username, secret_type: row.secret_type, secret_state: row.secret_state,
+      secret: openSecret(database, def.table, String(row.id), 'secret', row.pending_secret as string),
+      passphrase: openSecret(database, def.table, String(row.id), 'passphrase', row.pending_passphrase as string),
+    }
+    await recordOperate(req.ctx.db, req.ctx, {
+      action: 'view', resourceType: def.verboseName, resource: `new secret: ${String(row.username)}@${String(row.asset_name)}`, resourceId: row.id, orgId: req.ctx.orgId,
+    })
+    return out
+  }
+  for (const url of [`${def.path}:id/secret/`, `${def.path}:id/secret`]) app.get(url, view)
 }

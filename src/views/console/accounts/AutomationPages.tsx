@@ -7,9 +7,26 @@ import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
+import { EyeRegular } from '@fluentui/react-icons'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
+import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../entries.ts'
 import { download, executeCommand, KINDS, openLog, type Kind } from './automationCommands.tsx'
+import { useSecretViewer } from './SecretViewer.tsx'
+
+/** The record's new secret, kept because the host may have it unverified (docs/accounts.md): after the user confirmation. */
+const KEPT_STATES = ['unknown', 'pending']
+const keptState = (row: Record<string, unknown> | undefined) => {
+  const state = row?.secret_state as { value?: string } | string | undefined
+  return KEPT_STATES.includes(typeof state === 'object' ? String(state?.value ?? '') : String(state ?? ''))
+}
+function viewKeptSecret(view: (id: string, name: string) => Promise<void>): ListCommand {
+  return {
+    id: 'viewNewSecret', scope: 'row', label: msg`View new secret`, icon: EyeRegular, order: 4, perms: ['accounts.view_accountsecret'],
+    visible: (_env, { row }) => keptState(row),
+    run: async ({ row }) => { if (row) await view(String(row.id), `${String(row.username ?? '')}@${String(row.asset_name ?? '')}`) },
+  }
+}
 
 function Info({ object, fields }: DetailContext) {
   const { t } = useLingui()
@@ -29,6 +46,7 @@ function automationDetails(kind: Kind) {
   function ExecutionDetailPage() {
     const item = manifestItem(kind.executions)
     const records = manifestItem('account-automation-records')
+    const viewer = useSecretViewer('pending')
     const config: DetailConfig = {
       resource: item.resource,
       tabs: [
@@ -36,13 +54,16 @@ function automationDetails(kind: Kind) {
         {
           id: 'Records', label: msg`Records`,
           render: ({ object }) => (
+            <>
             <ListTable config={{
               resource: records.resource, url: `${records.url}?execution=${encodeURIComponent(String(object.id))}`, stateIn: 'local', label: msg`Records`,
               hiddenFilters: ['execution'], defaultOrder: null,
-              columns: { min: ['asset_name', 'username'], defaults: ['asset_name', 'username', 'status', 'is_success', 'error', 'date_finished', 'timedelta'], exclude: ['asset', 'account', 'execution', 'id'] },
-              commands: { overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null } },
+              columns: { min: ['asset_name', 'username'], defaults: ['asset_name', 'username', 'status', 'is_success', 'error', ...(kind.key === KINDS.gather.key ? [] : ['secret_state']), 'date_finished', 'timedelta', 'actions'], exclude: ['asset', 'account', 'execution', 'id'] },
+              commands: { overrides: { create: null, bulkDelete: null, bulkUpdate: null, update: null, delete: null, clone: null }, extra: [viewKeptSecret(viewer.view)] },
               tools: { import: false, export: false },
             }} />
+            {viewer.element}
+            </>
           ),
         },
       ],

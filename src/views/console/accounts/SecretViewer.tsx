@@ -5,7 +5,7 @@
  */
 import { t } from '@lingui/core/macro'
 import { useCallback, useState, type ReactElement } from 'react'
-import { readSecret, secretUrl, type RevealedSecret, type SecretKind } from '../../../api/accounts.ts'
+import { readSecret, secretUrl, type ReadableKind, type RevealedSecret } from '../../../api/accounts.ts'
 import { deferred } from '../../../ui/common/deferred.tsx'
 import { describeError } from '../../../ui/common/errors.ts'
 import { notify } from '../../../ui/common/notify.tsx'
@@ -18,7 +18,7 @@ export interface SecretViewer {
   element: ReactElement
 }
 
-export function useSecretViewer(kind: SecretKind): SecretViewer {
+export function useSecretViewer(kind: ReadableKind): SecretViewer {
   const { confirm, dialog } = useUserConfirm()
   const [shown, setShown] = useState<(RevealedSecret & { name: string }) | null>(null)
   const view = useCallback(async (id: string, name: string) => {
