@@ -136,6 +136,23 @@ describe('SSH gateway (Debian OpenSSH client against the built-in gateway)', () 
     expect(log).toEqual({ backend: 'publickey', status: true, type: 'T' })
   })
 
+  it('a temporary password of the profile logs in once (AUTH_TEMP_TOKEN)', async () => {
+    const g = await f.grantedUser('gwtemp')
+    await setSettings(f.t.database.db, { AUTH_TEMP_TOKEN: true })
+    const made = await g.c.post('/api/v1/authentication/temp-tokens/', {})
+    expect(made.statusCode, made.body).toBe(201)
+    const secret = made.json().secret as string
+    const c = new SshClient(at(g.username), secret)
+    await c.until(() => c.output.includes('Opt> '), 'menu by temporary password')
+    c.type('q\r')
+    expect(await c.done()).toBe(0)
+    const log = (await sql<{ backend: string; status: boolean }>`select backend, status from login_logs where username = ${g.username} order by datetime desc limit 1`.execute(f.t.database.db)).rows[0]
+    expect(log).toEqual({ backend: 'temp_token', status: true })
+    const again = new SshClient(at(g.username), secret)
+    expect(await again.done()).not.toBe(0)
+    expect(again.output).not.toContain('Opt> ')
+  })
+
   it('failed logins count toward the web login\'s limits and block the user; they are in the login logs', async () => {
     const g = await f.grantedUser('gwlimit')
     await setSettings(f.t.database.db, { SECURITY_LOGIN_LIMIT_COUNT: 3 })

@@ -8,6 +8,7 @@
  * Password and OTP checks are the web login's (server/auth/authenticate.ts): the same blocks and failure counts,
  * and a login log row per attempt (type T, terminal; user agent = the client's SSH version).
  */
+import { consumeTempToken } from '../profile/temp-tokens.ts'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
@@ -146,6 +147,16 @@ export async function startSshGateway(app: FastifyInstance, manager: TerminalMan
       if (ctx.method === 'password' && allowPassword) {
         try {
           await precheck(req, username, s)
+          // A temporary password of the profile (issue 34; AUTH_TEMP_TOKEN): once, within its 300 s, no second step
+          // (it was made in a signed-in web session, MFA included).
+          const tempUserId = ctx.password.length === 36 ? await consumeTempToken(db, username, ctx.password) : undefined
+          const tempUser = tempUserId ? await findLoginUser(req, { id: tempUserId }) : undefined
+          if (tempUser?.is_active && !(tempUser.date_expired && tempUser.date_expired.getTime() < Date.now())) {
+            login = { kind: 'user', user: tempUser, target }
+            await clearFailures(db, username)
+            await writeLoginLog(req, { username, type: 'T', mfa: 0, status: true, backend: 'temp_token' })
+            return ctx.accept()
+          }
           const user = await verifyCredentials(req, { username, type: 'T' }, ctx.password, s)
           if (await needsOtp(user)) {
             pendingOtp = user
