@@ -233,6 +233,14 @@ export interface Applets {
   version: Generated<string>;
 }
 
+export interface AssetHostKeys {
+  asset_id: string;
+  date_created: Generated<Timestamp>;
+  fingerprint: string;
+  key_type: Generated<string>;
+  port: number;
+}
+
 export interface AssetLabels {
   asset_id: string;
   id: Generated<number>;
@@ -644,6 +652,51 @@ export interface OperateLogs {
   user: Generated<string>;
 }
 
+export interface OpsJobExecutions {
+  asset_results: Generated<Json>;
+  created_by: Generated<string>;
+  creator_id: string;
+  date_created: Generated<Timestamp>;
+  date_finished: Timestamp | null;
+  date_start: Timestamp | null;
+  id: string;
+  job_id: string;
+  job_type: Generated<string>;
+  job_version: Generated<number>;
+  material: Generated<string>;
+  org_id: string;
+  parameters: Generated<Json>;
+  result: Generated<Json>;
+  status: Generated<string>;
+  summary: Generated<Json>;
+  task_id: string;
+}
+
+export interface OpsJobs {
+  args: Generated<string>;
+  assets: Generated<Json>;
+  chdir: Generated<string>;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  creator_id: string;
+  crontab: Generated<string>;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  instant: Generated<boolean>;
+  interval: number | null;
+  is_periodic: Generated<boolean>;
+  module: Generated<string>;
+  name: string;
+  nodes: Generated<Json>;
+  org_id: string;
+  runas: Generated<string>;
+  runas_policy: Generated<string>;
+  timeout: Generated<number>;
+  type: Generated<string>;
+  version: Generated<number>;
+}
+
 export interface Organizations {
   builtin: Generated<boolean>;
   comment: Generated<string>;
@@ -1040,6 +1093,7 @@ export interface DB {
   applet_hosts: AppletHosts;
   applet_publications: AppletPublications;
   applets: Applets;
+  asset_host_keys: AssetHostKeys;
   asset_labels: AssetLabels;
   asset_nodes: AssetNodes;
   asset_permission_assets: AssetPermissionAssets;
@@ -1076,6 +1130,8 @@ export interface DB {
   login_logs: LoginLogs;
   nodes: Nodes;
   operate_logs: OperateLogs;
+  ops_job_executions: OpsJobExecutions;
+  ops_jobs: OpsJobs;
   organizations: Organizations;
   password_change_logs: PasswordChangeLogs;
   password_history: PasswordHistory;
