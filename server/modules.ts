@@ -33,7 +33,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerTools(app)
   registerSms(app)
   await registerRealtime(app)
-  registerJobs(app)
+  await registerJobs(app)
   await registerTasks(app)
   registerTerminalComponent(app)
   registerComponentPages(app)

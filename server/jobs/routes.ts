@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { userDisplay } from '../engine/index.ts'
+import { registerResource, userDisplay } from '../engine/index.ts'
+import { jobLogs } from './resources.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { detailError, notFound, validationError } from '../http/errors.ts'
@@ -95,7 +96,8 @@ async function startExecution(req: FastifyRequest, job: { id: string; type: stri
   return { id, taskId }
 }
 
-export function registerJobs(app: FastifyInstance): void {
+export async function registerJobs(app: FastifyInstance): Promise<void> {
+  await registerResource(app, jobLogs)
   const cfg = app.services.config as unknown as { jobParallelism?: number }
   const env = Number(process.env.JOB_PARALLELISM)
   if (cfg.jobParallelism) jobSettings.parallelism = cfg.jobParallelism
@@ -277,29 +279,5 @@ export function registerJobs(app: FastifyInstance): void {
     await requirePerm(req, 'ops.view_job')
     const rows = await sql<{ username: string }>`select username from accounts where org_id = ${req.ctx.orgId} group by username order by count(*) desc, username limit 5`.execute(req.ctx.db)
     return rows.rows.map((r) => r.username)
-  })
-
-  // Audit → Job logs: every execution of the organization, read-only.
-  app.get('/api/v1/audits/job-logs/', async (req) => {
-    await requirePerm(req, 'audits.view_jobauditlog')
-    const q = req.query as { creator__name?: string; material?: string; date_from?: string; date_to?: string; search?: string }
-    const { limit, offset } = limits(req)
-    let base = req.ctx.db.selectFrom('ops_job_executions as e')
-    if (req.ctx.orgId !== '00000000-0000-0000-0000-000000000000') base = base.where('e.org_id', '=', req.ctx.orgId)
-    const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`
-    if (q.creator__name) base = base.where('e.created_by', 'ilike', like(q.creator__name))
-    if (q.material) base = base.where('e.material', 'ilike', like(q.material))
-    if (q.search) base = base.where((eb) => eb.or([eb('e.material', 'ilike', like(q.search!)), eb('e.created_by', 'ilike', like(q.search!))]))
-    const from = q.date_from ? new Date(q.date_from) : undefined
-    const to = q.date_to ? new Date(q.date_to) : undefined
-    if (from && !Number.isNaN(from.getTime())) base = base.where('e.date_created', '>=', from)
-    if (to && !Number.isNaN(to.getTime())) base = base.where('e.date_created', '<=', to)
-    const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
-    const rows = await base.selectAll('e').orderBy(sql`coalesce(e.date_start, e.date_created)`, 'desc').orderBy('e.id').limit(limit).offset(offset).execute()
-    return page(req, total, rows.map((r) => {
-      const s = serializeExecution(r as ExecRow)
-      return { id: s.id, task_id: s.task_id, material: s.material, job_type: s.job_type, status: s.status, time_cost: s.time_cost, date_start: s.date_start, date_finished: s.date_finished,
-        date_created: s.date_created, is_finished: s.is_finished, is_success: s.is_success, created_by: s.created_by, org_id: s.org_id }
-    }))
   })
 }
