@@ -40,7 +40,8 @@ export const JobOutput = forwardRef<JobOutputHandle, { label: string }>(function
   useEffect(() => {
     let disposed = false
     let fit: { fit(): void } | undefined
-    const onResize = () => fit?.fit()
+    // The panel's own size (a window resize, the menu folding, a narrow screen) refits the terminal's columns.
+    const observer = new ResizeObserver(() => fit?.fit())
     void Promise.all([import('@xterm/xterm'), import('@xterm/addon-fit'), import('@xterm/xterm/css/xterm.css')]).then(([x, f]) => {
       if (disposed || !host.current) return
       const t = new x.Terminal({ convertEol: false, disableStdin: true, fontSize: 13, scrollback: 5000, cursorBlink: false, theme: { background: '#1e1e1e' } }) as unknown as Term
@@ -52,11 +53,11 @@ export const JobOutput = forwardRef<JobOutputHandle, { label: string }>(function
       for (const s of pending.current) t.write(s)
       pending.current = []
       term.current = t
-      window.addEventListener('resize', onResize)
+      if (host.current) observer.observe(host.current)
     })
     return () => {
       disposed = true
-      window.removeEventListener('resize', onResize)
+      observer.disconnect()
       term.current?.dispose()
       term.current = undefined
     }

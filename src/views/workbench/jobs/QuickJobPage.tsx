@@ -43,6 +43,9 @@ function loadHistory(): string[] {
   }
 }
 
+/** The task runner's own "Task … received / succeeded" lines are not the job's output (lina strips them too). */
+const withoutRunnerLines = (text: string) => text.split('\n').filter((l) => !/^Task ops\.tasks\.run_ops_job_execution\[/.test(l)).join('\n')
+
 export function QuickJobPage() {
   const { t } = useLingui()
   const styles = useStyles()
@@ -126,7 +129,7 @@ export function QuickJobPage() {
       setRunning(true)
       stopFollow.current?.()
       stopFollow.current = followTaskLog(id, 'ansible', (e) => {
-        if (e.kind === 'text') output.current?.write(e.text)
+        if (e.kind === 'text') output.current?.write(withoutRunnerLines(e.text))
         else if (e.kind === 'reset') output.current?.clear()
         else if (e.kind === 'end') void finished(id)
         else if (e.kind === 'error') {
