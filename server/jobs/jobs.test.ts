@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { freePort, startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
@@ -191,5 +192,34 @@ describe('job center', () => {
     expect((await quick({ assets: [], args: 'id' })).json()).toEqual({ assets: ['Select at least one asset or node.'] })
     // Nothing is left over in the marker folder from refused runs.
     expect(readdirSync(dir).filter((f) => f.startsWith('acl') || f.startsWith('after-stop'))).toEqual([])
+  })
+
+  it('runs a saved job on its schedule; its execution is listed for the creator and in Job logs; deleting it ends the schedule', async () => {
+    const bad = await op.post('/api/v1/ops/jobs/', { name: 'nightly', assets: [ids['web-2']], args: 'id', is_periodic: true, crontab: 'not cron', runas_policy: 'privileged_first' })
+    expect(bad.statusCode).toBe(400)
+    expect(Object.keys(bad.json())).toEqual(['crontab'])
+    const saved = await op.post('/api/v1/ops/jobs/', { name: 'nightly', assets: [ids['web-2']], args: 'echo scheduled-$((20+1))', is_periodic: true, interval: 1, runas_policy: 'privileged_first' })
+    expect(saved.statusCode, saved.body).toBe(201)
+    const job = saved.json() as { id: string; task_id?: string; is_periodic: boolean; interval: number }
+    expect(job).toMatchObject({ is_periodic: true, interval: 1 })
+    expect(job.task_id).toBeUndefined()
+    expect(((await op.get('/api/v1/ops/jobs/')).json() as Array<{ name: string }>).map((j) => j.name)).toEqual(['nightly'])
+    const schedule = `ops.tasks.run_ops_job:${job.id}`
+    // Make it due now and let the runner fire it, as the schedule would in an hour.
+    await t.database.db.updateTable('celery_tasks').set({ next_run_at: new Date(Date.now() - 1000) }).where('name', '=', schedule).execute()
+    const fired = await taskRunner(t.app)!.fireDue()
+    expect(fired).toHaveLength(1)
+    // Fired by the system: the administrator follows it from the start (the creator may once it has begun).
+    const log = (await follow(wsUrl, admin, fired[0]!)).map((f) => f.message).join('')
+    expect(log).toContain('web-2 | CHANGED | rc=0 >>\r\nscheduled-21')
+    const execs = (await op.get(`/api/v1/ops/job-executions/?job_id=${job.id}`)).json() as Array<{ task_id: string; status: string; job: { name: string } }>
+    expect(execs).toEqual([expect.objectContaining({ task_id: fired[0], status: 'success', job: expect.objectContaining({ name: 'nightly' }) })])
+    expect((await op.get(`/api/v1/ops/ansible/job-execution/${fired[0]}/log/`)).json()).toMatchObject({ end: true })
+    const logs = (await admin.get('/api/v1/audits/job-logs/?material=scheduled&limit=5')).json() as { results: Array<{ task_id: string; is_success: boolean }> }
+    expect(logs.results).toEqual([expect.objectContaining({ task_id: fired[0], is_success: true })])
+    // Another user never sees the job; its creator deletes it and the schedule goes with it.
+    expect((await admin.get(`/api/v1/ops/jobs/${job.id}/`)).statusCode).toBe(404)
+    expect((await op.delete(`/api/v1/ops/jobs/${job.id}/`)).statusCode).toBe(204)
+    expect(await t.database.db.selectFrom('celery_tasks').select('id').where('name', '=', schedule).executeTakeFirst()).toBeUndefined()
   })
 })

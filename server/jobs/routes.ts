@@ -14,7 +14,7 @@ import { addMessages, tr } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
 import { readLog } from '../tasks/logs.ts'
 import { taskRunner } from '../tasks/service.ts'
-import { BLACKLIST, blacklisted, expandAssets, JOB_STOP_CHANNEL, jobSettings, RUN_JOB_TASK, RUNAS_POLICIES } from './run.ts'
+import { BLACKLIST, blacklisted, expandAssets, JOB_STOP_CHANNEL, jobSettings, parseCron, RUN_JOB_TASK, RUNAS_POLICIES, syncJobSchedule } from './run.ts'
 
 addMessages({
   'This field is required.': ['该字段是必填项。', 'この項目は必須です。'],
@@ -174,6 +174,12 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     const chdir = body.chdir ?? ''
     if (typeof chdir !== 'string' || chdir.length > 1024) errors.chdir = [tr(lang, 'Ensure this field has no more than {n} characters.', { n: 1024 })]
     const comment = typeof body.comment === 'string' ? body.comment.slice(0, 1024) : ''
+    const periodic = !instant && body.is_periodic === true
+    const crontab = typeof body.crontab === 'string' ? body.crontab.trim() : ''
+    const interval = body.interval === undefined || body.interval === null || body.interval === '' ? null : body.interval
+    if (crontab && !parseCron(crontab)) errors.crontab = [tr(lang, 'Not a valid cron expression (five fields: minute hour day month weekday)')]
+    if (interval !== null && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 1 || interval > 24 * 365)) errors.interval = [tr(lang, 'A valid integer is required.')]
+    if (periodic && !crontab && interval === null) errors.crontab = [tr(lang, 'Set a crontab or an interval before enabling the schedule')]
     let name = body.name
     if (instant) name = `job-${randomUUID().slice(-12)}`
     else if (typeof name !== 'string' || !name.trim() || name.length > 128) errors.name = [tr(lang, 'This field is required.')]
@@ -189,9 +195,11 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     const row = {
       id, name: (name as string).trim(), instant, type: 'adhoc', module: 'shell', args: args as string, assets: JSON.stringify(assets), nodes: JSON.stringify(nodes),
       runas: runas as string, runas_policy: policy as string, timeout: timeout as number, chdir: chdir as string, comment, org_id: req.ctx.orgId,
-      creator_id: user.id, created_by: userDisplay(user),
+      creator_id: user.id, created_by: userDisplay(user), is_periodic: periodic, crontab, interval: crontab ? null : (interval as number | null),
     }
     await req.ctx.db.insertInto('ops_jobs').values(row).execute()
+    const runner = taskRunner(req.server)!
+    await syncJobSchedule(req.ctx.db, id, runner.timeZone, runner.clock())
     const job = await ownJob(req, id)
     let taskId: string | undefined
     if (instant || body.run_after_save === true) taskId = (await startExecution(req, job, {})).taskId
@@ -203,6 +211,7 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     await requirePerm(req, 'ops.delete_job')
     const job = await ownJob(req, (req.params as { id: string }).id)
     await req.ctx.db.deleteFrom('ops_jobs').where('id', '=', job.id).execute()
+    await syncJobSchedule(req.ctx.db, job.id, 'UTC', new Date())
     reply.code(204)
     return null
   })

@@ -6,6 +6,7 @@
  * resolver, gateways and host keys included) with bounded parallelism and a per-host timeout. The result and
  * summary have JumpServer's shapes.
  */
+import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { SshError, withSsh } from '../automation/ssh.ts'
 import type { DB } from '../db/connection.ts'
@@ -14,6 +15,9 @@ import { decideCommand } from '../resources/acls/decide.ts'
 import { assetGrant, ensureUserGrants } from '../resources/perms/grants.ts'
 import { accountCredential, credentialTarget, knownHostKey, loadAssets, reachAll, recordHostKey } from '../ssh/target.ts'
 import { defineTask, type TaskContext } from '../tasks/kinds.ts'
+import { nextRun, parseCron } from '../tasks/schedule.ts'
+
+export { parseCron }
 
 export const RUN_JOB_TASK = 'ops.tasks.run_ops_job_execution'
 /** `NOTIFY ops_job_stop, <execution id>`: the process running it aborts it. */
@@ -70,9 +74,8 @@ export interface HostResult { name: string; status: 'ok' | 'failed' | 'dark' | '
 
 const asArray = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
 
-async function runExecution(ctx: TaskContext): Promise<unknown> {
+async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.execution_id ?? '')): Promise<unknown> {
   const { db } = ctx
-  const executionId = String(ctx.kwargs.execution_id ?? '')
   const ex = await db.selectFrom('ops_job_executions').selectAll().where('id', '=', executionId).executeTakeFirst()
   if (!ex) throw new Error(`job execution ${executionId} not found`)
   const job = await db.selectFrom('ops_jobs').selectAll().where('id', '=', ex.job_id).executeTakeFirstOrThrow()
@@ -207,4 +210,39 @@ async function runExecution(ctx: TaskContext): Promise<unknown> {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: runExecution })
+defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => runExecution(ctx) })
+
+/** The schedules of saved jobs: one `celery_tasks` row per periodic job, named `ops.tasks.run_ops_job:<job id>`. */
+export const SCHEDULED_JOB_TASK = 'ops.tasks.run_ops_job'
+
+defineTask({
+  name: SCHEDULED_JOB_TASK, displayName: 'Run a scheduled job', queue: 'ansible', family: true,
+  run: async (ctx) => {
+    const jobId = ctx.name.slice(SCHEDULED_JOB_TASK.length + 1)
+    const job = await ctx.db.selectFrom('ops_jobs').selectAll().where('id', '=', jobId).executeTakeFirst()
+    if (!job) throw new Error(`job ${jobId} no longer exists`)
+    const id = randomUUID()
+    // The creator reads the scheduled run's log as their own (docs/tasks.md: a log is the starter's).
+    await ctx.db.updateTable('task_executions').set({ creator_id: job.creator_id, creator: job.created_by }).where('id', '=', ctx.id).execute()
+    // The schedule's task execution is the job execution's task: its log is the run's log.
+    await ctx.db.insertInto('ops_job_executions').values({
+      id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
+      material: `${job.module}:${job.args}`, job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
+    }).execute()
+    return runExecution(ctx, id)
+  },
+})
+
+/** Keeps a saved job's schedule row in step with its periodic settings (none for instant or deleted jobs). */
+export async function syncJobSchedule(db: DB, jobId: string, tz: string, now: Date): Promise<void> {
+  const job = await db.selectFrom('ops_jobs').select(['is_periodic', 'instant', 'crontab', 'interval']).where('id', '=', jobId).executeTakeFirst()
+  const name = `${SCHEDULED_JOB_TASK}:${jobId}`
+  if (!job || job.instant || !job.is_periodic) {
+    await db.deleteFrom('celery_tasks').where('name', '=', name).execute()
+    return
+  }
+  const s = { crontab: job.crontab, interval: job.crontab ? null : job.interval, enabled: true }
+  const next = nextRun(s, now, tz)
+  await db.insertInto('celery_tasks').values({ id: randomUUID(), name, crontab: s.crontab, interval: s.interval, enabled: true, next_run_at: next })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ crontab: s.crontab, interval: s.interval, enabled: true, next_run_at: next })).execute()
+}
