@@ -33,7 +33,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerTools(app)
   registerSms(app)
   await registerRealtime(app)
-  await registerJobs(app)
+  registerJobs(app)
   await registerTasks(app)
   registerTerminalComponent(app)
   registerComponentPages(app)

@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { registerResource, userDisplay } from '../engine/index.ts'
-import { jobLogs } from './resources.ts'
+import { userDisplay } from '../engine/index.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { detailError, notFound, validationError } from '../http/errors.ts'
@@ -86,18 +85,18 @@ async function startExecution(req: FastifyRequest, job: { id: string; type: stri
   const id = randomUUID()
   const runner = taskRunner(req.server)!
   const created = userDisplay(user)
-  // The task's id is chosen by the runner: queue first with the execution id, then store its task id.
+  // The row first, with the task's id chosen here: the task finds it however soon it starts.
+  const taskId = randomUUID()
   await req.ctx.db.insertInto('ops_job_executions').values({
-    id, job_id: job.id, task_id: id, job_version: job.version, status: 'pending', parameters: JSON.stringify(parameters),
+    id, job_id: job.id, task_id: taskId, job_version: job.version, status: 'pending', parameters: JSON.stringify(parameters),
     material: job.type === 'adhoc' ? `${job.module}:${job.args}` : job.args, job_type: job.type, org_id: job.org_id, creator_id: user.id, created_by: created,
   }).execute()
-  const taskId = await runner.enqueue(RUN_JOB_TASK, { kwargs: { execution_id: id }, creatorId: user.id, creator: created })
-  await req.ctx.db.updateTable('ops_job_executions').set({ task_id: taskId }).where('id', '=', id).execute()
+  await runner.enqueue(RUN_JOB_TASK, { id: taskId, kwargs: { execution_id: id }, creatorId: user.id, creator: created })
   return { id, taskId }
 }
 
-export async function registerJobs(app: FastifyInstance): Promise<void> {
-  await registerResource(app, jobLogs)
+/** The job calls (Audit → Job logs is an engine resource of server/resources/index.ts). */
+export function registerJobs(app: FastifyInstance): void {
   const cfg = app.services.config as unknown as { jobParallelism?: number }
   const env = Number(process.env.JOB_PARALLELISM)
   if (cfg.jobParallelism) jobSettings.parallelism = cfg.jobParallelism

@@ -24,6 +24,8 @@ export const RUN_JOB_TASK = 'ops.tasks.run_ops_job_execution'
 export const JOB_STOP_CHANNEL = 'ops_job_stop'
 /** JumpServer's first-word blacklist of adhoc commands. */
 export const BLACKLIST = ['reboot', 'shutdown', 'poweroff', 'halt', 'dd', 'top']
+/** Characters of one host's output kept in the execution and its log. */
+const OUTPUT_KEEP = 32 * 1024
 export const RUNAS_POLICIES = ['skip', 'privileged_first', 'privileged_only'] as const
 
 /** Tunables (the app sets them from its config: JOB_PARALLELISM, JOB_HOST_TIMEOUT). */
@@ -78,6 +80,8 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   const { db } = ctx
   const ex = await db.selectFrom('ops_job_executions').selectAll().where('id', '=', executionId).executeTakeFirst()
   if (!ex) throw new Error(`job execution ${executionId} not found`)
+  // "Run again" of the task (Settings → Tasks) would run a finished execution a second time: run the job instead.
+  if (ex.task_id !== ctx.id) throw new Error('this job execution belongs to another task: run the job again instead')
   const job = await db.selectFrom('ops_jobs').selectAll().where('id', '=', ex.job_id).executeTakeFirstOrThrow()
   const params = (ex.parameters ?? {}) as Record<string, unknown>
   const command = typeof params.args === 'string' ? params.args : job.args
@@ -152,7 +156,9 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
     const shellCommand = job.chdir ? `cd ${shellQuote(job.chdir)} && ${command}` : command
     const runOne = async ({ asset, account }: (typeof plan)[number]) => {
       const reach = reaches.get(asset.id)!
-      const record = async (status: HostResult['status'], output: string, rc?: number | null) => {
+      const record = async (status: HostResult['status'], full: string, rc?: number | null) => {
+        // What is stored and logged per host is bounded (the log keeps 64 KiB a piece anyway).
+        const output = full.length > OUTPUT_KEEP ? `${full.slice(0, OUTPUT_KEEP)}\n… (${full.length - OUTPUT_KEEP} more characters left out)\n` : full
         results.set(asset.id, { name: asset.name, status, output, rc })
         if (status === 'ok') summary.ok.push(asset.name)
         else if (status === 'failed') summary.failures[asset.name] = output.slice(0, 1024)

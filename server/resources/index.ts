@@ -20,6 +20,7 @@ import { userGroupRelations, userGroups } from './users/groups.ts'
 import { users } from './users/users.ts'
 import { registerTerminal, TERMINAL_RESOURCES } from './terminal/index.ts'
 import { PERMS_RESOURCES, registerPerms } from './perms/index.ts'
+import { jobLogs } from '../jobs/resources.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -32,6 +33,7 @@ export const RESOURCES = [
   ...ACCOUNT_RESOURCES,
   ...ACL_RESOURCES,
   ...PERMS_RESOURCES,
+  jobLogs,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

@@ -44,6 +44,8 @@ export interface EnqueueOptions {
   kwargs?: Record<string, unknown>
   creatorId?: string | null
   creator?: string
+  /** The execution's id, when the caller stores it first (a job execution's `task_id`); default a new one. */
+  id?: string
 }
 
 function errorText(err: unknown): string {
@@ -134,7 +136,7 @@ export class TaskRunner {
   /** Queues an execution of a task kind; any process with workers picks it up. Returns its id. */
   async enqueue(name: string, opts: EnqueueOptions = {}): Promise<string> {
     if (!taskKind(name)) throw new Error(`unknown task ${name}`)
-    const id = randomUUID()
+    const id = opts.id ?? randomUUID()
     await this.db.transaction().execute(async (tx) => {
       await this.insertExecution(tx, id, name, opts)
     })
