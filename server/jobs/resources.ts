@@ -4,7 +4,9 @@
  */
 import { sql } from 'kysely'
 import type { ResourceDef } from '../engine/types.ts'
-import { addMessages } from '../i18n.ts'
+import { isUuid, normUuid } from '../engine/parse.ts'
+import { validationError } from '../http/errors.ts'
+import { addMessages, tr } from '../i18n.ts'
 import { idField } from '../resources/common.ts'
 
 const like = (v: string) => `%${v.replace(/[%_\\]/g, '\\$&')}%`
@@ -24,23 +26,31 @@ export const jobLogs: ResourceDef = {
   perms: { view: 'audits.view_jobauditlog' },
   fields: [
     idField(),
-    { name: 'task_id', type: 'string', label: 'Task ID', read_only: true },
     { name: 'material', type: 'string', label: 'Command', read_only: true },
-    { name: 'job_type', type: 'choice', label: 'Type', read_only: true, choices: [{ value: 'adhoc', label: 'Adhoc' }, { value: 'playbook', label: 'Playbook' }] },
+    { name: 'created_by', type: 'string', label: 'Creator', read_only: true },
     {
       name: 'status', type: 'choice', label: 'Status', read_only: true,
       choices: [{ value: 'pending', label: 'Pending' }, { value: 'running', label: 'Running' }, { value: 'success', label: 'Success' }, { value: 'failed', label: 'Failed' }, { value: 'timeout', label: 'Timeout' }, { value: 'canceled', label: 'Canceled' }],
     },
-    { name: 'is_finished', type: 'boolean', label: 'Finished', read_only: true, expr: `(t.status in ('success', 'failed', 'timeout', 'canceled'))` },
     { name: 'is_success', type: 'boolean', label: 'Success', read_only: true, expr: `(t.status = 'success')` },
     { name: 'time_cost', type: 'float', label: 'Time cost', read_only: true, expr: seconds },
-    { name: 'created_by', type: 'string', label: 'Creator', read_only: true },
     { name: 'date_start', type: 'datetime', label: 'Date start', read_only: true },
     { name: 'date_finished', type: 'datetime', label: 'Date finished', read_only: true },
+    { name: 'job_type', type: 'choice', label: 'Type', read_only: true, choices: [{ value: 'adhoc', label: 'Adhoc' }, { value: 'playbook', label: 'Playbook' }] },
+    { name: 'is_finished', type: 'boolean', label: 'Finished', read_only: true, expr: `(t.status in ('success', 'failed', 'timeout', 'canceled'))` },
+    { name: 'task_id', type: 'string', label: 'Task ID', read_only: true },
     { name: 'date_created', type: 'datetime', label: 'Date created', read_only: true },
   ],
   search: ['material', 'created_by'],
-  filters: ['id', 'status', 'task_id', { name: 'creator__name', apply: (v) => sql`t.created_by ilike ${like(v)}` }, { name: 'material', apply: (v) => sql`t.material ilike ${like(v)}` }],
+  filters: ['id', 'status',
+    {
+      name: 'task_id',
+      apply: (v, ctx) => {
+        if (!isUuid(v)) throw validationError({ task_id: [tr(ctx.lang, 'Must be a valid UUID.')] })
+        return sql`t.task_id = ${normUuid(v)}`
+      },
+    },
+    { name: 'creator__name', apply: (v) => sql`t.created_by ilike ${like(v)}` }, { name: 'material', apply: (v) => sql`t.material ilike ${like(v)}` }],
   dateRange: 'date_created',
   ordering: { fields: ['date_start', 'date_created', 'date_finished', 'created_by'], default: ['-date_created'] },
 }

@@ -49,3 +49,11 @@ create table ops_job_executions (
 create index ops_job_executions_creator_idx on ops_job_executions (creator_id, date_created desc);
 create index ops_job_executions_job_idx on ops_job_executions (job_id, date_created desc);
 create index ops_job_executions_org_idx on ops_job_executions (org_id, date_start desc);
+
+-- Job logs' search (server/engine/query.ts searchExpression() over `material`, `created_by`, repeated exactly).
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+    execute $i$create index ops_job_executions_search_trgm on ops_job_executions using gin ((coalesce(material::text, '') || ' ' || coalesce(created_by::text, '')) gin_trgm_ops)$i$;
+  end if;
+end $$;
