@@ -15,6 +15,7 @@ import { registerTools } from './tools/routes.ts'
 import { registerSms } from './sms/routes.ts'
 import { registerTerminalComponent } from './terminal/index.ts'
 import { registerTickets } from './tickets/routes.ts'
+import { registerJobs } from './jobs/routes.ts'
 
 /** Every HTTP module of the server, in registration order. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -34,6 +35,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerTools(app)
   registerSms(app)
   await registerRealtime(app)
+  registerJobs(app)
   await registerTasks(app)
   registerTerminalComponent(app)
   registerComponentPages(app)

@@ -722,6 +722,51 @@ export interface OperateLogs {
   user: Generated<string>;
 }
 
+export interface OpsJobExecutions {
+  asset_results: Generated<Json>;
+  created_by: Generated<string>;
+  creator_id: string;
+  date_created: Generated<Timestamp>;
+  date_finished: Timestamp | null;
+  date_start: Timestamp | null;
+  id: string;
+  job_id: string;
+  job_type: Generated<string>;
+  job_version: Generated<number>;
+  material: Generated<string>;
+  org_id: string;
+  parameters: Generated<Json>;
+  result: Generated<Json>;
+  status: Generated<string>;
+  summary: Generated<Json>;
+  task_id: string;
+}
+
+export interface OpsJobs {
+  args: Generated<string>;
+  assets: Generated<Json>;
+  chdir: Generated<string>;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  creator_id: string;
+  crontab: Generated<string>;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  instant: Generated<boolean>;
+  interval: number | null;
+  is_periodic: Generated<boolean>;
+  module: Generated<string>;
+  name: string;
+  nodes: Generated<Json>;
+  org_id: string;
+  runas: Generated<string>;
+  runas_policy: Generated<string>;
+  timeout: Generated<number>;
+  type: Generated<string>;
+  version: Generated<number>;
+}
+
 export interface Organizations {
   builtin: Generated<boolean>;
   comment: Generated<string>;
@@ -1291,6 +1336,8 @@ export interface DB {
   login_logs: LoginLogs;
   nodes: Nodes;
   operate_logs: OperateLogs;
+  ops_job_executions: OpsJobExecutions;
+  ops_jobs: OpsJobs;
   organizations: Organizations;
   password_change_logs: PasswordChangeLogs;
   password_history: PasswordHistory;

@@ -24,6 +24,7 @@ import { accessKeys } from '../profile/access-keys.ts'
 import { tempTokens } from '../profile/temp-tokens.ts'
 import { CLOUD_RESOURCES, registerCloud } from '../cloud/resources.ts'
 import '../cloud/sync.ts'
+import { jobLogs } from '../jobs/resources.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -38,6 +39,7 @@ export const RESOURCES = [
   ...PERMS_RESOURCES,
   accessKeys, tempTokens,
   ...CLOUD_RESOURCES,
+  jobLogs,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

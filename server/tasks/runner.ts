@@ -44,6 +44,8 @@ export interface EnqueueOptions {
   kwargs?: Record<string, unknown>
   creatorId?: string | null
   creator?: string
+  /** The execution's id, when the caller stores it first (a job execution's `task_id`); default a new one. */
+  id?: string
 }
 
 function errorText(err: unknown): string {
@@ -134,7 +136,7 @@ export class TaskRunner {
   /** Queues an execution of a task kind; any process with workers picks it up. Returns its id. */
   async enqueue(name: string, opts: EnqueueOptions = {}): Promise<string> {
     if (!taskKind(name)) throw new Error(`unknown task ${name}`)
-    const id = randomUUID()
+    const id = opts.id ?? randomUUID()
     await this.db.transaction().execute(async (tx) => {
       await this.insertExecution(tx, id, name, opts)
     })
@@ -222,10 +224,12 @@ export class TaskRunner {
     const now = this.clock()
     const names = taskKinds().map((k) => k.name)
     if (!names.length) return false
+    // A family's scheduled members are queued under `<kind>:<suffix>` (fireDue): claimed by their kind's name.
+    const families = taskKinds().filter((k) => k.family).map((k) => k.name)
     const row = (await sql<Pick<RowOf<'task_executions'>, 'id' | 'task_name' | 'args' | 'kwargs'>>`
       update task_executions set state = 'RUNNING', worker = ${this.workerId}, date_start = ${now},
         lease_until = ${new Date(now.getTime() + this.leaseMs)}
-      where id = (select id from task_executions where state = 'PENDING' and task_name = any(${names})
+      where id = (select id from task_executions where state = 'PENDING' and (task_name = any(${names}) or split_part(task_name, ':', 1) = any(${families}))
                   order by date_published, id limit 1 for update skip locked)
       returning id, task_name, args, kwargs`.execute(this.db)).rows[0]
     if (!row) return false

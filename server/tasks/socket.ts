@@ -57,7 +57,7 @@ export function registerTaskLogSocket(app: FastifyInstance, hub: TaskLogHub): vo
             mark = slice.mark
             if (slice.data) send({ message: slice.data.replace(/\r?\n/g, '\r\n'), task: id, state: slice.state })
             if (slice.end) {
-              send({ message: '', task: id, state: slice.state, end: true })
+              send({ event: 'end', message: '', task: id, state: slice.state, end: true })
               finish()
               return
             }

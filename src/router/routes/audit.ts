@@ -15,6 +15,6 @@ export const auditRoutes: RouteNode = view('audit', 'Audit', msg`Audit`, '/audit
     resourceSlot('login-logs'),
     resourceSlot('operate-logs'),
     resourceSlot('password-change-logs'),
-    page('job-execution-log', 'JobExecutionLog', msg`Job logs`, ['audits.view_jobauditlog']),
+    resourceSlot('job-logs'),
   ]),
 ], { showOrganization: true })

@@ -4,4 +4,5 @@ import { lazyPage, type PageRegistry } from '../../router/resources.ts'
 export const workbenchPages: PageRegistry = {
   MyHome: lazyPage(() => import('./MyHomePage.tsx'), 'MyHomePage'),
   MyAssets: lazyPage(() => import('./MyAssetsPage.tsx'), 'MyAssetsPage'),
+  QuickJob: lazyPage(() => import('./jobs/QuickJobPage.tsx'), 'QuickJobPage'),
 }

@@ -41,4 +41,18 @@ export const AUDIT_LOG_ENTRIES = defineEntries([
     defaultOrder: '-datetime',
     dateRange: true,
   },
+  {
+    key: 'job-logs',
+    model: 'audits.jobauditlog',
+    url: '/api/v1/audits/job-logs/',
+    path: '/audit/audits/job-execution-log',
+    routeName: 'JobExecutionLog',
+    listRouteName: 'JobExecutionLog',
+    typeLabel: msg`Job log`,
+    titles: { list: msg`Job logs` },
+    perms: { view: 'audits.view_jobauditlog' },
+    offers: { create: false, update: false, delete: false, import: false, detail: false },
+    defaultOrder: '-date_created',
+    dateRange: true,
+  },
 ])

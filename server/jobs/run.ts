@@ -1,0 +1,254 @@
+/**
+ * How a job execution runs (docs/jobs.md; JumpServer 3.2's `JobExecution.start`): the assets are expanded again
+ * to those the creator is granted now (the rest are `excludes`, never touched), each asset's account is chosen by
+ * `runas` + `runas_policy` among the accounts the creator's permissions grant, the command is checked against the
+ * first-word blacklist and the command filter ACLs, then run over SSH on each host (through the one SSH-target
+ * resolver, gateways and host keys included) with bounded parallelism and a per-host timeout. The result and
+ * summary have JumpServer's shapes.
+ */
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { SshError, withSsh } from '../automation/ssh.ts'
+import type { DB } from '../db/connection.ts'
+import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
+import { decideCommand } from '../resources/acls/decide.ts'
+import { assetGrant, ensureUserGrants } from '../resources/perms/grants.ts'
+import { accountCredential, credentialTarget, knownHostKey, loadAssets, reachAll, recordHostKey } from '../ssh/target.ts'
+import { defineTask, type TaskContext } from '../tasks/kinds.ts'
+import { nextRun, parseCron } from '../tasks/schedule.ts'
+
+export { parseCron }
+
+export const RUN_JOB_TASK = 'ops.tasks.run_ops_job_execution'
+/** `NOTIFY ops_job_stop, <execution id>`: the process running it aborts it. */
+export const JOB_STOP_CHANNEL = 'ops_job_stop'
+/** JumpServer's first-word blacklist of adhoc commands. */
+export const BLACKLIST = ['reboot', 'shutdown', 'poweroff', 'halt', 'dd', 'top']
+/** Characters of one host's output kept in the execution and its log. */
+const OUTPUT_KEEP = 32 * 1024
+export const RUNAS_POLICIES = ['skip', 'privileged_first', 'privileged_only'] as const
+
+/** Tunables (the app sets them from its config: JOB_PARALLELISM, JOB_HOST_TIMEOUT). */
+export const jobSettings = { parallelism: 10, hostTimeoutSeconds: 60, connectTimeoutMs: 10_000 }
+
+/** The blacklisted word a command starts with (each line and each `;`, `&&`, `||`, `|` part), or undefined. */
+export function blacklisted(command: string): string | undefined {
+  for (const part of command.split(/\n|;|&&|\|\||\|/)) {
+    const first = part.trim().split(/\s+/)[0]?.replace(/^.*\//, '') ?? ''
+    if (BLACKLIST.includes(first)) return first
+  }
+  return undefined
+}
+
+export interface JobRow {
+  id: string; name: string; module: string; args: string; assets: unknown; nodes: unknown; runas: string; runas_policy: string
+  timeout: number; chdir: string; org_id: string; creator_id: string; created_by: string; type: string
+}
+
+/** The assets of a job that its creator is granted now (assets + assets under the nodes), and those that are not. */
+export async function expandAssets(db: DB, userId: string, orgId: string, assets: string[], nodes: string[]): Promise<{ granted: string[]; excluded: string[] }> {
+  await ensureUserGrants(db, userId, orgId)
+  const rows = (await sql<{ asset_id: string }>`select g.asset_id from perm_user_assets g where g.user_id = ${userId} and g.org_id = ${orgId}
+      and (g.asset_id = any(${assets}::uuid[]) or g.asset_id in (select an.asset_id from asset_nodes an join nodes leaf on leaf.id = an.node_id
+        join nodes n on n.id = any(${nodes}::uuid[]) where leaf.key = n.key or leaf.key like n.key || ':%'))`.execute(db)).rows
+  const granted = [...new Set(rows.map((r) => r.asset_id))]
+  const set = new Set(granted)
+  return { granted, excluded: assets.filter((a) => !set.has(a)) }
+}
+
+interface Chosen { id: string; username: string }
+
+/** JumpServer's account selection (`JMSInventory.select_account`) among the granted real accounts of an asset. */
+export async function chooseAccount(db: DB, userId: string, username: string, orgId: string, assetId: string, runas: string, policy: string): Promise<Chosen | undefined> {
+  const grant = await assetGrant(db, { kind: 'user', id: userId }, orgId, assetId, username)
+  const ids = (grant?.accounts ?? []).filter((a) => a.id && a.has_secret).map((a) => a.id!)
+  if (!ids.length) return undefined
+  const rows = await db.selectFrom('accounts').select(['id', 'username', 'privileged']).where('id', 'in', ids).orderBy('username').orderBy('id').execute()
+  const privileged = rows.filter((a) => a.privileged)
+  const pick = (list: typeof rows) => list.find((a) => a.username === runas)
+  let chosen: (typeof rows)[number] | undefined
+  if (policy === 'privileged_only' || policy === 'privileged_first') chosen = pick(privileged) ?? privileged[0]
+  if (!chosen && policy !== 'privileged_only') chosen = pick(rows)
+  return chosen ? { id: chosen.id, username: chosen.username } : undefined
+}
+
+export interface HostResult { name: string; status: 'ok' | 'failed' | 'dark' | 'skipped' | 'excluded'; output: string; rc?: number | null }
+
+const asArray = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+
+async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.execution_id ?? '')): Promise<unknown> {
+  const { db } = ctx
+  const ex = await db.selectFrom('ops_job_executions').selectAll().where('id', '=', executionId).executeTakeFirst()
+  if (!ex) throw new Error(`job execution ${executionId} not found`)
+  // "Run again" of the task (Settings → Tasks) would run a finished execution a second time: run the job instead.
+  if (ex.task_id !== ctx.id) throw new Error('this job execution belongs to another task: run the job again instead')
+  const job = await db.selectFrom('ops_jobs').selectAll().where('id', '=', ex.job_id).executeTakeFirstOrThrow()
+  const params = (ex.parameters ?? {}) as Record<string, unknown>
+  const command = typeof params.args === 'string' ? params.args : job.args
+  const now = () => ctx.now()
+  // A stop that arrived before the run began leaves the row `canceled`: nothing runs.
+  const started = await db.updateTable('ops_job_executions').set({ status: 'running', date_start: now() }).where('id', '=', ex.id).where('status', '<>', 'canceled').executeTakeFirst()
+  if (Number(started.numUpdatedRows) === 0) {
+    await ctx.log('The job was stopped before it started')
+    await db.updateTable('ops_job_executions').set({ date_finished: now(), summary: JSON.stringify({ error: 'stopped' }) }).where('id', '=', ex.id).execute()
+    return { status: 'canceled' }
+  }
+
+  const results = new Map<string, HostResult>()
+  const summary = { ok: [] as string[], failures: {} as Record<string, string>, dark: {} as Record<string, string>, skipped: [] as string[], excludes: {} as Record<string, string>, error: '' }
+  const finish = async (status: string, error = '') => {
+    if (error) summary.error = error
+    const result = { ok: summary.ok.length ? summary.ok : [], failures: summary.failures, dark: summary.dark, skipped: summary.skipped, excludes: summary.excludes }
+    await db.updateTable('ops_job_executions').set({
+      status, date_finished: now(), result: JSON.stringify(result), summary: JSON.stringify(summary),
+      asset_results: JSON.stringify(Object.fromEntries(results)),
+    }).where('id', '=', ex.id).execute()
+    return { status, summary }
+  }
+
+  // Stopping: a NOTIFY from whichever process received the stop request.
+  const stop = new AbortController()
+  const onParent = () => stop.abort(ctx.signal.reason)
+  ctx.signal.addEventListener('abort', onParent, { once: true })
+  const unlisten = await ctx.database.listen(JOB_STOP_CHANNEL, (payload) => { if (payload === ex.id) stop.abort(new Error('stopped')) })
+  try {
+    await ctx.log(`>>> Job ${job.name}: ${job.module} "${command}" as ${job.runas} (${job.runas_policy})`)
+    const word = blacklisted(command)
+    if (word) {
+      await ctx.log(`The command "${word}" is not allowed to run in a job`)
+      return await finish('failed', `The command "${word}" is not allowed`)
+    }
+    const { granted, excluded } = await expandAssets(db, job.creator_id, job.org_id, asArray(job.assets), asArray(job.nodes))
+    for (const id of excluded) {
+      summary.excludes[id] = 'not permitted'
+      results.set(id, { name: id, status: 'excluded', output: 'not permitted' })
+      await ctx.log(`${id} | EXCLUDED | the asset is not granted to ${job.created_by}`)
+    }
+    const assets = await loadAssets(db, granted)
+    const user = await db.selectFrom('users').select(['username']).where('id', '=', job.creator_id).executeTakeFirst()
+    const username = user?.username ?? ''
+    // Accounts and ACLs first: a refused command touches no host.
+    const acls = await loadCommandAcls(db, job.org_id)
+    const plan: Array<{ asset: (typeof assets)[number]; account: Chosen }> = []
+    for (const a of assets) {
+      const account = await chooseAccount(db, job.creator_id, username, job.org_id, a.id, job.runas, job.runas_policy)
+      if (!account) {
+        summary.skipped.push(a.name)
+        results.set(a.id, { name: a.name, status: 'skipped', output: `no granted account for runas ${job.runas} (${job.runas_policy})` })
+        await ctx.log(`${a.name} | SKIPPED | no granted account for runas ${job.runas} (${job.runas_policy})`)
+        continue
+      }
+      const d = decideCommand(acls, { user: username, asset: a, account: account.username }, command)
+      if (d.action === 'reject' || d.action === 'review') {
+        const msg = `Command rejected by ACL: ${d.acl?.name ?? ''} (${d.action})`
+        await ctx.log(msg)
+        return await finish('failed', msg)
+      }
+      plan.push({ asset: a, account })
+    }
+    if (stop.signal.aborted) {
+      await ctx.log('The job was stopped')
+      return await finish('canceled', 'stopped')
+    }
+
+    const reaches = await reachAll(db, plan.map((p) => p.asset))
+    const hostTimeout = job.timeout > 0 ? job.timeout * 1000 : jobSettings.hostTimeoutSeconds * 1000
+    const shellCommand = job.chdir ? `cd ${shellQuote(job.chdir)} && ${command}` : command
+    const runOne = async ({ asset, account }: (typeof plan)[number]) => {
+      const reach = reaches.get(asset.id)!
+      const record = async (status: HostResult['status'], full: string, rc?: number | null) => {
+        // What is stored and logged per host is bounded (the log keeps 64 KiB a piece anyway).
+        const output = full.length > OUTPUT_KEEP ? `${full.slice(0, OUTPUT_KEEP)}\n… (${full.length - OUTPUT_KEEP} more characters left out)\n` : full
+        results.set(asset.id, { name: asset.name, status, output, rc })
+        if (status === 'ok') summary.ok.push(asset.name)
+        else if (status === 'failed') summary.failures[asset.name] = output.slice(0, 1024)
+        else if (status === 'dark') summary.dark[asset.name] = output.slice(0, 1024)
+        const head = status === 'ok' ? `CHANGED | rc=${rc ?? 0}` : status === 'failed' ? `FAILED | rc=${rc ?? '-'}` : 'UNREACHABLE!'
+        await ctx.log(`${asset.name} | ${head} >>\n${output.replace(/\n$/, '')}`)
+      }
+      if (reach.gatewayError) return record('dark', reach.gatewayError)
+      const cred = await accountCredential(db, asset.id, account.id)
+      if (!cred) return record('dark', 'the account is no longer active')
+      const t = credentialTarget(asset.address, reach.port, cred)
+      const known = await knownHostKey(db, asset.id, reach.port)
+      if (known) t.hostKeyFingerprint = known
+      try {
+        const r = await withSsh(t, { timeoutMs: jobSettings.connectTimeoutMs, gateway: reach.gateway, signal: stop.signal }, async (s) => {
+          if (!known) await recordHostKey(db, asset.id, reach.port, s.hostKeyFingerprint)
+          return s.exec(shellCommand, { timeoutMs: hostTimeout, maxOutputBytes: 256 * 1024 })
+        })
+        const out = r.stdout + (r.stderr ? (r.stdout && !r.stdout.endsWith('\n') ? '\n' : '') + r.stderr : '')
+        await record(r.code === 0 ? 'ok' : 'failed', out, r.code)
+      } catch (err) {
+        const e = err instanceof SshError ? err : undefined
+        if (e?.kind === 'aborted') return record('failed', 'stopped')
+        if (e?.kind === 'timeout' && e.message.includes('command')) return record('failed', e.message)
+        await record(e && ['unreachable', 'timeout', 'auth', 'host_key', 'key', 'protocol'].includes(e.kind) ? 'dark' : 'failed', e?.message ?? String(err))
+      }
+    }
+    // Bounded parallelism: a fixed pool of workers takes the hosts in order.
+    let next = 0
+    const worker = async () => {
+      while (next < plan.length && !stop.signal.aborted) await runOne(plan[next++]!)
+    }
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(jobSettings.parallelism, plan.length)) }, worker))
+    for (const p of plan.slice(next)) {
+      if (!results.has(p.asset.id)) {
+        summary.skipped.push(p.asset.name)
+        results.set(p.asset.id, { name: p.asset.name, status: 'skipped', output: 'stopped before it ran' })
+      }
+    }
+    if (stop.signal.aborted) {
+      await ctx.log('The job was stopped')
+      return await finish('canceled', 'stopped')
+    }
+    const failed = Object.keys(summary.failures).length + Object.keys(summary.dark).length
+    await ctx.log(`>>> ok: ${summary.ok.length}, failures: ${Object.keys(summary.failures).length}, dark: ${Object.keys(summary.dark).length}, skipped: ${summary.skipped.length}, excludes: ${Object.keys(summary.excludes).length}`)
+    return await finish(failed === 0 && summary.ok.length > 0 ? 'success' : 'failed')
+  } catch (err) {
+    await finish('failed', err instanceof Error ? err.message : String(err)).catch(() => undefined)
+    throw err
+  } finally {
+    ctx.signal.removeEventListener('abort', onParent)
+    await unlisten()
+  }
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => runExecution(ctx) })
+
+/** The schedules of saved jobs: one `celery_tasks` row per periodic job, named `ops.tasks.run_ops_job:<job id>`. */
+export const SCHEDULED_JOB_TASK = 'ops.tasks.run_ops_job'
+
+defineTask({
+  name: SCHEDULED_JOB_TASK, displayName: 'Run a scheduled job', queue: 'ansible', family: true,
+  run: async (ctx) => {
+    const jobId = ctx.name.slice(SCHEDULED_JOB_TASK.length + 1)
+    const job = await ctx.db.selectFrom('ops_jobs').selectAll().where('id', '=', jobId).executeTakeFirst()
+    if (!job) throw new Error(`job ${jobId} no longer exists`)
+    const id = randomUUID()
+    // The creator reads the scheduled run's log as their own (docs/tasks.md: a log is the starter's).
+    await ctx.db.updateTable('task_executions').set({ creator_id: job.creator_id, creator: job.created_by }).where('id', '=', ctx.id).execute()
+    // The schedule's task execution is the job execution's task: its log is the run's log.
+    await ctx.db.insertInto('ops_job_executions').values({
+      id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
+      material: `${job.module}:${job.args}`, job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
+    }).execute()
+    return runExecution(ctx, id)
+  },
+})
+
+/** Keeps a saved job's schedule row in step with its periodic settings (none for instant or deleted jobs). */
+export async function syncJobSchedule(db: DB, jobId: string, tz: string, now: Date): Promise<void> {
+  const job = await db.selectFrom('ops_jobs').select(['is_periodic', 'instant', 'crontab', 'interval']).where('id', '=', jobId).executeTakeFirst()
+  const name = `${SCHEDULED_JOB_TASK}:${jobId}`
+  if (!job || job.instant || !job.is_periodic) {
+    await db.deleteFrom('celery_tasks').where('name', '=', name).execute()
+    return
+  }
+  const s = { crontab: job.crontab, interval: job.crontab ? null : job.interval, enabled: true }
+  const next = nextRun(s, now, tz)
+  await db.insertInto('celery_tasks').values({ id: randomUUID(), name, crontab: s.crontab, interval: s.interval, enabled: true, next_run_at: next })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ crontab: s.crontab, interval: s.interval, enabled: true, next_run_at: next })).execute()
+}
