@@ -32,5 +32,7 @@ export const POSTGRES_SUITE: readonly { file: string; why: string }[] = [
   { file: 'server/realtime/socket.test.ts', why: 'site-message counts pushed to sockets through LISTEN/NOTIFY' },
   { file: 'server/tasks/runner.test.ts', why: 'the task queue: claims with FOR UPDATE SKIP LOCKED, leases, two runners on one database' },
   { file: 'server/tasks/processes.test.ts', why: 'task runners in separate processes' },
+  { file: 'server/security/first-start.test.ts', why: 'two processes started at once on one empty database: the seed under the migration lock (issue 36)' },
+  { file: 'server/tickets/tickets.test.ts', why: 'a ticket decided by another connection pool reaches the waiting gate through LISTEN/NOTIFY (issue 32)' },
   { file: 'server/tasks/api.test.ts', why: 'task executions, logs and schedules through the API, with the runner working beside it' },
 ]
