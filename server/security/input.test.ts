@@ -48,8 +48,13 @@ describe(`bad headers, cookies and query parameters on every URL family (${dbKin
     await t.close()
   })
 
-  /** One concrete URL per route pattern (GET families; ids filled with a real user id). */
-  const families = () => [...new Set(t.app.routeList.filter((r) => r.method === 'GET').map((r) =>
+  /**
+   * One concrete URL per route pattern (GET families; ids filled with a real user id). The web terminal's page
+   * (`/luna/…`, like the console's `/ui/…`, which is no route) serves the build: before `vite build` it answers a
+   * deliberate 503 "not built yet", and this suite runs before the build in `npm test`; its query and cookie handling
+   * is the shared page code `/ui/` uses (server/http/first-visit.test.ts tests the page with a build).
+   */
+  const families = () => [...new Set(t.app.routeList.filter((r) => r.method === 'GET' && !r.url.startsWith('/luna')).map((r) =>
     r.url.replace(/:id/g, w.ids.member).replace(/:[a-z_]+/gi, 'x').replace(/\*/g, 'x')))]
 
   async function probe(c: TestClient | null, url: string, headers: Record<string, string> = {}) {
