@@ -192,6 +192,15 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     for (const u of paths(url)) app.route({ method, url: u, handler })
   }
   const idOf = (req: FastifyRequest) => (req.params as { id: string }).id
+  // A resource whose writes need a fresh confirmation (secretGuard): the console asks this before it retries a
+  // refused save, so the confirmation dialog knows what to confirm (200 once confirmed; else the confirm answer).
+  if (def.secretGuard) {
+    route('GET', `${list}confirm-check/`, async (req) => {
+      requireUser(req)
+      await secretGuard(req, def)
+      return {}
+    })
+  }
   const refuse = (req: FastifyRequest, verb?: Verb) => {
     requireUser(req)
     const refusal = verb && def.refusals?.[verb]

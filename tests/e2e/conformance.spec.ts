@@ -119,7 +119,14 @@ test.describe('console conformance', () => {
   })
 
   // Known failures, each with its reason and issue (none open now).
-  const FIXME: Readonly<Record<string, string>> = {}
+  const FIXME: Readonly<Record<string, string>> = {
+    // Issue 36: a backup plan decides where every secret goes, so its writes need a fresh MFA confirmation, which
+    // this walk's administrator (no MFA bound) cannot give, and the confirmation is not a setting the walk may turn
+    // off over the API. Covered instead: the plan created in a session confirmed with the OTP (accounts.spec.ts), the
+    // resource's list, create, update and delete on the server with the confirmation off (server/conformance), and
+    // the refusal without it (server/security/secrets.test.ts). Next: the walk binds an OTP for such resources.
+    'account-backup': 'writes need an MFA confirmation the walk\'s administrator cannot give (see the comment above)',
+  }
 
   for (const resource of pageResources) {
     test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ walkPage: page, request }) => {

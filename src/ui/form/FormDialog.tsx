@@ -65,6 +65,7 @@ export function FormDialog(props: FormDialogProps) {
             )}
           </DialogBody>
         </form>
+        {form.confirmDialog}
       </DialogSurface>
     </Dialog>
   )

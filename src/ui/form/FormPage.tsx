@@ -94,6 +94,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
   return (
     <Page title={title} help={config.help ? i18n._(config.help) : undefined} boxed>
       <FormLoadState form={form} />
+      {form.confirmDialog}
       {form.status === 'ready' && (
         <form
           data-state={form.state}

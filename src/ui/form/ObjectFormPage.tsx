@@ -71,6 +71,7 @@ function ObjectFormBody({ config }: { config: ObjectFormPageConfig }) {
   return (
     <>
       <FormLoadState form={form} />
+      {form.confirmDialog}
       {form.status === 'ready' && (
         <form
           data-state={form.state}

@@ -11,7 +11,7 @@
 import { msg, t } from '@lingui/core/macro'
 import Cookies from 'js-cookie'
 import { useSelector } from '@xstate/react'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { waitFor } from 'xstate'
 import { formStatus } from '../../../machines/form/form.machine.ts'
 import type { FormCheck, FormShape } from '../../../machines/form/form.types.ts'
@@ -21,6 +21,7 @@ import { formFields, type FieldMeta } from '../../api/metadata.ts'
 import { createResource, patchResource, saveObject, updateResource, withQuery, type Row, type RowId } from '../../api/resources.ts'
 import { useAccess } from '../common/access.tsx'
 import { describeError } from '../common/errors.ts'
+import { useUserConfirm } from '../confirm/useUserConfirm.tsx'
 import type { ResourceDef } from '../common/resource.ts'
 import { reportMissingSources, withRelatedSources } from './related.ts'
 import { useCached } from '../common/useCached.ts'
@@ -56,7 +57,16 @@ export interface ResourceFormOptions {
   transform?: (payload: FormValues, values: FormValues) => FormValues
 }
 
+/** The server's answer to a write that needs a fresh confirmation of the user (server/auth/confirm.ts). */
+function isConfirmAnswer(e: unknown): boolean {
+  if (!(e instanceof ApiError) || e.status !== 400) return false
+  const code = (e.data as { code?: unknown } | undefined)?.code
+  return code === 'mfa' || code === 'password' || code === 'relogin'
+}
+
 export interface ResourceForm {
+  /** the confirmation dialog a save may open (a resource whose writes need a fresh confirmation): render it */
+  confirmDialog: ReactNode
   mode: FormMode
   /** the form machine's state (`editing`, `validating`, `submitting`, `saved`, `failed`, …): the form element shows it */
   state: string
@@ -132,6 +142,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const object = useCached(formObjectQuery(target))
   const entry = useFormActor(target)
   const { actor } = entry
+  const { confirm: askConfirm, dialog: confirmDialog } = useUserConfirm()
   const snapshot = useSelector(actor, (s) => s)
   const { values, errors, topErrors, labels, errorTick } = snapshot.context
 
@@ -252,7 +263,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   }
 
   /** The machine's `save`: the verb of the form's kind; a refusal as the machine reads it. */
-  const save = async (body: FormValues): Promise<Row> => {
+  const save = async (body: FormValues, confirmed = false): Promise<Row> => {
     try {
       return single
         ? await saveObject(url, opts.updateMethod === 'PUT' ? 'put' : 'patch', body)
@@ -260,6 +271,12 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
         ? await createResource(url, body, { cloneFrom })
         : opts.updateMethod === 'PATCH' ? await patchResource(url, id, body) : await updateResource(url, id, body)
     } catch (e) {
+      // A write that needs a fresh confirmation of the user (a resource with a secret guard: the server's confirm
+      // answer): the confirmation dialog, then the same save once more.
+      if (!confirmed && !single && isConfirmAnswer(e)) {
+        const outcome = await askConfirm(`${url}confirm-check/`)
+        if (outcome.status === 'confirmed') return save(body, true)
+      }
       throw e instanceof ApiError && e.status === 400 ? { data: e.data, message: describeError(e) } : { message: describeError(e) }
     }
   }
@@ -282,6 +299,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
 
   const loadError = snapshot.matches('loadFailed') ? snapshot.context.loadError : meta.status === 'error' ? meta.error : object.status === 'error' ? object.error : undefined
   return {
+    confirmDialog,
     mode,
     state: stateName(snapshot.value),
     status: loadError !== undefined ? 'error' : status,
