@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { keepAlive } from './keepalive.ts'
 import { sql } from 'kysely'
 import type { WebSocket } from 'ws'
 import { cookieNames, loadUser } from '../http/context.ts'
@@ -9,7 +10,6 @@ export const SITE_MSG_SOCKET_PATH = '/ws/notifications/site-msg/'
 /** Close code sent to anonymous or logged-out sockets (application range 4000–4999). */
 export const CLOSE_UNAUTHENTICATED = 4401
 /** Protocol pings detect dead peers (a sleeping laptop, a dropped proxy) so their sockets are released. */
-const PING_INTERVAL_MS = 30_000
 const MIN_REFRESH_S = 5
 const MAX_REFRESH_S = 3600
 
@@ -54,7 +54,6 @@ export function registerSiteMessageSocket(app: FastifyInstance, hub: SiteMessage
     }
     const stillValid = credentialCheck(app, req)
     let refresh: NodeJS.Timeout | undefined
-    let alive = true
     const push = async () => {
       if (socket.readyState !== socket.OPEN) return
       if (!(await stillValid())) {
@@ -65,15 +64,7 @@ export function registerSiteMessageSocket(app: FastifyInstance, hub: SiteMessage
       if (socket.readyState === socket.OPEN) socket.send(text)
     }
     const remove = hub.add({ userId: user.id, socket, push })
-    const ping = setInterval(() => {
-      if (!alive) {
-        socket.terminate()
-        return
-      }
-      alive = false
-      socket.ping()
-    }, PING_INTERVAL_MS)
-    socket.on('pong', () => (alive = true))
+    const stopPing = keepAlive(socket)
     socket.on('message', (data) => {
       let seconds: number
       try {
@@ -89,7 +80,7 @@ export function registerSiteMessageSocket(app: FastifyInstance, hub: SiteMessage
     })
     socket.on('close', () => {
       remove()
-      clearInterval(ping)
+      stopPing()
       clearInterval(refresh)
     })
     push().catch((err) => req.log.warn({ err }, 'site message push failed'))

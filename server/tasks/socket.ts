@@ -4,6 +4,7 @@
  * (line breaks as `\r\n`, for terminals), and, our addition, `{"message": "", "task": id, "state": …, "end": true}`
  * when the execution has finished and everything was sent. Works across processes: the writer NOTIFYs.
  */
+import { keepAlive } from '../realtime/keepalive.ts'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { WebSocket } from 'ws'
 import { isUuid, normUuid } from '../engine/parse.ts'
@@ -14,7 +15,6 @@ import { mayReadExecution } from './access.ts'
 export const TASK_LOG_SOCKET_PATH = '/ws/ops/tasks/log/'
 /** A reader re-checks the log this often even without notifications (a lost NOTIFY never stalls it). */
 const FALLBACK_POLL_MS = 3_000
-const PING_INTERVAL_MS = 30_000
 
 export function registerTaskLogSocket(app: FastifyInstance, hub: TaskLogHub): void {
   app.get(TASK_LOG_SOCKET_PATH, { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
@@ -24,13 +24,7 @@ export function registerTaskLogSocket(app: FastifyInstance, hub: TaskLogHub): vo
     }
     const db = app.services.database.db
     let stopCurrent: (() => void) | undefined
-    let alive = true
-    const ping = setInterval(() => {
-      if (!alive) return socket.terminate()
-      alive = false
-      socket.ping()
-    }, PING_INTERVAL_MS)
-    socket.on('pong', () => (alive = true))
+    const stopPing = keepAlive(socket)
     const send = (msg: unknown) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg))
     }
@@ -92,7 +86,7 @@ export function registerTaskLogSocket(app: FastifyInstance, hub: TaskLogHub): vo
     })
     socket.on('close', () => {
       stopCurrent?.()
-      clearInterval(ping)
+      stopPing()
     })
   })
 }

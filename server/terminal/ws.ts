@@ -4,6 +4,7 @@
  * terminal output and JSON control frames from the server. A dropped socket leaves the SSH session running for
  * 60 s: `attach` with the session id and its resume key takes it back and the screen is redrawn.
  */
+import { keepAlive } from '../realtime/keepalive.ts'
 import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
@@ -24,7 +25,6 @@ export const REATTACH_MS = 60_000
 /** Output waiting in a socket beyond this pauses the host's output until it drains below LOW. */
 const OUT_HIGH = 1024 * 1024
 const OUT_LOW = 256 * 1024
-const PING_INTERVAL_MS = 30_000
 
 interface Attachment { socket: WebSocket | null; detachTimer?: NodeJS.Timeout; unbind?: () => void }
 const attachments = new WeakMap<TerminalSession, Attachment>()
@@ -76,13 +76,7 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
     const abort = new AbortController()
     let bucket = INPUT_BURST_BYTES
     let bucketAt = Date.now()
-    let alive = true
-    const ping = setInterval(() => {
-      if (!alive) return socket.terminate()
-      alive = false
-      socket.ping()
-    }, PING_INTERVAL_MS)
-    socket.on('pong', () => (alive = true))
+    const stopPing = keepAlive(socket)
 
     const limits = async () => {
       const { getSetting } = await import('../settings/store.ts')
@@ -242,7 +236,7 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
     })
 
     socket.on('close', () => {
-      clearInterval(ping)
+      stopPing()
       const n = (socketsPerUser.get(user.id) ?? 1) - 1
       if (n > 0) socketsPerUser.set(user.id, n)
       else socketsPerUser.delete(user.id)
