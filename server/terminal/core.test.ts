@@ -18,6 +18,9 @@ describe('built-in terminal: enforcement, recording, host keys, approval', () =>
     w.send({ type: 'connect', token, cols, rows })
     await w.until(() => !!w.frame('session-info') || !!w.frame('error'), 'session-info')
     const info = w.frame('session-info')?.session as { id: string } | undefined
+    // the shell's prompt first, as a user sees it before typing (a line typed before it is echoed ahead of the
+    // prompt, and the screen's line then ends with the prompt)
+    if (info) await w.until(() => /\$ $/.test(w.output), 'prompt')
     return { w, id: info?.id ?? '' }
   }
 
