@@ -67,7 +67,7 @@ async function startServer(): Promise<{ base: string; stop: () => void }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-'))
   const port = String(19000 + Math.floor(Math.random() * 500))
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, SECRET_KEY: 'bench-console-secret-key' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, SECRET_KEY: 'bench-console-secret-key', SSH_PORT: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const base = `http://127.0.0.1:${port}`

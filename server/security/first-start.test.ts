@@ -22,7 +22,7 @@ const freePort = () => new Promise<number>((resolve) => {
 /** Starts `server/main.ts`; resolves with its exit code, or 'ready' when it prints its banner. */
 function start(url: string, port: number): { child: ChildProcess; outcome: Promise<{ state: 'ready' | 'exit'; out: string }> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: 'Str0ng-Passw0rd!', SECRET_KEY: 'test-secret-key-0123456789abcdef', RSA_BITS: '1024', TASK_WORKERS: '0', DATA_DIR: '/tmp/bastion-test-unused', TEST_DATABASE_URL: '' },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: 'Str0ng-Passw0rd!', SECRET_KEY: 'test-secret-key-0123456789abcdef', RSA_BITS: '1024', TASK_WORKERS: '0', SSH_PORT: '0', DATA_DIR: '/tmp/bastion-test-unused', TEST_DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
