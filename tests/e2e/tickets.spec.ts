@@ -121,7 +121,8 @@ test.describe('tickets', () => {
 
       // the reviewer's mails: "account created" first, then the ticket's
       let link: string | undefined
-      while (!link) link = /https?:\/\/\S+\/tickets\/direct-approve\/[\w-]+\//.exec((await smtp.next(`${reviewer.username}@example.com`)).text)?.[0]
+      // (a bound, not a timing: one full run waited past the default 10 s for this mail; its cause is not found yet)
+      while (!link) link = /https?:\/\/\S+\/tickets\/direct-approve\/[\w-]+\//.exec((await smtp.next(`${reviewer.username}@example.com`, 30_000)).text)?.[0]
       const ctx = await browser.newContext()
       const approve = await ctx.newPage()
       await approve.goto(link!)
