@@ -105,7 +105,8 @@ export async function readPreferences(db: FastifyRequest['ctx']['db'], userId: s
   return out
 }
 
-async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
+/** PUT and PATCH alike merge a group given in part (lina sends one group at a time). */
+async function write(req: FastifyRequest): Promise<Row> {
   const user = requireUser(req)
   const cat = categoryOf(req)
   const body = req.body
@@ -121,7 +122,6 @@ async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
   }
   const { values, errors } = parseObject(cat.fields, input, req.ctx, { partial: true, fillDefaults: false })
   if (Object.keys(errors).length) throw validationError(errors)
-  void partial
   await req.ctx.db.transaction().execute(async (tx) => {
     for (const [name, value] of Object.entries(values)) {
       await sql`insert into user_preferences (user_id, category, name, value) values (${user.id}, ${cat.name}, ${name}, ${JSON.stringify(value)}::jsonb)
@@ -141,8 +141,8 @@ function describe(req: FastifyRequest) {
 export function registerPreferences(app: FastifyInstance): void {
   for (const url of [PREFERENCE_API, PREFERENCE_API.slice(0, -1)]) {
     app.get(url, async (req) => readPreferences(req.ctx.db, requireUser(req).id, categoryOf(req).name))
-    app.put(url, async (req) => write(req, false))
-    app.patch(url, async (req) => write(req, true))
+    app.put(url, async (req) => write(req))
+    app.patch(url, async (req) => write(req))
     app.options(url, async (req) => describe(req))
   }
 }

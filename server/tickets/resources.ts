@@ -358,7 +358,7 @@ const effectiveFlows = {
     : undefined),
 }
 
-async function rulesOut(ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): Promise<Map<unknown, unknown>> {
+async function rulesOut(_ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): Promise<Map<unknown, unknown>> {
   const userIds = [...new Set(rows.flatMap((r) => ((r.rules ?? []) as FlowRule[]).flatMap((x) => x.assignees ?? [])))]
   const names = new Map((userIds.length ? (await sql<{ id: string; d: string }>`select id, name || '(' || username || ')' as d from users where id = any(${userIds}::uuid[])`.execute(db)).rows : []).map((u) => [u.id, u.d]))
   const out = new Map<unknown, unknown>()
@@ -376,7 +376,6 @@ async function rulesOut(ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): 
     }
     out.set(r.id, mapped)
   }
-  void ids
   return out
 }
 

@@ -21,7 +21,7 @@ import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
 import { STATE_CHOICES, STATUS_CHOICES } from './choices.ts'
 import { addComment, allowedActions, applyAction, approveTokenRow, ticketRow, type TicketRow } from './core.ts'
 import { openSystemTicket, systemClose } from './gate.ts'
-import { announce, afterTransition } from './notify.ts'
+import { afterTransition } from './notify.ts'
 import { finalApproveEffects, flows, TICKET_RESOURCES } from './resources.ts'
 import { registerLoginConfirm } from './login-confirm.ts'
 
@@ -239,7 +239,6 @@ button{font:inherit;padding:.5rem 1.25rem;background:#0f6cbd;color:#fff;border:0
   })
 
   registerLoginConfirm(app)
-  void announce
 }
 
 /**
