@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach } from 'vitest'
 
 // One jsdom per worker across files (vite.config.ts, `isolate: false`): each test leaves the document and the
@@ -7,6 +7,10 @@ import { afterEach } from 'vitest'
 // confirm dialog test's re-login went).
 // (Machine tests run in Node, without a window.)
 const startAddress = typeof window === 'undefined' ? undefined : window.location.href
+
+// findBy*/waitFor give up after 1 s by default. A first use that imports a lazy chunk (Fluent's menus on the first
+// open, src/ui/common/overlays.tsx) took longer than that on CI's loaded 2-core machine: a cap, not a speed assertion.
+configure({ asyncUtilTimeout: 10_000 })
 
 afterEach(() => {
   cleanup()
