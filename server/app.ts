@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie'
 import fastifyWebsocket from '@fastify/websocket'
+import { setRuntimeDefault } from './settings/store.ts'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ServerConfig } from './config.ts'
 import type { Database } from './db/connection.ts'
@@ -47,6 +48,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: false },
   })
   app.decorate('services', { config, database })
+  // The Site URL's default is where this server really listens (issue 35), once it does.
+  app.addHook('onListen', async () => {
+    const addr = app.server.address()
+    if (!addr || typeof addr === 'string') return
+    const host = addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
+    setRuntimeDefault(database.db, 'SITE_URL', `http://${host}:${addr.port}`)
+  })
   const routeList: RouteEntry[] = []
   app.decorate('routeList', routeList)
   app.addHook('onRoute', (r) => {

@@ -11,11 +11,31 @@ import { SETTINGS } from './defaults.ts'
 const caches = new WeakMap<DB, { at: number; values: Map<string, unknown> }>()
 const TTL_MS = 1000
 
+/**
+ * Defaults only the running server knows (issue 35: the Site URL's default is this server's own address and port,
+ * not the declaration's `http://127.0.0.1:8080`), per database: servers in one process keep their own.
+ */
+const runtimeDefaults = new WeakMap<DB, Map<string, unknown>>()
+
+export function setRuntimeDefault(db: DB, name: string, value: unknown): void {
+  let m = runtimeDefaults.get(db)
+  if (!m) runtimeDefaults.set(db, (m = new Map()))
+  m.set(name, value)
+  caches.delete(db)
+}
+
+/** A setting's default: the running server's (`setRuntimeDefault`), else its declaration's. */
+export function settingDefault(db: DB, name: string): unknown {
+  const m = runtimeDefaults.get(db)
+  return m?.has(name) ? m.get(name) : SETTINGS[name]?.default
+}
+
 export async function allSettings(db: DB): Promise<Map<string, unknown>> {
   const cache = caches.get(db)
   if (cache && Date.now() - cache.at < TTL_MS) return cache.values
   const rows = (await sql<{ name: string; value: unknown }>`select name, value from settings`.execute(db)).rows
   const values = new Map<string, unknown>(Object.entries(SETTINGS).map(([k, v]) => [k, v.default]))
+  for (const [k, v] of runtimeDefaults.get(db) ?? []) values.set(k, v)
   for (const r of rows) values.set(r.name, r.value)
   caches.set(db, { at: Date.now(), values })
   cacheKeys.add(db)

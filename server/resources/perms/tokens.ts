@@ -18,8 +18,7 @@ import { prepareWrite } from '../../engine/write.ts'
 import { sealSecret } from '../accounts/secrets.ts'
 import { ACTION_BITS, ACTION_TREE } from './permissions.ts'
 import { assetGrant } from './grants.ts'
-import { getSetting } from '../../settings/store.ts'
-import { SETTINGS } from '../../settings/defaults.ts'
+import { getSetting, settingDefault } from '../../settings/store.ts'
 import './messages.ts'
 import { loginAssetReview } from '../../tickets/routes.ts'
 
@@ -90,7 +89,7 @@ async function sshCommand(req: FastifyRequest, tokenId: string): Promise<{ host:
   const port = sshGatewayPort(req.server)
   if (!port) return null
   const site = String((await getSetting(req.ctx.db, 'SITE_URL')) ?? '')
-  const fromSite = site && site !== SETTINGS.SITE_URL?.default ? (() => { try { return new URL(site).hostname } catch { return '' } })() : ''
+  const fromSite = site && site !== settingDefault(req.ctx.db, 'SITE_URL') ? (() => { try { return new URL(site).hostname } catch { return '' } })() : ''
   const fromRequest = (() => { try { return new URL(`http://${req.headers.host ?? ''}`).hostname } catch { return '' } })()
   const host = fromSite || fromRequest || '127.0.0.1'
   const username = `JMS-${tokenId}`
