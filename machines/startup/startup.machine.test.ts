@@ -135,6 +135,13 @@ describe('startup machine — scenarios', () => {
     expect(actor.getSnapshot().output).toEqual({ status: 'failed', error: { kind: 'no_session_mark' } })
   })
 
+  it('asks for no signed-in settings without a session mark (issue 35: a 401 in the console on every fresh visit)', async () => {
+    const settings = vi.fn(async () => SETTINGS)
+    const { actor } = await run('/console', { mark: null, settings })
+    expect(settings).not.toHaveBeenCalled()
+    expect(actor.getSnapshot().output).toEqual({ status: 'failed', error: { kind: 'no_session_mark' } })
+  })
+
   it('goes to the login page 100 ms after a 401 on the profile', async () => {
     const { actor } = await run('/console', {
       profile: async () => {
@@ -162,7 +169,8 @@ describe('startup machine — scenarios', () => {
   })
 
   it('fails with the error when a required actor is not provided', async () => {
-    const actor = createActor(startupMachine, { input: { path: '/' } }).start()
+    const marked = startupMachine.provide({ actors: { readSessionMark: fromPromise(async () => 'close') } })
+    const actor = createActor(marked, { input: { path: '/' } }).start()
     await flushMicrotasks()
     const output = actor.getSnapshot().output
     expect(output).toMatchObject({ status: 'failed', error: { kind: 'public_settings_failed' } })

@@ -1,6 +1,6 @@
 /**
  * startup — the console start-up sequence of spec §4.1, run once by the root app actor before the router
- * resolves: init app → public settings → session mark → profile → persisted view/org → view check →
+ * resolves: init app → session mark → public settings → profile → persisted view/org → view check →
  * organization check → routes → first-login check → ready. (The asset categories are the asset pages' own query,
  * not the start-up's: docs/decisions/the-asset-categories-are-not-part-of-the.md.)
  *
@@ -111,7 +111,9 @@ export const startupMachine = setup({
       invoke: {
         id: 'initApp',
         src: 'initApp',
-        onDone: 'loadingPublicSettings',
+        // The session mark first (issue 35): without one the signed-in settings can only answer 401, a console error
+        // on every fresh visit before the login page.
+        onDone: 'checkingSession',
         onError: { target: 'failed', actions: assign({ error: ({ event }) => ({ kind: 'init_failed', error: event.error }) }) },
       },
     },
@@ -119,7 +121,7 @@ export const startupMachine = setup({
       invoke: {
         id: 'loadPublicSettings',
         src: 'loadPublicSettings',
-        onDone: { target: 'checkingSession', actions: assign({ publicSettings: ({ event }) => event.output }) },
+        onDone: { target: 'loadingProfile', actions: assign({ publicSettings: ({ event }) => event.output }) },
         onError: [
           {
             guard: { type: 'isAuthFailure', params: ({ event }: { event: ErrorActorEvent }) => event.error },
@@ -139,7 +141,7 @@ export const startupMachine = setup({
         onDone: [
           {
             guard: { type: 'hasSessionMark', params: ({ event }) => event.output },
-            target: 'loadingProfile',
+            target: 'loadingPublicSettings',
             actions: assign({ sessionMark: ({ event }) => event.output }),
           },
           { target: 'loggingOut' },
