@@ -169,7 +169,7 @@ describe('startup machine — scenarios', () => {
   })
 
   it('fails with the error when a required actor is not provided', async () => {
-    const marked = startupMachine.provide({ actors: { readSessionMark: fromPromise(async () => 'close') } })
+    const marked = startupMachine.provide({ actors: { readSessionMark: fromPromise(async (): Promise<string | null> => 'close') } })
     const actor = createActor(marked, { input: { path: '/' } }).start()
     await flushMicrotasks()
     const output = actor.getSnapshot().output

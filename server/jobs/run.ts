@@ -14,7 +14,7 @@ import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
 import { decideCommand } from '../resources/acls/decide.ts'
 import { assetGrant, ensureUserGrants } from '../resources/perms/grants.ts'
 import { accountCredential, credentialTarget, knownHostKey, loadAssets, reachAll, recordHostKey } from '../ssh/target.ts'
-import { defineTask, type TaskContext } from '../tasks/kinds.ts'
+import { defineTask, TaskFailed, type TaskContext } from '../tasks/kinds.ts'
 import { nextRun, parseCron } from '../tasks/schedule.ts'
 
 export { parseCron }
@@ -216,7 +216,15 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => runExecution(ctx) })
+/** The task's state follows the run's (issue 35): a run that did not succeed fails its task, its result kept. */
+async function outcome(result: Promise<unknown>): Promise<unknown> {
+  const r = await result
+  const status = r && typeof r === 'object' && 'status' in r ? String(r.status) : 'success'
+  if (status !== 'success') throw new TaskFailed(`The job ${status === 'canceled' ? 'was stopped' : 'failed'}`, r)
+  return r
+}
+
+defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => outcome(runExecution(ctx)) })
 
 /** The schedules of saved jobs: one `celery_tasks` row per periodic job, named `ops.tasks.run_ops_job:<job id>`. */
 export const SCHEDULED_JOB_TASK = 'ops.tasks.run_ops_job'
@@ -235,7 +243,7 @@ defineTask({
       id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
       material: `${job.module}:${job.args}`, job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
     }).execute()
-    return runExecution(ctx, id)
+    return outcome(runExecution(ctx, id))
   },
 })
 

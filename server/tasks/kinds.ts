@@ -21,6 +21,17 @@ export interface TaskContext {
   signal: AbortSignal
 }
 
+/**
+ * Thrown by a task that ran to its end but whose outcome is a failure (issue 35: a push whose only host failed
+ * said "Success"): the execution ends FAILURE with `reason` as its reason, and `result` is still recorded.
+ */
+export class TaskFailed extends Error {
+  constructor(reason: string, readonly result: unknown) {
+    super(reason)
+    this.name = 'TaskFailed'
+  }
+}
+
 export interface TaskKind {
   /** Dotted name as JumpServer's Celery task path, e.g. `audits.tasks.clean_audits_log_period`. */
   name: string

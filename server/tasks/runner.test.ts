@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../db/connection.ts'
 import { createTestServer, type TestServer } from '../testing.ts'
-import { defineTask } from './kinds.ts'
+import { defineTask, TaskFailed } from './kinds.ts'
 import { readLog } from './logs.ts'
 import { LOG_PIECE_MAX, LOG_TOTAL_MAX, TaskRunner } from './runner.ts'
 
@@ -37,6 +37,7 @@ defineTask({
   },
 })
 defineTask({ name: 'tests.fail', displayName: 'Fail', run: async (ctx) => { await ctx.log('about to fail'); throw new Error('disk on fire') } })
+defineTask({ name: 'tests.outcome', displayName: 'Outcome', run: async () => { throw new TaskFailed('failed: 0 of 1 done, 1 failed', { ok: 0, failed: 1 }) } })
 defineTask({
   name: 'tests.block', displayName: 'Block',
   run: async (ctx) => {
@@ -104,6 +105,14 @@ describe('task runner', () => {
     expect(s.state).toBe('FAILURE')
     expect(s.reason).toBe('disk on fire')
     expect((await readLog(server.database.db, id, 0)).data).toContain('raised: disk on fire')
+  })
+
+  it('marks a task that ran to a failed outcome FAILURE and keeps its result (issue 35: it said SUCCESS)', async () => {
+    const id = await a.enqueue('tests.outcome')
+    await a.tick()
+    await a.settled()
+    const s = await state(server.database, id)
+    expect(s).toMatchObject({ state: 'FAILURE', reason: 'failed: 0 of 1 done, 1 failed', result: { ok: 0, failed: 1 } })
   })
 
   it('bounds the log of a runaway task', async () => {

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { sql } from 'kysely'
 import type { Database, DB, RowOf } from '../db/connection.ts'
-import { taskKind, taskKinds, type TaskContext } from './kinds.ts'
+import { TaskFailed, taskKind, taskKinds, type TaskContext } from './kinds.ts'
 import { DEFAULT_TIME_ZONE, nextRun } from './schedule.ts'
 
 export const TASK_QUEUED_CHANNEL = 'task_queued'
@@ -290,6 +290,7 @@ export class TaskRunner {
     } catch (err) {
       state = 'FAILURE'
       reason = errorText(err)
+      if (err instanceof TaskFailed) result = err.result ?? null
     } finally {
       clearInterval(heartbeat)
     }

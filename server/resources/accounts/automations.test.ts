@@ -96,6 +96,8 @@ describe(`account automations on a real sshd (${dbKind()})`, () => {
     const deadAccount = (await s.admin.post(`${A}accounts/`, { username, secret: 'Dead-Pass-1', asset: deadAsset })).json().id as string
     const c = await execute('change-secret', change.json().id)
     expect(c.execution.status.value).toBe('failed') // the unreachable host fails; the reachable one is done
+    // and its task says so (issue 35: the task log page said "Success")
+    expect((await s.admin.get(`/api/v1/ops/celery/task/x/task-execution/${c.task}/result/`)).json()).toMatchObject({ state: 'FAILURE' })
     const ok = c.records.find((r) => r.asset_name === 'ssh-host')!
     expect(ok).toMatchObject({ username, is_success: true, secret_state: { value: 'stored' } })
     // promoted: the record keeps no copy once the account has the secret

@@ -18,7 +18,7 @@ import type { DB, RowOf } from '../../db/connection.ts'
 import { addMessages } from '../../i18n.ts'
 import { NOTIFICATION_TEXTS } from '../../notifications/catalog.ts'
 import { notify } from '../../notifications/notify.ts'
-import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
+import { defineTask, TaskFailed, type TaskContext } from '../../tasks/kinds.ts'
 import { addHistory } from './accounts.ts'
 import { BackupDeliveryError, runBackup } from './backup.ts'
 import { AUTOMATION_TASK } from './automations.ts'
@@ -256,6 +256,12 @@ async function tellSubscribers(ctx: TaskContext, kind: string, name: string, tal
   }
 }
 
+/** The task's own state follows the execution's: anything but a success fails the task (issue 35). */
+function outcome<T extends { status: string } & Tally>(result: T): T {
+  if (result.status !== 'success') throw new TaskFailed(`${result.status}: ${result.ok} of ${result.total} done, ${result.failed} failed`, result)
+  return result
+}
+
 /** Runs one execution to its end state. */
 export async function runExecution(ctx: TaskContext, executionId: string): Promise<{ execution: string; status: string } & Tally> {
   const db = ctx.db
@@ -295,10 +301,10 @@ defineTask({
       if (!automation?.is_active) return { skipped: true }
       // a timed run: the execution is created here and runs in this same task (its log is this task's)
       const { execution } = await startExecution(ctx.db, automation, 'timing', { display: 'System' }, async () => ctx.id)
-      return runExecution(ctx, execution)
+      return outcome(await runExecution(ctx, execution))
     }
     const id = String(ctx.kwargs.execution_id ?? '')
-    return runExecution(ctx, id)
+    return outcome(await runExecution(ctx, id))
   },
 })
 
@@ -334,6 +340,7 @@ defineTask({
       }
     })
     await tellSubscribers(ctx, action, `${rows.length} account(s)`, tally, '')
+    if (tally.failed) throw new TaskFailed(`failed: ${tally.ok} of ${tally.total} done, ${tally.failed} failed`, tally)
     return tally
   },
 })
