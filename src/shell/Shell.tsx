@@ -14,7 +14,7 @@ import type * as Chrome from './chrome.lazy.tsx'
 import { HeaderFrame, SidebarFrame, TabsBarFrame } from './frames.tsx'
 import { useSidebar } from './sidebar.ts'
 import { selectDrawerOpen } from './SiteMessages.tsx'
-import { addTab, replaceTab, closeAllTabs, isTabOf, closeOtherTabs, closeTab, loadTabs, saveTabs, withAffix, type VisitedTab } from './tabs.ts'
+import { addTab, replaceTab, closeAllTabs, isTabOf, closeOtherTabs, closeTab, loadTabs, saveTabs, tabsOfView, UNTABBED_ROUTES, withAffix, type VisitedTab } from './tabs.ts'
 import { useOrganizations, useProfile } from './useShell.ts'
 import { useSiteMessages } from '../app/AppProvider.tsx'
 import { Warnings } from './Warnings.tsx'
@@ -44,14 +44,14 @@ const useStyles = makeStyles({
   content: { flexGrow: 1, padding: tokens.spacingHorizontalL, backgroundColor: tokens.colorNeutralBackground1, margin: tokens.spacingHorizontalS, borderRadius: tokens.borderRadiusMedium },
 })
 
-type NavState = { status: string; location: { href: string; state?: { __TSR_index?: number } }; matches: { staticData?: { route?: RouteDef } }[] }
+type NavState = { status: string; location: { href: string; state?: { __TSR_index?: number } }; matches: { status?: string; staticData?: { route?: RouteDef } }[] }
 /**
  * The settled location, its route and its history index, read together so a tab never mixes a new title with an
  * old address. The index tells a replacing navigation (same index as the last visit) from a new entry.
  */
 const selectVisit = (s: NavState) =>
   s.status === 'idle'
-    ? `${s.location.href}\u0000${s.matches[s.matches.length - 1]?.staticData?.route?.name ?? ''}\u0000${s.location.state?.__TSR_index ?? ''}`
+    ? `${s.location.href}\u0000${s.matches.at(-1)?.status === 'error' ? '' : s.matches.at(-1)?.staticData?.route?.name ?? ''}\u0000${s.location.state?.__TSR_index ?? ''}`
     : ''
 
 /** How long the chrome waits for a first page still loading before it draws anyway. */
@@ -105,6 +105,7 @@ export function Shell() {
   const messagesOpen = useSiteMessages(selectDrawerOpen)
   const reloginAsked = useSyncExternalStore(subscribeRelogin, isReloginAsked, isReloginAsked)
   const [tabs, setTabs] = useState<VisitedTab[]>(() => loadTabs(sessionStorage, (name) => routeByName(name)?.title))
+  const [view, setView] = useState<string | null>(null)
   // Saved when the page is idle (or leaves): a page's first storage write waits on the browser (≈7 ms during a
   // first visit), which the first rows should not.
   useEffect(() => {
@@ -120,16 +121,17 @@ export function Shell() {
 
   useEffect(() => {
     const visited = visitName ? routeByName(visitName) : undefined
-    if (!visitHref || !visited || visited.kind !== 'page') return
+    if (!visitHref || !visited || visited.kind !== 'page' || UNTABBED_ROUTES.has(visited.name)) return
+    setView(visited.view)
     const home = visited.view ? viewRoot(visited.view).redirect : undefined
     const homeRoute = home ? ROUTES.find((r) => r.path === home) : undefined
     const previous = lastVisit.current
     lastVisit.current = { href: visitHref, index: visitIndex ?? '' }
     const replaced = previous !== undefined && previous.index !== '' && previous.index === visitIndex && previous.href !== visitHref
     setTabs((list) => {
-      const tab = { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home }
+      const tab = { href: visitHref, name: visited.name, title: visited.title, affix: visitHref === home, view: visited.view }
       const added = replaced ? replaceTab(list, previous.href, tab) : addTab(list, tab)
-      return homeRoute && home ? withAffix(added, { href: home, name: homeRoute.name, title: homeRoute.title, affix: true }) : added
+      return homeRoute && home ? withAffix(added, { href: home, name: homeRoute.name, title: homeRoute.title, affix: true, view: visited.view }) : added
     })
     sidebar.closeOnMobile()
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -167,7 +169,7 @@ export function Shell() {
         <main id="main" className={styles.main} tabIndex={-1} aria-busy={visitHref ? undefined : true} data-settled={visitHref || undefined}>
           <Warnings />
           {chrome ? <Suspense fallback={<TabsBarFrame />}><TabsBar
-            tabs={tabs}
+            tabs={tabsOfView(tabs, view)}
             activeHref={href}
             onClose={(h) => {
               const r = closeTab(tabs, h, href)
@@ -176,9 +178,9 @@ export function Shell() {
             }}
             onCloseOthers={(h) => setTabs(closeOtherTabs(tabs, h))}
             onCloseAll={() => {
-              const kept = closeAllTabs(tabs)
+              const kept = closeAllTabs(tabs, view)
               setTabs(kept)
-              if (!kept.some((tab) => isTabOf(tab, href))) go(kept[0]?.href ?? '/')
+              if (!kept.some((tab) => isTabOf(tab, href))) go(tabsOfView(kept, view)[0]?.href ?? '/')
             }}
           /></Suspense> : <TabsBarFrame />}
           <div className={styles.content}>

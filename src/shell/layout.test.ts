@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import { describe, expect, it } from 'vitest'
 import { readSidebarCookie } from './sidebar.ts'
-import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, MAX_TABS, replaceTab, saveTabs, scrollToShow, tabKey, withAffix, type VisitedTab } from './tabs.ts'
+import { addTab, closeAllTabs, closeOtherTabs, closeTab, loadTabs, MAX_TABS, replaceTab, saveTabs, scrollToShow, tabKey, tabsOfView, withAffix, type VisitedTab } from './tabs.ts'
 import { licenseWarnings, parseServerDate, passwordWarning } from './warnings.ts'
 
 const tab = (href: string, affix = false): VisitedTab => ({ href, name: href, title: msg`Page`, affix })
@@ -34,6 +34,43 @@ describe('visited tabs', () => {
     const tabs = [tab('/home', true), tab('/a'), tab('/b')]
     expect(closeOtherTabs(tabs, '/b').map((t) => t.href)).toEqual(['/home', '/b'])
     expect(closeAllTabs(tabs).map((t) => t.href)).toEqual(['/home'])
+  })
+})
+
+describe('a bounded strip per view (issue 35)', () => {
+  const at = (view: string) => (href: string, affix = false): VisitedTab => ({ ...tab(href, affix), view })
+  const consoleTab = at('console')
+  const auditTab = at('audit')
+
+  it('keeps each view’s tabs in its own strip, with its own affixed home', () => {
+    let tabs = withAffix(addTab([], consoleTab('/console/users')), consoleTab('/console/dashboard', true))
+    tabs = withAffix(addTab(tabs, auditTab('/audit/logs')), auditTab('/audit/dashboard', true))
+    expect(tabsOfView(tabs, 'console').map((t) => [t.href, t.affix])).toEqual([['/console/dashboard', true], ['/console/users', false]])
+    expect(tabsOfView(tabs, 'audit').map((t) => [t.href, t.affix])).toEqual([['/audit/dashboard', true], ['/audit/logs', false]])
+    // closing all in one view leaves the other's strip alone
+    expect(tabsOfView(closeAllTabs(tabs, 'audit'), 'console')).toHaveLength(2)
+    expect(tabsOfView(closeAllTabs(tabs, 'audit'), 'audit').map((t) => t.href)).toEqual(['/audit/dashboard'])
+    expect(closeOtherTabs(tabs, '/audit/logs').map((t) => t.href)).toEqual(tabs.map((t) => t.href))
+    // the active tab's neighbour is found in its own strip
+    expect(closeTab(tabs, '/console/users', '/console/users').goTo).toBe('/console/dashboard')
+  })
+
+  it('holds at most MAX_TABS per view, dropping the page visited least recently', () => {
+    let tabs = [consoleTab('/home', true)]
+    for (let i = 0; i < MAX_TABS - 1; i++) tabs = addTab(tabs, consoleTab(`/p${i}`))
+    tabs = addTab(tabs, consoleTab('/p0')) // visited again: now the most recent
+    tabs = addTab(tabs, auditTab('/audit/x')) // another view's strip does not count
+    tabs = addTab(tabs, consoleTab('/new'))
+    const strip = tabsOfView(tabs, 'console').map((t) => t.href)
+    expect(strip).toHaveLength(MAX_TABS)
+    expect(strip).toContain('/p0')
+    expect(strip).not.toContain('/p1')
+    expect(tabsOfView(tabs, 'audit')).toHaveLength(1)
+  })
+
+  it('never brings back the 404 page from storage', () => {
+    const storage = { getItem: () => JSON.stringify([{ href: '/404', name: 'NotFound' }, { href: '/a', name: 'A', view: 'console' }]) }
+    expect(loadTabs(storage, () => msg`A`).map((t) => [t.href, t.view])).toEqual([['/a', 'console']])
   })
 })
 
