@@ -10,6 +10,7 @@ import { tr } from '../../i18n.ts'
 import type { Lang } from '../../http/request-context.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
+import { defaultExpiry } from '../../engine/expiry.ts'
 import './messages.ts'
 
 /** Action bits (contract §5.4: 3.2.2's five, and 3.10's delete and share). */
@@ -34,7 +35,6 @@ export function actionsOf(bits: number, lang: Lang): { value: string; label: str
 export const ACCOUNT_ALIASES = ['@ALL', '@INPUT', '@USER', '@ANON', '@SPEC']
 
 /** No expiry given: seventy years, as JumpServer's default. */
-const inSeventyYears = () => new Date(Date.now() + 70 * 365.25 * 86400_000)
 
 const members = (table: string, to: string) => ({ table, from: 'assetpermission_id', to })
 
@@ -67,7 +67,7 @@ export const assetPermissions: ResourceDef = {
     { name: 'is_valid', type: 'boolean', label: 'Is valid', read_only: true, expr: '(t.is_active and t.date_start <= now() and t.date_expired > now())' },
     { name: 'is_expired', type: 'boolean', label: 'Is expired', read_only: true, expr: '(t.date_expired <= now())' },
     { name: 'date_start', type: 'datetime', label: 'Date start', default: () => new Date() },
-    { name: 'date_expired', type: 'datetime', label: 'Date expired', default: inSeventyYears },
+    { name: 'date_expired', type: 'datetime', label: 'Date expired', default: () => defaultExpiry() },
     { name: 'from_ticket', type: 'boolean', label: 'From ticket', read_only: true },
     { name: 'users_amount', type: 'integer', label: 'Users amount', read_only: true, expr: '(select count(*) from asset_permission_users m where m.assetpermission_id = t.id)' },
     { name: 'user_groups_amount', type: 'integer', label: 'User groups amount', read_only: true, expr: '(select count(*) from asset_permission_user_groups m where m.assetpermission_id = t.id)' },

@@ -5,7 +5,6 @@ import { ROLE_IDS } from '../../rbac/catalog.ts'
 import { createTestServer, dbKind, type TestClient, type TestServer } from '../../testing.ts'
 
 const USERS = '/api/v1/users/users/'
-const DAY_MS = 24 * 3600 * 1000
 
 /** What a new administrator meets first (issue 17, defects 6, 9 and 10). */
 describe(`a fresh install's first steps (${dbKind()})`, () => {
@@ -28,13 +27,14 @@ describe(`a fresh install's first steps (${dbKind()})`, () => {
     expect(ids(me.org_roles)).toEqual([ROLE_IDS.OrgAdmin])
   })
 
-  it('defaults "Date expired" to whole days ahead, at the time of day it is now', async () => {
-    const before = Date.now()
-    const meta = (await admin.options(USERS)).json()
-    const when = new Date(meta.actions.POST.date_expired.default).getTime()
-    const days = (when - before) / DAY_MS
-    expect(days).toBeGreaterThanOrEqual(365 * 70)
-    expect(days).toBeLessThan(365 * 70 + 1 / 24) // not half a day off (was 365.25 days a year)
+  it('defaults "Date expired" of users and permissions alike: the same day and time 70 years on (issue 35)', async () => {
+    const before = new Date()
+    const users = new Date((await admin.options(USERS)).json().actions.POST.date_expired.default)
+    const perms = new Date((await admin.options('/api/v1/perms/asset-permissions/')).json().actions.POST.date_expired.default)
+    const expected = new Date(before)
+    expected.setUTCFullYear(before.getUTCFullYear() + 70)
+    for (const when of [users, perms]) expect(Math.abs(when.getTime() - expected.getTime())).toBeLessThan(60_000)
+    expect(Math.abs(users.getTime() - perms.getTime())).toBeLessThan(60_000)
   })
 
   it('tells the restarted server\'s administrator which password to use', async () => {

@@ -21,6 +21,7 @@ import { userActions } from './actions.ts'
 import { createResetLink } from './reset.ts'
 import { sendUserCreatedMail } from '../../mail/mails.ts'
 import { mailConfigured } from '../../mail/sender.ts'
+import { defaultExpiry } from '../../engine/expiry.ts'
 import './messages.ts'
 
 export const MFA_CHOICES = [{ value: 0, label: 'Disable' }, { value: 1, label: 'Enable' }, { value: 2, label: 'Force enable' }]
@@ -43,7 +44,6 @@ const RULE_TEXT: Record<string, string> = {
   special_char: 'Password must contain a special character',
 }
 /** JumpServer's default expiry: `now + timedelta(days=365 * 70)` — whole days, so the time of day stays (defect: 365.25 made it 12 h off). */
-const SEVENTY_YEARS_MS = 70 * 365 * 24 * 3600 * 1000
 const WRITE_ACTIONS = new Set<Action>(['create', 'bulk_create', 'update', 'partial_update', 'bulk_update', 'partial_bulk_update', 'import'])
 
 /** Role fields are dropped when the caller lacks the binding permission for the action (view / add). */
@@ -139,7 +139,7 @@ export const USER_FIELDS: FieldDef[] = [
     },
   },
   { name: 'password_strategy', type: 'labeled_choice', label: 'Password strategy', write_only: true, column: false, choices: STRATEGY_CHOICES, default: 'email' },
-  { name: 'date_expired', type: 'datetime', label: 'Date expired', allow_null: true, default: () => new Date(Date.now() + SEVENTY_YEARS_MS) },
+  { name: 'date_expired', type: 'datetime', label: 'Date expired', allow_null: true, default: () => defaultExpiry() },
   { name: 'date_joined', type: 'datetime', label: 'Date joined', read_only: true },
   { name: 'last_login', type: 'datetime', label: 'Last login', read_only: true },
   { name: 'date_updated', type: 'datetime', label: 'Date updated', read_only: true },
