@@ -7,7 +7,7 @@ import type { ResourceDef } from '../engine/types.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
-import { idField } from '../resources/common.ts'
+import { actorField, idField } from '../resources/common.ts'
 
 const like = (v: string) => `%${v.replace(/[%_\\]/g, '\\$&')}%`
 const seconds = `(case when t.date_start is not null then round(extract(epoch from (coalesce(t.date_finished, now()) - t.date_start))::numeric, 3)::float else 0 end)`
@@ -27,7 +27,7 @@ export const jobLogs: ResourceDef = {
   fields: [
     idField(),
     { name: 'material', type: 'string', label: 'Command', read_only: true },
-    { name: 'created_by', type: 'string', label: 'Creator', read_only: true },
+    actorField('created_by', 'Creator'),
     {
       name: 'status', type: 'choice', label: 'Status', read_only: true,
       choices: [{ value: 'pending', label: 'Pending' }, { value: 'running', label: 'Running' }, { value: 'success', label: 'Success' }, { value: 'failed', label: 'Failed' }, { value: 'timeout', label: 'Timeout' }, { value: 'canceled', label: 'Canceled' }],

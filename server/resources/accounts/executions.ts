@@ -17,6 +17,7 @@ import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { taskRunner } from '../../tasks/service.ts'
 import { AUTOMATION_DEFS, AUTOMATION_TASK, AUTOMATION_TYPES, type AutomationType, SECRET_GUARD } from './automations.ts'
+import { createdBy } from '../common.ts'
 
 addMessages({
   'Automation execution': ['自动化执行', '自動化の実行'],
@@ -146,7 +147,7 @@ function executionDef(type: AutomationType, o: { name: string; verboseName: stri
       { name: 'recipients', type: 'json', label: 'Recipients', read_only: true },
       { name: 'task_id', type: 'string', label: 'Task', read_only: true },
       { name: 'has_artifact', type: 'boolean', label: 'Has backup file', read_only: true, expr: '(t.artifact is not null)' },
-      { name: 'created_by', type: 'string', label: 'Created by', read_only: true },
+      createdBy,
       { name: 'date_created', type: 'datetime', label: 'Date created', read_only: true },
     ],
     scope: () => sql`t.type = ${type}`,

@@ -21,6 +21,7 @@ import { assetGrant } from './grants.ts'
 import { getSetting, settingDefault } from '../../settings/store.ts'
 import './messages.ts'
 import { loginAssetReview } from '../../tickets/routes.ts'
+import { createdBy } from '../common.ts'
 
 /** A token lives at most this long (reusable or not); the default is five minutes, as JumpServer's. */
 const MAX_TTL_MS = 30 * 86400_000
@@ -140,7 +141,7 @@ export const connectionTokens: ResourceDef = {
     { name: 'is_expired', type: 'boolean', label: 'Is expired', read_only: true, expr: '(t.date_expired <= now())' },
     { name: 'org_id', type: 'string', label: 'Organization ID', read_only: true },
     { name: 'org_name', type: 'string', label: 'Organization name', read_only: true, expr: '(select o.name from organizations o where o.id = t.org_id)' },
-    { name: 'created_by', type: 'string', label: 'Created by', read_only: true },
+    createdBy,
     { name: 'date_created', type: 'datetime', label: 'Date created', read_only: true },
   ],
   // Own tokens only, in every organization.
