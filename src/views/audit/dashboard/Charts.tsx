@@ -24,8 +24,17 @@ function datesOf(labels: string[]): Date[] {
   })
 }
 
+/**
+ * A day on the date axis in the console's language ("11月27日", "11/27", "Nov 27"): the chart's own axis is
+ * English whatever the language (issue 35).
+ */
+export function dayLabel(date: Date, locale: string): string {
+  return date.toLocaleDateString(locale, { month: 'short', day: 'numeric' })
+}
+
 export function DashboardCharts({ figures, showRisk }: { figures: IndexFigures; showRisk: boolean }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
+  const locale = i18n.locale
   const styles = useStyles()
   const labels = Array.isArray(figures.dates_metrics_date) ? (figures.dates_metrics_date as string[]) : []
   const dates = datesOf(labels)
@@ -54,12 +63,12 @@ export function DashboardCharts({ figures, showRisk }: { figures: IndexFigures; 
     <div className={styles.grid}>
       <Card>
         <CardHeader header={<Text weight="semibold">{t`Logins and sessions per day`}</Text>} />
-        <LineChart data={trend} height={260} />
+        <LineChart data={trend} height={260} culture={locale} customDateTimeFormatter={(d) => dayLabel(d, locale)} />
       </Card>
       {showRisk && (
         <Card>
           <CardHeader header={<Text weight="semibold">{t`Commands by risk`}</Text>} />
-          {ordinary + dangerous > 0 ? <DonutChart data={risk} innerRadius={55} height={260} /> : <Text>{t`No commands in this period`}</Text>}
+          {ordinary + dangerous > 0 ? <DonutChart data={risk} innerRadius={55} height={260} culture={locale} /> : <Text>{t`No commands in this period`}</Text>}
         </Card>
       )}
     </div>
