@@ -6,6 +6,7 @@
 import {
   createRootRouteWithContext, createRoute, createRouter, defaultParseSearch, lazyRouteComponent, Outlet, redirect, type AnyRoute,
 } from '@tanstack/react-router'
+import { trackOrigins } from '../ui/common/origin.ts'
 import { isViewAllowed } from '../../machines/index.ts'
 import { ensureView, viewOrgState, whenSettled } from '../app/appActor.ts'
 import type { AppActorRef, AppSnapshot } from '../app/appMachine.ts'
@@ -196,6 +197,7 @@ export function createAppRouter(app: AppActorRef, shellComponent: () => React.Re
     defaultErrorComponent: RouteErrorPage,
     scrollRestoration: true,
   })
+  trackOrigins(router)
   const stop = router.subscribe('onResolved', () => {
     firstPageShown = true
     stop()

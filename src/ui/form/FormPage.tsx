@@ -2,16 +2,18 @@
  * The generic create/update page (GenericCreateUpdatePage): the route's `id` means update (PUT), no id means
  * create (POST), `?clone_from=` prefills a create from an existing object. After a create, a notice links to
  * the new object and to the list, then the list opens sorted by `-date_updated`; "Save and continue" stays
- * on a fresh form.
+ * on a fresh form. A form opened from another page (an asset's Accounts tab) goes back there on save and on
+ * cancel (src/ui/common/origin.ts); the notice offers the list only when the user is not sent there.
  */
 import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components'
 import type { MessageDescriptor } from '@lingui/core'
 import { useLingui } from '@lingui/react/macro'
-import { useParams, useSearch } from '@tanstack/react-router'
+import { useNavigate, useParams, useRouterState, useSearch } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
 import type { Row } from '../../api/resources.ts'
 import { RouteLink, useGo } from '../common/navigation.tsx'
 import { notify } from '../common/notify.tsx'
+import { formExit, originOf } from '../common/origin.ts'
 import { Page } from '../common/Page.tsx'
 import { routePath, type ResourceDef } from '../common/resource.ts'
 import { AutoForm } from './AutoForm.tsx'
@@ -56,6 +58,9 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
   const { t, i18n } = useLingui()
   const styles = useStyles()
   const go = useGo()
+  const navigate = useNavigate()
+  const entry = useRouterState({ select: (s) => s.location.state })
+  const [origin] = useState(() => originOf(entry))
   const { resource } = config
   const url = config.url ?? resource.url
   const [initial] = useState(() => config.initial?.(search))
@@ -72,22 +77,31 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
     if (!saved) return
     const name = nameOf(saved)
     const detail = resource.routes.detail
+    const exit = formExit(origin, list.path, form.mode === 'create' || !detail ? 'list' : 'detail')
+    const toList = andContinue ? false : exit.toList
     const links: ReactNode = (
       <div className={styles.links}>
         {detail && saved.id !== '' && <RouteLink to={routePath(detail, { id: saved.id })} search={kept}>{t`View details`}</RouteLink>}
-        <RouteLink to={list.path} search={{ ...list.search, ...kept }}>{t`Back to the list`}</RouteLink>
+        {!toList && <RouteLink to={list.path} search={{ ...list.search, ...kept }}>{t`Back to the list`}</RouteLink>}
       </div>
     )
     if (form.mode === 'create') {
       notify('success', t`Created “${name}”`, links, 6000)
       if (andContinue) form.reset()
       // The form is done: it leaves the history (and its tab closes, src/shell/tabs.ts replaceTab).
+      else if (exit.href) void navigate({ href: exit.href, replace: true } as never)
       else go(list.path, { ...list.search, ...kept, order: '-date_updated' }, { replace: true })
     } else {
       notify('success', t`Saved “${name}”`)
-      if (detail) go(routePath(detail, { id: saved.id }), kept, { replace: true })
+      if (exit.href) void navigate({ href: exit.href, replace: true } as never)
+      else if (detail) go(routePath(detail, { id: saved.id }), kept, { replace: true })
       else go(list.path, { ...list.search, ...kept }, { replace: true })
     }
+  }
+  const cancel = () => {
+    const back = formExit(origin, list.path, 'list').href
+    if (back) void navigate({ href: back, replace: true } as never)
+    else go(list.path, kept)
   }
 
   const title = i18n._(form.mode === 'create' ? config.title.create : config.title.update)
@@ -107,7 +121,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
         >
           <AutoForm form={form} />
           <div className={styles.footer}>
-            <Button type="button" appearance="secondary" onClick={() => go(list.path, kept)} disabled={form.saving}>{t`Cancel`}</Button>
+            <Button type="button" appearance="secondary" onClick={cancel} disabled={form.saving}>{t`Cancel`}</Button>
             {form.mode === 'create' && (
               <Button type="button" appearance="secondary" onClick={() => void save(true)} disabled={form.saving}>{t`Save and continue`}</Button>
             )}
