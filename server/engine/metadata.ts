@@ -24,6 +24,13 @@ export interface MetaSource { query?: Record<string, unknown>; object?: Record<s
 
 const scalar = (v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? ((v as Record<string, unknown>).id ?? (v as Record<string, unknown>).pk ?? (v as Record<string, unknown>).value) : v)
 
+/** The value of the field `name` that other fields depend on: `?<name>=`, else the object's own. */
+function valueOf(def: ResourceDef, name: string, source: MetaSource): unknown {
+  const from = fieldByName(def, name)
+  const given = source.query?.[name] ?? (from && source.object ? source.object[columnOf(from) ?? from.name] : undefined)
+  return scalar(Array.isArray(given) ? given[0] : given)
+}
+
 async function describe(def: ResourceDef, fields: FieldDef[], ctx: Ctx, withFlags: boolean, update: boolean, source: MetaSource): Promise<Record<string, unknown>> {
   const filters = withFlags ? filterNames(def) : new Set<string>()
   const orders = withFlags ? orderNames(def) : new Set<string>()
@@ -31,14 +38,19 @@ async function describe(def: ResourceDef, fields: FieldDef[], ctx: Ctx, withFlag
   for (const f of fields) {
     let shown = f
     if (f.childrenFrom) {
-      const from = fieldByName(def, f.childrenFrom.field)
-      const given = source.query?.[f.childrenFrom.field] ?? (from && source.object ? source.object[columnOf(from) ?? from.name] : undefined)
-      const value = scalar(Array.isArray(given) ? given[0] : given)
+      const value = valueOf(def, f.childrenFrom.field, source)
       const children = value === undefined || value === null || value === '' ? undefined : await f.childrenFrom.children(value, ctx)
       if (children) shown = { ...f, type: 'nested', children }
     }
     const info = fieldInfo(shown, ctx, { filter: filters.has(f.name), order: orders.has(f.name) })
     if (f.childrenFrom) info.children_from = f.childrenFrom.field
+    if (f.defaultFrom && !update && !f.read_only) {
+      const dep = f.defaultFrom.field
+      if (dep) info.default_from = dep
+      const value = dep ? valueOf(def, dep, source) : undefined
+      const d = dep && (value === undefined || value === null || value === '') ? undefined : await f.defaultFrom.get(value, ctx)
+      if (d !== undefined) info.default = d
+    }
     if (update && keepsStoredSecret(f)) info.required = false
     out[f.name] = info
   }

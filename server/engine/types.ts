@@ -122,6 +122,13 @@ export interface FieldDef {
    * with the children this returns (undefined: as declared) and adds the hint `children_from: <field>`.
    */
   childrenFrom?: { field: string; children: (value: unknown, ctx: Ctx) => Promise<FieldDef[] | undefined> }
+  /**
+   * The default the server fills on create, computed per request so the form can show it (issue 35: a host's
+   * node and protocols looked empty): with `field`, from that field's value (`?<field>=`, as `childrenFrom`; the
+   * hint `default_from: <field>` tells the form to read OPTIONS again when it changes), else from the request
+   * alone (the organization's root node). Undefined: no default shown.
+   */
+  defaultFrom?: { field?: string; get: (value: unknown, ctx: Ctx) => Promise<unknown> }
   /** Never written to operate logs in clear, never exported. */
   secret?: boolean
   /** Hybrid-encrypted on the wire (contract §6): decrypted with the session key, plain text accepted. */

@@ -65,6 +65,11 @@ export interface FieldMeta {
    * metadata with `?<field>=<value>` and takes this field's children from it.
    */
   childrenFrom?: string
+  /**
+   * The default depends on another field's value (our server's hint `default_from`, e.g. an asset's protocols on
+   * its platform): the form re-reads the metadata with `?<field>=<value>` and shows that default on a new object.
+   */
+  defaultFrom?: string
   /** Related fields (our server only): the target model, its list URL and label field. */
   related?: { model?: string; url: string; label?: string }
 }
@@ -134,6 +139,7 @@ export function parseField(name: string, raw: unknown): FieldMeta {
   if (isObject(info.child)) field.child = parseField('', info.child)
   if (isObject(info.children)) field.children = Object.entries(info.children).map(([k, v]) => parseField(k, v))
   if (typeof info.children_from === 'string' && info.children_from) field.childrenFrom = info.children_from
+  if (typeof info.default_from === 'string' && info.default_from) field.defaultFrom = info.default_from
   const tree = parseTree(info.tree)
   if (tree) field.tree = tree
   if (isObject(info.related) && typeof info.related.url === 'string' && info.related.url.startsWith('/')) {

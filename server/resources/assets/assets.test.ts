@@ -29,6 +29,21 @@ describe(`assets and the node tree (${dbKind()})`, () => {
     expect(tree.find((n: { title: string }) => n.title === 'Prod')).toMatchObject({ name: 'Prod (1)', isParent: true })
   })
 
+  it('tells the form the defaults it fills on create: the root node, and the platform’s protocols for `?platform=` (issue 35)', async () => {
+    const root = (await s.admin.get(`${NODES}?value=DEFAULT`)).json()[0]
+    const bare = (await s.admin.options(HOSTS)).json().actions.POST
+    expect(bare.nodes.default).toEqual([root.id])
+    expect(bare.protocols).toMatchObject({ default_from: 'platform' })
+    expect(bare.protocols.default).toBeUndefined()
+    const linux = (await s.admin.options(`${HOSTS}?platform=1`)).json().actions.POST
+    expect(linux.protocols.default).toEqual([{ name: 'ssh', port: 22 }])
+    // what the form shows is what the server does without them
+    const made = (await s.admin.post(HOSTS, { name: 'defaults-shown', address: '10.0.0.77', platform: 1 })).json()
+    expect(made).toMatchObject({ protocols: linux.protocols.default, nodes: [{ id: root.id }] })
+    // an update keeps its own: no defaults offered
+    expect((await s.admin.options(`${HOSTS}${made.id}/`)).json().actions.PUT.protocols.default_from).toBeUndefined()
+  })
+
   it('checks protocols against the platform and addresses per kind', async () => {
     const bad = await s.admin.post(HOSTS, { name: 'x', address: 'not an address', platform: 1, protocols: [{ name: 'mysql', port: 3306 }] })
     expect(bad.statusCode).toBe(400)

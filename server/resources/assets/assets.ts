@@ -162,6 +162,8 @@ const baseFields: FieldDef[] = [
   { name: 'platform', type: 'fk', label: 'Platform', required: true, relation: { resource: 'assets.platform', attrs: ['id', 'name'] } },
   {
     name: 'nodes', type: 'm2m', label: 'Node', default: [],
+    // shown as the form's default: where a new asset goes without nodes (the organization's root node, DEFAULT)
+    defaultFrom: { get: async (_v, ctx) => (ctx.orgId === ORG_IDS.ROOT ? undefined : nodeTree.root(ctx.db, ctx.orgId).then((n) => [n.id], () => undefined)) },
     relation: { resource: 'assets.node', attrs: ['id', 'name'], naturalKey: 'full_value', through: { table: 'asset_nodes', from: 'asset_id', to: 'node_id' } },
   },
   {
@@ -170,6 +172,8 @@ const baseFields: FieldDef[] = [
   },
   {
     name: 'protocols', type: 'nested_many', label: 'Protocols', column: false, children: protocolChildren,
+    // shown as the form's default: the platform's required and default protocols, which the server takes when none are given
+    defaultFrom: { field: 'platform', get: async (v, ctx) => (Number.isInteger(Number(v)) ? defaultProtocols(ctx.db, Number(v)) : undefined) },
     load: (ids, { db }) => assetProtocols(db, ids),
     async write(tx, id, value: ProtoIn[]) {
       await sql`delete from asset_protocols where asset_id = ${id}`.execute(tx)

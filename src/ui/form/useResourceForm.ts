@@ -117,6 +117,8 @@ export function encryptForServer(plain: string): string {
 
 const NO_OVERRIDES: FieldOverrides = {}
 
+const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)
+
 function secretsOf(object: unknown): Record<string, boolean> | undefined {
   const s = object && typeof object === 'object' ? (object as Row).SECRETS_SET : undefined
   return s && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, boolean>) : undefined
@@ -150,7 +152,8 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
   const baseFields = useMemo(() => formFields(meta.data, [...methods]), [meta.data, methods])
   // Fields whose sub-fields depend on other fields' values (`childrenFrom`): the metadata read again with those
   // values in the query gives their children; until a value is chosen (or when there are none) they are hidden.
-  const sources = useMemo(() => [...new Set(baseFields.flatMap((f) => (f.childrenFrom ? [f.childrenFrom] : [])))], [baseFields])
+  // Defaults that depend on another field's value (`defaultFrom`) are read the same way.
+  const sources = useMemo(() => [...new Set(baseFields.flatMap((f) => [f.childrenFrom, f.defaultFrom].filter((x): x is string => !!x)))], [baseFields])
   const sourceValues = sources.map((name) => scalarValue(values[name]))
   const depUrl = sources.length && sourceValues.every((v) => v !== undefined && v !== null && v !== '')
     ? withQuery(metaUrl, Object.fromEntries(sources.map((name, i) => [name, String(sourceValues[i])]))) : undefined
@@ -216,6 +219,27 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     }
     if (Object.keys(next).length) actor.send({ type: 'SET_VALUES', values: next })
   }, [actor, started, childrenKey, fields, overrides])
+
+  // a default that depends on another field's value arrived (a host's protocols for its platform): a new object's
+  // field shows it while the user has not changed it (still empty, or still the default shown before)
+  const shownDefaults = useRef<Record<string, string>>({})
+  useEffect(() => {
+    if (!started || mode !== 'create' || !depUrl || depMeta.status !== 'ok') return
+    const resolved = formFields(depMeta.data, [...methods])
+    const current = actor.getSnapshot().context.values
+    const next: FormValues = {}
+    for (const f of baseFields) {
+      if (!f.defaultFrom) continue
+      const found = resolved.find((r) => r.name === f.name)
+      if (!found?.hasDefault) continue
+      const value = toFormValue(chooseWidget(f, overrides[f.name]), f, found.default, overrides[f.name]?.fields ?? {})
+      const now = JSON.stringify(current[f.name] ?? null)
+      const untouched = now === shownDefaults.current[f.name] || isEmptyValue(current[f.name])
+      if (untouched && JSON.stringify(value) !== now) next[f.name] = value
+      if (untouched) shownDefaults.current[f.name] = JSON.stringify(value)
+    }
+    if (Object.keys(next).length) actor.send({ type: 'SET_VALUES', values: next })
+  }, [actor, started, mode, depUrl, depMeta.status, depMeta.data, methods, baseFields, overrides])
 
   const setValue = useCallback((name: string, value: unknown) => {
     const current = actor.getSnapshot().context
