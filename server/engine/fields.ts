@@ -102,6 +102,8 @@ export function fieldInfo(f: FieldDef, ctx: Ctx, extra?: { filter?: boolean; ord
   if (f.type === 'tree') info.tree = treeInfo(f.tree ?? [], ctx)
   if (f.type === 'list') info.child = f.child ? fieldInfo(f.child, ctx, undefined, true) : { type: 'field', required: true, read_only: false, write_only: false }
   if (f.type === 'nested') info.children = childrenInfo(f.children ?? [], ctx)
+  // a JSON value with known keys: their labels and types, for structured views (the value stays JSON)
+  if (f.type === 'json' && f.children?.length) info.children = childrenInfo(f.children, ctx)
   if (f.type === 'nested_many') {
     info.child = { type: 'nested object', required: true, read_only: readOnly, write_only: false, children: childrenInfo(f.children ?? [], ctx) }
   }

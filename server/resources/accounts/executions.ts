@@ -48,6 +48,8 @@ addMessages({
   'Time cost': ['花费时间', '所要時間'],
   'Snapshot': ['快照', 'スナップショット'],
   'Summary': ['汇总', '概要'],
+  'Total': ['总数', '合計'],
+  'Succeeded': ['成功', '成功'],
   'Reason': ['原因', '理由'],
   'Recipients': ['收件人', '受信者'],
   'Task': ['任务', 'タスク'],
@@ -80,6 +82,17 @@ const timedelta = (row: Row) => {
 const orgOf = (ctx: Ctx) => (ctx.orgId === ORG_IDS.ROOT ? undefined : ctx.orgId)
 
 /** Creates an execution row (with the automation's snapshot) and queues its task; answers the task id. */
+/** What an execution's snapshot and summary hold, labelled for their structured views (issue 35). */
+const SNAPSHOT_CHILDREN: FieldDef[] = [
+  { name: 'name', type: 'string', label: 'Name' }, { name: 'type_display', type: 'string', label: 'Type' },
+  { name: 'accounts', type: 'list', label: 'Accounts' }, { name: 'asset_amount', type: 'integer', label: 'Assets amount' },
+  { name: 'node_amount', type: 'integer', label: 'Nodes amount' }, { name: 'secret_type', type: 'string', label: 'Secret type' },
+  { name: 'secret_strategy', type: 'string', label: 'Secret strategy' }, { name: 'comment', type: 'string', label: 'Comment' },
+]
+const SUMMARY_CHILDREN: FieldDef[] = [
+  { name: 'total', type: 'integer', label: 'Total' }, { name: 'ok', type: 'integer', label: 'Succeeded' }, { name: 'failed', type: 'integer', label: 'Failed' },
+]
+
 export async function startExecution(db: DB, automation: RowOf<'account_automations'>, trigger: 'manual' | 'timing', by: { id?: string; display: string }, enqueue: (kwargs: Record<string, unknown>) => Promise<string>): Promise<{ execution: string; task: string }> {
   const id = randomUUID()
   const assets = (await sql<{ n: number }>`select count(*)::int as n from account_automation_assets where automation_id = ${automation.id}`.execute(db)).rows[0]!.n
@@ -141,8 +154,8 @@ function executionDef(type: AutomationType, o: { name: string; verboseName: stri
       { name: 'date_start', type: 'datetime', label: 'Date start', read_only: true },
       { name: 'date_finished', type: 'datetime', label: 'Date finished', read_only: true },
       { name: 'timedelta', type: 'float', label: 'Time cost', read_only: true, column: false, get: timedelta },
-      { name: 'snapshot', type: 'json', label: 'Snapshot', read_only: true },
-      { name: 'summary', type: 'json', label: 'Summary', read_only: true },
+      { name: 'snapshot', type: 'json', label: 'Snapshot', read_only: true, children: SNAPSHOT_CHILDREN },
+      { name: 'summary', type: 'json', label: 'Summary', read_only: true, children: SUMMARY_CHILDREN },
       { name: 'reason', type: 'string', label: 'Reason', read_only: true },
       { name: 'recipients', type: 'json', label: 'Recipients', read_only: true },
       { name: 'task_id', type: 'string', label: 'Task', read_only: true },

@@ -20,7 +20,7 @@ import { AUTOMATION_ITEMS, CATEGORY_LABELS, TYPES, type Category } from './catal
 import { cleanCustomInfo, customFieldDefs, platformCustomFields } from './custom-fields.ts'
 import { domainField, domainFilter, labelsField, labelsFilter } from './links.ts'
 import { nodeTree } from './nodes.ts'
-import { platformById, platformProtocols, protocolChildren } from './platforms.ts'
+import { automationChildren, platformById, platformProtocols, protocolChildren } from './platforms.ts'
 import './messages.ts'
 
 const PERMS = { view: 'assets.view_asset', add: 'assets.add_asset', change: 'assets.change_asset', delete: 'assets.delete_asset' }
@@ -189,7 +189,9 @@ const baseFields: FieldDef[] = [
     name: 'connectivity', type: 'labeled_choice', label: 'Connectivity', read_only: true,
     choices: [{ value: '-', label: 'Unknown' }, { value: 'ok', label: 'OK' }, { value: 'err', label: 'Error' }],
   },
-  { name: 'auto_config', type: 'json', label: 'Auto config', read_only: true, column: false, load: autoConfig },
+  { name: 'auto_config', type: 'json', label: 'Auto config', read_only: true, column: false, load: autoConfig,
+    children: [{ name: 'su_enabled', type: 'boolean', label: 'Su enabled' }, { name: 'domain_enabled', type: 'boolean', label: 'Domain enabled' },
+      ...automationChildren.filter((c) => !c.name.endsWith('_method') && !c.name.endsWith('_params'))] },
   { name: 'date_verified', type: 'datetime', label: 'Date verified', read_only: true },
   commentField,
   createdBy,

@@ -8,7 +8,7 @@ import type { DB } from '../../db/connection.ts'
 import { isUuid } from '../../engine/parse.ts'
 import type { FieldDef, ResourceDef, Row } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
-import { tr } from '../../i18n.ts'
+import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, updatedBy } from '../common.ts'
 import { automationDefaults, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
@@ -47,6 +47,47 @@ export async function platformProtocols(db: DB, ids: unknown[]): Promise<Map<unk
 }
 
 const suMethods: Array<[string, string]> = [['sudo', 'sudo su'], ['su', 'su -'], ['enable', 'Enable'], ['super', 'Super'], ['super_level', 'Super level']]
+
+const ITEM_LABELS: Record<string, string> = {
+  ping: 'Ping', gather_facts: 'Gather facts', gather_accounts: 'Gather accounts', verify_account: 'Verify account', change_secret: 'Change secret', push_account: 'Push account',
+}
+
+/**
+ * The keys of a platform's automation, labelled (JumpServer's PlatformAutomationSerializer): what the list's and
+ * the detail's structured views name them by (issue 35: they showed raw JSON).
+ */
+export const automationChildren: FieldDef[] = [
+  { name: 'ansible_enabled', type: 'boolean', label: 'Ansible enabled' },
+  { name: 'ansible_config', type: 'json', label: 'Ansible config' },
+  ...Object.entries(ITEM_LABELS).flatMap(([item, label]): FieldDef[] => [
+    { name: `${item}_enabled`, type: 'boolean', label: `${label} enabled` },
+    { name: `${item}_method`, type: 'string', label: `${label} method` },
+    { name: `${item}_params`, type: 'json', label: `${label} params` },
+  ]),
+]
+
+addMessages({
+  'Ansible enabled': ['启用 Ansible', 'Ansible 有効'],
+  'Ansible config': ['Ansible 配置', 'Ansible 設定'],
+  'Ping enabled': ['启用资产探活', '資産の疎通確認を有効化'],
+  'Ping method': ['资产探活方式', '資産の疎通確認方式'],
+  'Ping params': ['资产探活参数', '資産の疎通確認パラメータ'],
+  'Gather facts enabled': ['启用收集资产信息', '資産情報の収集を有効化'],
+  'Gather facts method': ['收集资产信息方式', '資産情報の収集方式'],
+  'Gather facts params': ['收集资产信息参数', '資産情報の収集パラメータ'],
+  'Gather accounts enabled': ['启用账号收集', 'アカウント収集を有効化'],
+  'Gather accounts method': ['账号收集方式', 'アカウント収集方式'],
+  'Gather accounts params': ['账号收集参数', 'アカウント収集パラメータ'],
+  'Verify account enabled': ['启用账号验证', 'アカウント検証を有効化'],
+  'Verify account method': ['账号验证方式', 'アカウント検証方式'],
+  'Verify account params': ['账号验证参数', 'アカウント検証パラメータ'],
+  'Change secret enabled': ['启用账号改密', 'アカウントのパスワード変更を有効化'],
+  'Change secret method': ['账号改密方式', 'アカウントのパスワード変更方式'],
+  'Change secret params': ['账号改密参数', 'アカウントのパスワード変更パラメータ'],
+  'Push account enabled': ['启用账号推送', 'アカウントプッシュを有効化'],
+  'Push account method': ['账号推送方式', 'アカウントプッシュ方式'],
+  'Push account params': ['账号推送参数', 'アカウントプッシュパラメータ'],
+})
 
 function cleanAutomation(raw: unknown, category: string, type: string): Row {
   const base = automationDefaults(category, type)
@@ -97,7 +138,7 @@ export const platforms: ResourceDef = {
     },
     {
       // stored switches over the type's defaults (built-in platforms store none)
-      name: 'automation', type: 'json', label: 'Automation', default: () => ({}),
+      name: 'automation', type: 'json', label: 'Automation', default: () => ({}), children: automationChildren,
       get: (row) => ({ id: row.id, ...cleanAutomation(row.automation, String(row.category), String(row.type)) }), column: 'automation',
     },
     { name: 'custom_fields', type: 'json', label: 'Custom fields', default: () => [] },

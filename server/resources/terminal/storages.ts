@@ -247,7 +247,9 @@ function storage(opts: { name: string; model: string; verboseName: string; path:
     { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: true },
     { name: 'type', type: 'labeled_choice', label: 'Type', default: 'server', choices: Object.keys(kinds).map((k) => ({ value: k, label: KIND_LABELS[k] ?? k })) },
     { name: 'meta', type: 'json', label: 'Meta', required: false, default: {}, help_text: 'Settings of the type; secrets are never shown (their <KEY>_SET tells whether one is stored).',
-      get: (row) => publicMeta(kinds, row) },
+      get: (row) => publicMeta(kinds, row),
+      // the form edits the type's own keys as typed inputs (issue 35: a JSON text area); a type without keys has none
+      childrenFrom: { field: 'type', children: async (v) => (kinds[String(v)]?.length ? kinds[String(v)] : undefined) } },
     { name: 'is_default', type: 'boolean', label: 'Default storage', default: false },
     commentField, createdBy, updatedBy, dateCreated, dateUpdated,
   ]

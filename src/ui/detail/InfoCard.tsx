@@ -49,7 +49,7 @@ export function detailItems(object: Row, fields: readonly FieldMeta[], names?: r
     return {
       key: name,
       label: labels[name] ?? field?.label ?? name,
-      value: <CellValue kind={kind === 'detailLink' ? 'text' : kind} value={object[name]} field={field} />,
+      value: <CellValue kind={kind === 'detailLink' ? 'text' : kind} value={object[name]} field={field} layout="block" />,
     }
   })
 }

@@ -160,7 +160,10 @@ function nestedPayload(children: readonly FieldMeta[], values: FormValues, overr
   for (const child of children) {
     if (child.readOnly) continue
     const o = overrides[child.name] ?? {}
-    out[child.name] = fromFormValue(chooseWidget(child, o), child, values[child.name], o.fields ?? {})
+    const value = fromFormValue(chooseWidget(child, o), child, values[child.name], o.fields ?? {})
+    // a write-only sub-value left empty (a storage's secret key) keeps the stored one: not sent, as a secret field
+    if (child.writeOnly && (value === '' || value === null || value === undefined)) continue
+    out[child.name] = value
   }
   return out
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chooseFormatter, displayValue, formatDateTime, objectLabel } from './formatters.ts'
+import { chooseFormatter, displayValue, formatDateTime, humanizeKey, objectLabel, structuredValue, summary } from './formatters.ts'
 
 describe('chooseFormatter', () => {
   it('chooses by name before type', () => {
@@ -48,8 +48,8 @@ describe('displayValue', () => {
     expect(text).toEqual({ kind: 'text', text: formatDateTime(new Date('2023-05-09T06:36:56Z')) })
     expect(displayValue('datetime', 'soon')).toEqual({ kind: 'text', text: 'soon' })
   })
-  it('json compactly and secrets as stars', () => {
-    expect(displayValue('json', { a: 1 })).toEqual({ kind: 'text', text: '{"a":1}' })
+  it('json as labelled entries and secrets as stars', () => {
+    expect(displayValue('json', { a: 1 })).toEqual({ kind: 'fields', entries: [{ key: 'a', label: 'A', shown: { kind: 'text', text: '1' } }] })
     expect(displayValue('secret', 'hunter2')).toEqual({ kind: 'secret' })
   })
   it('objectLabel shows a phone field as country code and number (issue 17, defect 1)', () => {
@@ -63,5 +63,34 @@ describe('displayValue', () => {
     expect(objectLabel({ id: 'x', username: 'bob' })).toBe('bob')
     expect(objectLabel({ id: 'x' })).toBe('x')
     expect(objectLabel(null)).toBe('')
+  })
+})
+
+describe('structured values instead of raw JSON (issue 35)', () => {
+  const child = (name: string, type: string, label: string) => ({ name, type, label }) as never
+  it('labels an object’s keys by the metadata’s sub-fields, and shows each value by its type', () => {
+    const shown = displayValue('json', { id: 3, ping_enabled: true, ping_method: 'posix_ping', ansible_config: { ansible_connection: 'smart' }, extra_key: false },
+      { children: [child('ping_enabled', 'boolean', 'Ping enabled'), child('ping_method', 'string', 'Ping method'), child('ansible_config', 'json', 'Ansible config')] })
+    expect(shown).toEqual({ kind: 'fields', entries: [
+      { key: 'ping_enabled', label: 'Ping enabled', shown: { kind: 'yes' } },
+      { key: 'ping_method', label: 'Ping method', shown: { kind: 'text', text: 'posix_ping' } },
+      { key: 'ansible_config', label: 'Ansible config', shown: { kind: 'fields', entries: [{ key: 'ansible_connection', label: 'Ansible connection', shown: { kind: 'text', text: 'smart' } }] } },
+      { key: 'extra_key', label: 'Extra key', shown: { kind: 'no' } },
+    ] })
+    expect(summary(shown, { yes: '是', no: '否' })).toBe('Ping enabled: 是; Ping method: posix_ping; Ansible config: Ansible connection: smart; Extra key: 否')
+  })
+
+  it('reads JSON text, nested objects of a nested-object field, lists, and `x` beside `x_display` once', () => {
+    expect(displayValue('json', '{"length": 30, "symbol_set": "!@#"}', { type: 'nested object', children: [child('length', 'integer', 'Password length')] }))
+      .toEqual({ kind: 'fields', entries: [{ key: 'length', label: 'Password length', shown: { kind: 'text', text: '30' } }, { key: 'symbol_set', label: 'Symbol set', shown: { kind: 'text', text: '!@#' } }] })
+    expect(summary(structuredValue({ type: 'push_account', type_display: 'Push account', accounts: ['root', 'web'] }))).toBe('Type display: Push account; Accounts: root, web')
+    expect(displayValue('json', {})).toEqual({ kind: 'empty' })
+    expect(displayValue('json', 'plain text')).toEqual({ kind: 'text', text: 'plain text' })
+  })
+
+  it('makes a key without a label readable', () => {
+    expect(humanizeKey('gather_facts_enabled')).toBe('Gather facts enabled')
+    expect(humanizeKey('INDEX_BY_DATE')).toBe('Index by date')
+    expect(humanizeKey('autoConfig')).toBe('Auto config')
   })
 })

@@ -60,6 +60,17 @@ export type Display =
   | { kind: 'no' }
   | { kind: 'items'; items: string[] }
   | { kind: 'secret' }
+  /** a structured value (JSON object, nested object): labelled entries, each shown as a value of its own */
+  | { kind: 'fields'; entries: FieldEntry[] }
+
+export interface FieldEntry {
+  key: string
+  label: string
+  shown: Display
+}
+
+/** What a structured value's entries are labelled from: the metadata's sub-fields, when it has them. */
+export type StructureMeta = Pick<FieldMeta, 'choices' | 'children' | 'child' | 'type' | 'name'>
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -99,7 +110,68 @@ function choiceLabel(field: Pick<FieldMeta, 'choices'>, value: unknown): string 
   return found ? found.label : objectLabel(value)
 }
 
-export function displayValue(kind: FormatterKind, value: unknown, field: Pick<FieldMeta, 'choices'> = {}): Display {
+/** `ansible_enabled` → "Ansible enabled", `INDEX_BY_DATE` → "Index by date": a key without a label of its own. */
+export function humanizeKey(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase()
+  return words ? words[0]!.toUpperCase() + words.slice(1) : key
+}
+
+const MAX_DEPTH = 4
+
+/**
+ * A JSON value as labelled entries (issue 35: raw JSON was shown): an object's keys labelled by the metadata's
+ * sub-fields (else the key made readable), each value shown by its sub-field's formatter (else by its shape:
+ * yes/no, a list, another object); an `id` with sibling keys is left out (it names the row, not a setting), and
+ * so is a key beside its `<key>_display`.
+ */
+export function structuredValue(value: unknown, children: readonly FieldMeta[] = [], depth = 0): Display {
+  if (isEmpty(value)) return { kind: 'empty' }
+  if (typeof value === 'string') {
+    const text = value.trim()
+    if ((text.startsWith('{') || text.startsWith('[')) && depth === 0) {
+      try { return structuredValue(JSON.parse(text), children, depth) } catch { /* plain text */ }
+    }
+    return { kind: 'text', text: value }
+  }
+  if (typeof value === 'boolean') return { kind: value ? 'yes' : 'no' }
+  if (typeof value === 'number') return { kind: 'text', text: String(value) }
+  if (Array.isArray(value)) {
+    if (value.every((v) => !isObject(v))) return { kind: 'items', items: value.map((v) => String(v)) }
+    return { kind: 'items', items: value.map((v) => (isObject(v) ? summary(structuredValue(v, children, depth + 1)) : String(v))) }
+  }
+  if (!isObject(value)) return { kind: 'text', text: String(value) }
+  if (Object.keys(value).length === 0) return { kind: 'empty' }
+  if (depth >= MAX_DEPTH) return { kind: 'text', text: JSON.stringify(value) }
+  const byName = new Map(children.map((c) => [c.name, c]))
+  // `x` beside its `x_display` (JumpServer's convention) shows once, as the display
+  const keys = Object.keys(value).filter((k) => !(k === 'id' && Object.keys(value).length > 1 && !byName.has('id')) && !(`${k}_display` in value))
+  const ordered = [...children.map((c) => c.name).filter((k) => keys.includes(k)), ...keys.filter((k) => !byName.has(k))]
+  return {
+    kind: 'fields',
+    entries: ordered.filter((k) => !byName.get(k)?.writeOnly).map((key) => {
+      const sub = byName.get(key)
+      const v = value[key]
+      const kind = sub ? chooseFormatter(sub) : undefined
+      const shown = sub && kind && kind !== 'json' && kind !== 'detailLink' ? displayValue(kind, v, sub) : structuredValue(v, sub?.children ?? sub?.child?.children, depth + 1)
+      return { key, label: sub?.label || humanizeKey(key), shown }
+    }),
+  }
+}
+
+/** A display as one line of text (a table cell, a tooltip); yes/no in the caller's words. */
+export function summary(shown: Display, words: { yes: string; no: string } = { yes: '✓', no: '✗' }): string {
+  switch (shown.kind) {
+    case 'empty': return '-'
+    case 'text': return shown.text
+    case 'yes': return words.yes
+    case 'no': return words.no
+    case 'secret': return '******'
+    case 'items': return shown.items.join(', ')
+    case 'fields': return shown.entries.map((e) => `${e.label}: ${summary(e.shown, words)}`).join('; ')
+  }
+}
+
+export function displayValue(kind: FormatterKind, value: unknown, field: Partial<StructureMeta> = {}): Display {
   if (kind === 'secret') return isEmpty(value) ? { kind: 'empty' } : { kind: 'secret' }
   if (kind === 'yesNo') {
     const v = isObject(value) ? value.value : value
@@ -125,7 +197,7 @@ export function displayValue(kind: FormatterKind, value: unknown, field: Pick<Fi
       return { kind: 'items', items: list.map((v) => (isObject(v) ? objectLabel(v) : String(v))) }
     }
     case 'json':
-      return { kind: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }
+      return structuredValue(value, field.children ?? field.child?.children)
     default:
       return { kind: 'text', text: isObject(value) ? objectLabel(value) : Array.isArray(value) ? value.map(objectLabel).join(', ') : String(value) }
   }

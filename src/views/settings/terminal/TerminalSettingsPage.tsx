@@ -114,7 +114,7 @@ function storageFormConfig(entry: 'replay-storages' | 'command-storages'): FormP
   return {
     resource: item.resource,
     title: { create: item.entry.titles.create!, update: item.entry.titles.update! },
-    help: msg`Meta holds the type's settings as a JSON object: S3 and the like take BUCKET, ENDPOINT, ACCESS_KEY and SECRET_KEY; Elasticsearch takes HOSTS (a list of http://host:port addresses) and INDEX. Secrets are never shown: leave one out to keep the stored one.`,
+    help: msg`Each type has its own settings, shown once the type is chosen. Secrets are never shown: leave one empty to keep the stored one.`,
     initial: (s) => (typeof s.type === 'string' && s.type ? { type: s.type } : {}),
     layout: [[msg`Basic`, ['name', 'type', 'is_default', 'comment']], [msg`Meta`, ['meta']]],
   }
