@@ -11,6 +11,7 @@
 import type { ComponentType } from 'react'
 import type { PageKind, PageLoader, PageRegistry, ResourceManifestItem, ResourcePages } from '../router/resources.ts'
 import { auditPages } from './audit/index.ts'
+import { AUDIT_LOG_PAGES } from './audit/logs/pages.ts'
 import { SESSION_PAGES } from './audit/sessions/pages.ts'
 import { ACCOUNT_PAGES } from './console/accounts/pages.ts'
 import { ACL_PAGES } from './console/acls/pages.ts'
@@ -35,7 +36,7 @@ import { ticketsPages } from './tickets/index.ts'
 const CUSTOM_PAGES: Partial<Record<ResourceKey, ResourcePages>> = {
   ...USER_PAGES, ...USER_ACL_PAGES, ...USER_GROUP_PAGES, ...ROLE_PAGES, ...ORG_PAGES, ...SESSION_PAGES, ...ACCOUNT_PAGES,
   ...ASSET_PAGES, ...ASSET_NET_PAGES, ...ACL_PAGES, ...TERMINAL_PAGES, ...APPLET_PAGES, ...PERMS_PAGES,
-  ...CLOUD_PAGES,
+  ...CLOUD_PAGES, ...AUDIT_LOG_PAGES,
 }
 
 /** The generic page of a kind, each kind a module of its own (a list's first visit loads no form or detail code). */

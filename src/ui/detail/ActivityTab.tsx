@@ -3,13 +3,13 @@
  * dates; operate logs open a dialog with their field diff, other entries a detail page in a new window.
  */
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner, Table,
-  TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, tokens,
+  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, MessageBar, MessageBarBody, Spinner, makeStyles, tokens,
 } from '@fluentui/react-components'
 import { plural } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
-import { activitiesQuery, diffQuery } from '../../api/queries.ts'
+import { activitiesQuery } from '../../api/queries.ts'
+import { ChangesTable } from './ChangesTable.tsx'
 import type { Activity, RowId } from '../../api/resources.ts'
 import { describeError } from '../common/errors.ts'
 import { relativeTime } from '../common/relativeTime.ts'
@@ -47,35 +47,13 @@ function useWhen() {
 
 function DiffDialog({ url, onClose }: { url: string; onClose: () => void }) {
   const { t } = useLingui()
-  const diff = useCached(diffQuery(url))
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{t`Changes`}</DialogTitle>
           <DialogContent>
-            {diff.status === 'loading' && <Spinner label={t`Loading…`} />}
-            {diff.status === 'error' && <MessageBar intent="error"><MessageBarBody>{describeError(diff.error)}</MessageBarBody></MessageBar>}
-            {diff.status === 'ok' && (diff.data?.length ? (
-              <Table aria-label={t`Changes`} size="small">
-                <TableHeader>
-                  <TableRow>
-                    <TableHeaderCell>{t`Field`}</TableHeaderCell>
-                    <TableHeaderCell>{t`Before`}</TableHeaderCell>
-                    <TableHeaderCell>{t`After`}</TableHeaderCell>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {diff.data.map((d, i) => (
-                    <TableRow key={i}>
-                      <TableCell>{d.field}</TableCell>
-                      <TableCell>{d.before || '-'}</TableCell>
-                      <TableCell>{d.after || '-'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            ) : <p>{t`No field changes recorded`}</p>)}
+            <ChangesTable url={url} />
           </DialogContent>
           <DialogActions>
             <Button appearance="primary" onClick={onClose}>{t`Close`}</Button>
