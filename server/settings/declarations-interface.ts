@@ -47,7 +47,7 @@ export const INTERFACE: SettingsCategory = {
       choices: Object.entries(THEMES).map(([value, t]) => ({ value, label: t.label })),
     },
     imageField('INTERFACE_LOGO_LOGOUT', 'Login page logo', '/static/img/logo.png'),
-    imageField('INTERFACE_LOGO_INDEX', 'Console logo', '/static/img/logo_text_white.png'),
+    imageField('INTERFACE_LOGO_INDEX', 'Console logo', '/static/img/logo.png'),
     imageField('INTERFACE_LOGIN_IMAGE', 'Login image', '/static/img/login_image.png'),
     imageField('INTERFACE_FAVICON', 'Website icon', '/static/img/facio.ico'),
   ],

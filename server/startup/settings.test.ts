@@ -49,7 +49,7 @@ describe('with a valid licence (default)', () => {
     expect(body.LOGIN_METHODS).toEqual([])
     expect(body.XPACK_ENABLED).toBe(true)
     expect(Object.keys(body.INTERFACE).sort()).toEqual([...INTERFACE_KEYS].sort())
-    expect(body.INTERFACE).toMatchObject({ theme: 'classic_green', logo_index: '/static/img/logo_text_white.png', favicon: '/static/img/facio.ico' })
+    expect(body.INTERFACE).toMatchObject({ theme: 'classic_green', logo_index: '/static/img/logo.png', favicon: '/static/img/facio.ico' })
     expect(body.INTERFACE.theme_info.colors['--color-primary']).toBe('#1ab394')
   })
 

@@ -38,11 +38,9 @@ export function Header({ navOpen, onToggleNav }: { navOpen: boolean; onToggleNav
         <Button appearance="transparent" className={header.button} icon={<NavigationRegular />} aria-expanded={navOpen} aria-controls={navOpen ? 'main-menu' : undefined} onClick={onToggleNav} />
       </Tooltip>
       <div className={styles.brand}>
-        {logo && !logoBroken ? (
-          <img className={styles.logo} src={logo} alt={title} onError={() => setLogoBroken(true)} />
-        ) : (
-          <Text className={styles.title}>{title}</Text>
-        )}
+        {/* the product name of the Interface settings, as on the login page (issue 35); the logo beside it */}
+        {logo && !logoBroken && <img className={styles.logo} src={logo} alt="" onError={() => setLogoBroken(true)} />}
+        <Text className={styles.title}>{title}</Text>
       </div>
       <nav className={styles.group} aria-label={t`View and organization`}>
         <ViewSwitcher />
