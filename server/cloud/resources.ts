@@ -253,7 +253,7 @@ export function registerCloud(app: FastifyInstance): void {
     const user = requireUser(req)
     await requirePerm(req, ['xpack.view_syncinstancetask', 'xpack.change_syncinstancetask'])
     const row = await taskApi.getObject(req, idOf(req))
-    const task = await taskRunner(req.server)!.enqueue(SYNC_TASK, { kwargs: { task_id: row.id }, creatorId: user.id, creator: userDisplay(user) })
+    const task = await taskRunner(req.server)!.enqueue(SYNC_TASK, { kwargs: { task_id: row.id }, creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang })
     return { task }
   })
 

@@ -1035,6 +1035,7 @@ export interface TaskExecutions {
   date_start: Timestamp | null;
   id: string;
   kwargs: Generated<Json>;
+  lang: Generated<string>;
   lease_until: Timestamp | null;
   reason: Generated<string>;
   result: Json | null;

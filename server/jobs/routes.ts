@@ -91,7 +91,7 @@ async function startExecution(req: FastifyRequest, job: { id: string; type: stri
     id, job_id: job.id, task_id: taskId, job_version: job.version, status: 'pending', parameters: JSON.stringify(parameters),
     material: job.type === 'adhoc' ? `${job.module}:${job.args}` : job.args, job_type: job.type, org_id: job.org_id, creator_id: user.id, created_by: created,
   }).execute()
-  await runner.enqueue(RUN_JOB_TASK, { id: taskId, kwargs: { execution_id: id }, creatorId: user.id, creator: created })
+  await runner.enqueue(RUN_JOB_TASK, { id: taskId, kwargs: { execution_id: id }, creatorId: user.id, creator: created, lang: req.ctx.lang })
   return { id, taskId }
 }
 

@@ -15,6 +15,7 @@ import { decideCommand } from '../resources/acls/decide.ts'
 import { assetGrant, ensureUserGrants } from '../resources/perms/grants.ts'
 import { accountCredential, credentialTarget, knownHostKey, loadAssets, reachAll, recordHostKey } from '../ssh/target.ts'
 import { defineTask, TaskFailed, type TaskContext } from '../tasks/kinds.ts'
+import { addMessages } from '../i18n.ts'
 import { nextRun, parseCron } from '../tasks/schedule.ts'
 
 export { parseCron }
@@ -89,7 +90,7 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   // A stop that arrived before the run began leaves the row `canceled`: nothing runs.
   const started = await db.updateTable('ops_job_executions').set({ status: 'running', date_start: now() }).where('id', '=', ex.id).where('status', '<>', 'canceled').executeTakeFirst()
   if (Number(started.numUpdatedRows) === 0) {
-    await ctx.log('The job was stopped before it started')
+    await ctx.log(ctx.t('The job was stopped before it started'))
     await db.updateTable('ops_job_executions').set({ date_finished: now(), summary: JSON.stringify({ error: 'stopped' }) }).where('id', '=', ex.id).execute()
     return { status: 'canceled' }
   }
@@ -115,14 +116,14 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
     await ctx.log(`>>> Job ${job.name}: ${job.module} "${command}" as ${job.runas} (${job.runas_policy})`)
     const word = blacklisted(command)
     if (word) {
-      await ctx.log(`The command "${word}" is not allowed to run in a job`)
-      return await finish('failed', `The command "${word}" is not allowed`)
+      await ctx.log(ctx.t('The command "{word}" is not allowed to run in a job', { word }))
+      return await finish('failed', ctx.t('The command "{word}" is not allowed', { word }))
     }
     const { granted, excluded } = await expandAssets(db, job.creator_id, job.org_id, asArray(job.assets), asArray(job.nodes))
     for (const id of excluded) {
       summary.excludes[id] = 'not permitted'
       results.set(id, { name: id, status: 'excluded', output: 'not permitted' })
-      await ctx.log(`${id} | EXCLUDED | the asset is not granted to ${job.created_by}`)
+      await ctx.log(`${id} | EXCLUDED | ${ctx.t('the asset is not granted to {user}', { user: job.created_by })}`)
     }
     const assets = await loadAssets(db, granted)
     const user = await db.selectFrom('users').select(['username']).where('id', '=', job.creator_id).executeTakeFirst()
@@ -135,19 +136,19 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
       if (!account) {
         summary.skipped.push(a.name)
         results.set(a.id, { name: a.name, status: 'skipped', output: `no granted account for runas ${job.runas} (${job.runas_policy})` })
-        await ctx.log(`${a.name} | SKIPPED | no granted account for runas ${job.runas} (${job.runas_policy})`)
+        await ctx.log(`${a.name} | SKIPPED | ${ctx.t('no granted account for runas {runas} ({policy})', { runas: job.runas, policy: job.runas_policy })}`)
         continue
       }
       const d = decideCommand(acls, { user: username, asset: a, account: account.username }, command)
       if (d.action === 'reject' || d.action === 'review') {
-        const msg = `Command rejected by ACL: ${d.acl?.name ?? ''} (${d.action})`
+        const msg = ctx.t('Command rejected by ACL: {acl} ({action})', { acl: d.acl?.name ?? '', action: d.action })
         await ctx.log(msg)
         return await finish('failed', msg)
       }
       plan.push({ asset: a, account })
     }
     if (stop.signal.aborted) {
-      await ctx.log('The job was stopped')
+      await ctx.log(ctx.t('The job was stopped'))
       return await finish('canceled', 'stopped')
     }
 
@@ -199,7 +200,7 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
       }
     }
     if (stop.signal.aborted) {
-      await ctx.log('The job was stopped')
+      await ctx.log(ctx.t('The job was stopped'))
       return await finish('canceled', 'stopped')
     }
     const failed = Object.keys(summary.failures).length + Object.keys(summary.dark).length
@@ -217,14 +218,25 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** The task's state follows the run's (issue 35): a run that did not succeed fails its task, its result kept. */
-async function outcome(result: Promise<unknown>): Promise<unknown> {
+async function outcome(ctx: TaskContext, result: Promise<unknown>): Promise<unknown> {
   const r = await result
   const status = r && typeof r === 'object' && 'status' in r ? String(r.status) : 'success'
-  if (status !== 'success') throw new TaskFailed(`The job ${status === 'canceled' ? 'was stopped' : 'failed'}`, r)
+  if (status !== 'success') throw new TaskFailed(ctx.t(status === 'canceled' ? 'The job was stopped' : 'The job failed'), r)
   return r
 }
 
-defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => outcome(runExecution(ctx)) })
+addMessages({
+  'The job was stopped before it started': ['作业在开始前已停止', 'ジョブは開始前に停止されました'],
+  'The command "{word}" is not allowed to run in a job': ['命令 "{word}" 不允许在作业中运行', 'コマンド "{word}" はジョブで実行できません'],
+  'The command "{word}" is not allowed': ['命令 "{word}" 不被允许', 'コマンド "{word}" は許可されていません'],
+  'the asset is not granted to {user}': ['该资产未授权给 {user}', 'この資産は {user} に許可されていません'],
+  'no granted account for runas {runas} ({policy})': ['没有可用于运行用户 {runas} 的授权账号（{policy}）', '実行ユーザー {runas} に許可されたアカウントがありません（{policy}）'],
+  'Command rejected by ACL: {acl} ({action})': ['命令被 ACL 拒绝：{acl}（{action}）', 'コマンドは ACL により拒否されました: {acl}（{action}）'],
+  'The job was stopped': ['作业已停止', 'ジョブは停止されました'],
+  'The job failed': ['作业失败', 'ジョブは失敗しました'],
+})
+
+defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => outcome(ctx, runExecution(ctx)) })
 
 /** The schedules of saved jobs: one `celery_tasks` row per periodic job, named `ops.tasks.run_ops_job:<job id>`. */
 export const SCHEDULED_JOB_TASK = 'ops.tasks.run_ops_job'
@@ -243,7 +255,7 @@ defineTask({
       id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
       material: `${job.module}:${job.args}`, job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
     }).execute()
-    return outcome(runExecution(ctx, id))
+    return outcome(ctx, runExecution(ctx, id))
   },
 })
 

@@ -109,7 +109,7 @@ describe(`message subscription and notify() (${dbKind()})`, () => {
     const logs: string[] = []
     const kind = taskKind(PASSWORD_EXPIRY_TASK)!
     const result = await kind.run({ id: randomUUID(), name: kind.name, args: [], kwargs: {}, db: server.database.db, database: server.database,
-      log: async (t) => { logs.push(t) }, now: () => new Date(), signal: new AbortController().signal })
+      log: async (t) => { logs.push(t) }, now: () => new Date(), signal: new AbortController().signal, lang: 'en', t: (s) => s })
     expect(result).toMatchObject({ mailed: 1 })
     const mail = await smtp.next('ops@example.com')
     expect(mail.subject).toBe('[JMS] Passwords expiring soon')

@@ -3,6 +3,7 @@
  * each kind (with its default schedule) in `celery_tasks` at start, and runs executions of it.
  */
 import type { Database, DB } from '../db/connection.ts'
+import type { Lang } from '../http/request-context.ts'
 
 export interface TaskContext {
   /** The execution id (also the id of its log). */
@@ -19,6 +20,10 @@ export interface TaskContext {
   now(): Date
   /** Aborted when the runner stops or the execution was taken away (lease lost). */
   signal: AbortSignal
+  /** The language of its log and errors: the starter's (issue 35), English for scheduled runs. */
+  lang: Lang
+  /** Translates a log line or an error into `lang` (server/i18n.ts), then fills `{placeholders}`. */
+  t(text: string, vars?: Record<string, string | number>): string
 }
 
 /**

@@ -104,7 +104,7 @@ export const celeryTasks: ResourceDef = {
         const row = await api.getObject(req, id!)
         if (!taskKind(String(row.name))) throw validationError({ name: [tr(req.ctx.lang, 'This task cannot run in this server')] })
         const user = req.ctx.user!
-        const execution = await taskRunner(req.server)!.enqueue(String(row.name), { creatorId: user.id, creator: userDisplay(user) })
+        const execution = await taskRunner(req.server)!.enqueue(String(row.name), { creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang })
         return reply.status(201).send({ task: execution, task_id: execution })
       },
     },

@@ -76,7 +76,7 @@ export async function registerTasks(app: FastifyInstance): Promise<void> {
       : undefined
     if (!prev || !taskKind(prev.task_name)) throw notFound('Celery task execution')
     const user = req.ctx.user!
-    const id = await runner.enqueue(prev.task_name, { args: prev.args as unknown[], kwargs: prev.kwargs as Record<string, unknown>, creatorId: user.id, creator: userDisplay(user) })
+    const id = await runner.enqueue(prev.task_name, { args: prev.args as unknown[], kwargs: prev.kwargs as Record<string, unknown>, creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang })
     await reply.status(201).send({ task: id, task_id: id })
     return reply
   })

@@ -38,6 +38,7 @@ defineTask({
 })
 defineTask({ name: 'tests.fail', displayName: 'Fail', run: async (ctx) => { await ctx.log('about to fail'); throw new Error('disk on fire') } })
 defineTask({ name: 'tests.outcome', displayName: 'Outcome', run: async () => { throw new TaskFailed('failed: 0 of 1 done, 1 failed', { ok: 0, failed: 1 }) } })
+
 defineTask({
   name: 'tests.block', displayName: 'Block',
   run: async (ctx) => {
@@ -113,6 +114,19 @@ describe('task runner', () => {
     await a.settled()
     const s = await state(server.database, id)
     expect(s).toMatchObject({ state: 'FAILURE', reason: 'failed: 0 of 1 done, 1 failed', result: { ok: 0, failed: 1 } })
+  })
+
+  it('writes the log and the failure in the starter’s language (issue 35), English when no one started it', async () => {
+    const zh = await a.enqueue('tests.outcome', { lang: 'zh' })
+    const echo = await a.enqueue('tests.echo', { lang: 'ja', args: [1] })
+    await a.tick()
+    await a.settled()
+    expect((await readLog(server.database.db, zh, 0)).data).toMatch(/任务 tests\.outcome\[.*\] 失败：failed: 0 of 1 done, 1 failed/)
+    expect((await readLog(server.database.db, echo, 0)).data).toMatch(/タスク tests\.echo\[.*\] は [\d.]+ 秒で成功しました/)
+    const plain = await a.enqueue('tests.echo')
+    await a.tick()
+    await a.settled()
+    expect((await readLog(server.database.db, plain, 0)).data).toMatch(/Task tests\.echo\[.*\] succeeded in/)
   })
 
   it('bounds the log of a runaway task', async () => {

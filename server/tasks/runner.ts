@@ -11,6 +11,8 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { sql } from 'kysely'
 import type { Database, DB, RowOf } from '../db/connection.ts'
+import type { Lang } from '../http/request-context.ts'
+import { addMessages, tr } from '../i18n.ts'
 import { TaskFailed, taskKind, taskKinds, type TaskContext } from './kinds.ts'
 import { DEFAULT_TIME_ZONE, nextRun } from './schedule.ts'
 
@@ -46,7 +48,17 @@ export interface EnqueueOptions {
   creator?: string
   /** The execution's id, when the caller stores it first (a job execution's `task_id`); default a new one. */
   id?: string
+  /** The language its log and errors are written in: the starter's (the request's); default English. */
+  lang?: Lang
 }
+
+const asLang = (v: unknown): Lang => (v === 'zh' || v === 'ja' ? v : 'en')
+
+addMessages({
+  'Task {name}[{id}] received by {worker}': ['任务 {name}[{id}] 由 {worker} 接收', 'タスク {name}[{id}] を {worker} が受け取りました'],
+  'Task {name}[{id}] succeeded in {seconds}s: {result}': ['任务 {name}[{id}] 成功，耗时 {seconds} 秒：{result}', 'タスク {name}[{id}] は {seconds} 秒で成功しました: {result}'],
+  'Task {name}[{id}] raised: {reason}': ['任务 {name}[{id}] 失败：{reason}', 'タスク {name}[{id}] は失敗しました: {reason}'],
+})
 
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message || err.name
@@ -146,9 +158,9 @@ export class TaskRunner {
 
   private async insertExecution(tx: DB, id: string, name: string, opts: EnqueueOptions): Promise<void> {
     const now = this.clock()
-    await sql`insert into task_executions (id, task_name, args, kwargs, state, date_published, creator_id, creator)
+    await sql`insert into task_executions (id, task_name, args, kwargs, state, date_published, creator_id, creator, lang)
       values (${id}, ${name}, ${JSON.stringify(opts.args ?? [])}::jsonb, ${JSON.stringify(opts.kwargs ?? {})}::jsonb, 'PENDING',
-        ${now}, ${opts.creatorId ?? null}, ${opts.creator ?? ''})`.execute(tx)
+        ${now}, ${opts.creatorId ?? null}, ${opts.creator ?? ''}, ${opts.lang ?? 'en'})`.execute(tx)
     await tx.updateTable('celery_tasks').set({ date_last_publish: now }).where('name', '=', name).execute()
   }
 
@@ -226,15 +238,15 @@ export class TaskRunner {
     if (!names.length) return false
     // A family's scheduled members are queued under `<kind>:<suffix>` (fireDue): claimed by their kind's name.
     const families = taskKinds().filter((k) => k.family).map((k) => k.name)
-    const row = (await sql<Pick<RowOf<'task_executions'>, 'id' | 'task_name' | 'args' | 'kwargs'>>`
+    const row = (await sql<Pick<RowOf<'task_executions'>, 'id' | 'task_name' | 'args' | 'kwargs' | 'lang'>>`
       update task_executions set state = 'RUNNING', worker = ${this.workerId}, date_start = ${now},
         lease_until = ${new Date(now.getTime() + this.leaseMs)}
       where id = (select id from task_executions where state = 'PENDING' and (task_name = any(${names}) or split_part(task_name, ':', 1) = any(${families}))
                   order by date_published, id limit 1 for update skip locked)
-      returning id, task_name, args, kwargs`.execute(this.db)).rows[0]
+      returning id, task_name, args, kwargs, lang`.execute(this.db)).rows[0]
     if (!row) return false
     const abort = new AbortController()
-    const promise = this.execute(row.id, row.task_name, row.args, row.kwargs, abort).finally(() => {
+    const promise = this.execute(row.id, row.task_name, row.args, row.kwargs, abort, asLang(row.lang)).finally(() => {
       this.running.delete(row.id)
       if (this.started && !this.stopped) this.wake()
     })
@@ -248,7 +260,8 @@ export class TaskRunner {
     await this.database.notify(TASK_LOG_CHANNEL, id)
   }
 
-  private async execute(id: string, name: string, args: unknown, kwargs: unknown, abort: AbortController): Promise<void> {
+  private async execute(id: string, name: string, args: unknown, kwargs: unknown, abort: AbortController, lang: Lang = 'en'): Promise<void> {
+    const t = (text: string, vars?: Record<string, string | number>) => tr(lang, text, vars)
     const kind = taskKind(name)!
     const started = this.clock()
     const heartbeat = setInterval(() => {
@@ -280,12 +293,14 @@ export class TaskRunner {
       log,
       now: this.clock,
       signal: abort.signal,
+      lang,
+      t,
     }
     let state: TaskState = 'SUCCESS'
     let result: unknown = null
     let reason = ''
     try {
-      await this.appendLog(id, `Task ${name}[${id}] received by ${this.workerId}\n`)
+      await this.appendLog(id, `${t('Task {name}[{id}] received by {worker}', { name, id, worker: this.workerId })}\n`)
       result = (await kind.run(ctx)) ?? null
     } catch (err) {
       state = 'FAILURE'
@@ -298,8 +313,8 @@ export class TaskRunner {
     const finished = this.clock()
     const seconds = ((finished.getTime() - started.getTime()) / 1000).toFixed(3)
     const tail = state === 'SUCCESS'
-      ? `Task ${name}[${id}] succeeded in ${seconds}s: ${JSON.stringify(result)}\n`
-      : `Task ${name}[${id}] raised: ${reason}\n`
+      ? `${t('Task {name}[{id}] succeeded in {seconds}s: {result}', { name, id, seconds, result: JSON.stringify(result) })}\n`
+      : `${t('Task {name}[{id}] raised: {reason}', { name, id, reason })}\n`
     try {
       await this.db.insertInto('task_log_chunks').values({ execution_id: id, data: tail }).execute()
       await sql`update task_executions set state = ${state}, date_finished = ${finished}, result = ${JSON.stringify(result)}::jsonb,

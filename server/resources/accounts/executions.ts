@@ -128,7 +128,7 @@ async function createExecution(type: AutomationType, req: FastifyRequest): Promi
   const runner = taskRunner(req.server)
   if (!runner) throw new Error('no task runner')
   const r = await startExecution(ctx.db, automation, 'manual', { id: user.id, display: userDisplay(user) },
-    (kwargs) => runner.enqueue(AUTOMATION_TASK, { kwargs, creatorId: user.id, creator: userDisplay(user) }))
+    (kwargs) => runner.enqueue(AUTOMATION_TASK, { kwargs, creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang }))
   return { task: r.task, id: r.execution }
 }
 

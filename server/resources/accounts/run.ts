@@ -161,14 +161,14 @@ async function runPushOrChange(ctx: TaskContext, execution: Execution, automatio
   const db = ctx.db
   const change = automation.type === 'change_secret'
   const assets = await automationAssets(db, automation)
-  await ctx.log(`${assets.length} asset(s), at most ${CONCURRENCY} at a time`)
+  await ctx.log(ctx.t('{n} asset(s), at most {max} at a time', { n: assets.length, max: CONCURRENCY }))
   const via = (a: HostAsset) => (a.gateway ? ` (through gateway ${a.gateway.name})` : '')
   await pool(assets, CONCURRENCY, async (assetId) => {
     const asset = await loadHostAsset(db, assetId)
     if (!asset) return
     const accounts = await targetAccounts(db, automation, assetId)
     const started = new Date()
-    if (!accounts.length) { await ctx.log(`${asset.name}: no matching account`); return }
+    if (!accounts.length) { await ctx.log(ctx.t('{asset}: no matching account', { asset: asset.name })); return }
     try {
       await asPrivileged(db, asset, ctx.signal, async (p) => {
         for (const account of accounts) {
@@ -189,11 +189,11 @@ async function runPushOrChange(ctx: TaskContext, execution: Execution, automatio
             if (!check.ok) throw new Error(`the new secret does not log in: ${check.error}`)
             await storeSecret(db, account, s, `${automation.name}`, recordId)
             tally.ok++
-            await ctx.log(`${asset.name}${via(asset)} ${String(account.username)}: ${change ? 'secret changed' : 'pushed'}, the new secret logs in`)
+            await ctx.log(ctx.t(change ? '{asset} {username}: secret changed, the new secret logs in' : '{asset} {username}: pushed, the new secret logs in', { asset: `${asset.name}${via(asset)}`, username: String(account.username) }))
           } catch (e) {
             tally.failed++
             await failPendingRecord(db, recordId, describe(e))
-            await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}; the new secret is kept in the execution's record (the host may have it)`)
+            await ctx.log(ctx.t("{asset} {username}: failed: {error}; the new secret is kept in the execution's record (the host may have it)", { asset: asset.name, username: String(account.username), error: describe(e) }))
           }
         }
       })
@@ -206,7 +206,7 @@ async function runPushOrChange(ctx: TaskContext, execution: Execution, automatio
         tally.failed++
         await record(db, String(execution.id), asset, account, started, describe(e))
       }
-      await ctx.log(`${asset.name}: failed: ${describe(e)}`)
+      await ctx.log(ctx.t('{asset}: failed: {error}', { asset: asset.name, error: describe(e) }))
     }
   })
 }
@@ -237,11 +237,11 @@ async function runGather(ctx: TaskContext, execution: Execution, automation: Aut
       })
       tally.ok++
       await record(db, String(execution.id), asset, undefined, started, '')
-      await ctx.log(`${asset.name}: ${found.length} account(s): ${found.map((a) => a.username).join(', ')}`)
+      await ctx.log(ctx.t('{asset}: {n} account(s): {names}', { asset: asset.name, n: found.length, names: found.map((a) => a.username).join(', ') }))
     } catch (e) {
       tally.failed++
       await record(db, String(execution.id), asset, undefined, started, describe(e))
-      await ctx.log(`${asset.name}: failed: ${describe(e)}`)
+      await ctx.log(ctx.t('{asset}: failed: {error}', { asset: asset.name, error: describe(e) }))
     }
   })
 }
@@ -252,13 +252,13 @@ async function tellSubscribers(ctx: TaskContext, kind: string, name: string, tal
     await notify(ctx.database, 'AccountAutomationResultMsg', { subject: NOTIFICATION_TEXTS.accountSubject, message: NOTIFICATION_TEXTS.accountBody,
       vars: { kind, name, ok: tally.ok, failed: tally.failed, details: details || `${tally.total} account(s)` } }, (t) => void ctx.log(t))
   } catch (e) {
-    await ctx.log(`the result message was not sent: ${(e as Error).message}`)
+    await ctx.log(ctx.t('the result message was not sent: {error}', { error: (e as Error).message }))
   }
 }
 
 /** The task's own state follows the execution's: anything but a success fails the task (issue 35). */
-function outcome<T extends { status: string } & Tally>(result: T): T {
-  if (result.status !== 'success') throw new TaskFailed(`${result.status}: ${result.ok} of ${result.total} done, ${result.failed} failed`, result)
+function outcome<T extends { status: string } & Tally>(ctx: TaskContext, result: T): T {
+  if (result.status !== 'success') throw new TaskFailed(ctx.t('{status}: {ok} of {total} done, {failed} failed', { status: ctx.t(result.status), ok: result.ok, total: result.total, failed: result.failed }), result)
   return result
 }
 
@@ -281,11 +281,11 @@ export async function runExecution(ctx: TaskContext, executionId: string): Promi
   } catch (e) {
     status = ctx.signal.aborted ? 'canceled' : e instanceof BackupDeliveryError ? 'failed' : 'error'
     reason = describe(e)
-    await ctx.log(`error: ${reason}`)
+    await ctx.log(ctx.t('error: {error}', { error: reason }))
   }
   await sql`update account_automation_executions set status = ${status}, reason = ${reason.slice(0, 4000)}, date_finished = now(),
     summary = ${JSON.stringify(tally)}::jsonb where id = ${executionId}`.execute(db)
-  await ctx.log(`${status}: ${tally.ok} of ${tally.total} done, ${tally.failed} failed`)
+  await ctx.log(ctx.t('{status}: {ok} of {total} done, {failed} failed', { status: ctx.t(status), ok: tally.ok, total: tally.total, failed: tally.failed }))
   await tellSubscribers(ctx, String(automation.type), String(automation.name), tally, reason)
   return { execution: executionId, status, ...tally }
 }
@@ -301,10 +301,10 @@ defineTask({
       if (!automation?.is_active) return { skipped: true }
       // a timed run: the execution is created here and runs in this same task (its log is this task's)
       const { execution } = await startExecution(ctx.db, automation, 'timing', { display: 'System' }, async () => ctx.id)
-      return outcome(await runExecution(ctx, execution))
+      return outcome(ctx, await runExecution(ctx, execution))
     }
     const id = String(ctx.kwargs.execution_id ?? '')
-    return outcome(await runExecution(ctx, id))
+    return outcome(ctx, await runExecution(ctx, id))
   },
 })
 
@@ -332,15 +332,37 @@ defineTask({
         await sql`update accounts set connectivity = ${r.ok ? 'ok' : 'err'}, date_verified = now() where id = ${account.id}`.execute(db)
         if (r.ok) tally.ok++
         else tally.failed++
-        await ctx.log(`${asset.name} ${String(account.username)}: ${action === 'push' ? 'pushed, ' : ''}${r.ok ? 'logs in' : `does not log in: ${r.error}`}`)
+        await ctx.log(ctx.t(r.ok ? (action === 'push' ? '{asset} {username}: pushed, logs in' : '{asset} {username}: logs in') : (action === 'push' ? '{asset} {username}: pushed, does not log in: {error}' : '{asset} {username}: does not log in: {error}'), { asset: asset.name, username: String(account.username), error: r.ok ? '' : r.error }))
       } catch (e) {
         tally.failed++
         await sql`update accounts set connectivity = 'err', date_verified = now() where id = ${account.id}`.execute(db)
-        await ctx.log(`${asset.name} ${String(account.username)}: failed: ${describe(e)}`)
+        await ctx.log(ctx.t('{asset} {username}: failed: {error}', { asset: asset.name, username: String(account.username), error: describe(e) }))
       }
     })
     await tellSubscribers(ctx, action, `${rows.length} account(s)`, tally, '')
-    if (tally.failed) throw new TaskFailed(`failed: ${tally.ok} of ${tally.total} done, ${tally.failed} failed`, tally)
+    if (tally.failed) throw new TaskFailed(ctx.t('{status}: {ok} of {total} done, {failed} failed', { status: ctx.t('failed'), ok: tally.ok, total: tally.total, failed: tally.failed }), tally)
     return tally
   },
+})
+
+addMessages({
+  '{n} asset(s), at most {max} at a time': ['{n} 个资产，最多同时 {max} 个', '{n} 件の資産、同時に最大 {max} 件'],
+  '{asset}: no matching account': ['{asset}：没有匹配的账号', '{asset}: 一致するアカウントがありません'],
+  '{asset} {username}: secret changed, the new secret logs in': ['{asset} {username}：已改密，新密码可以登录', '{asset} {username}: シークレットを変更し、新しいシークレットでログインできます'],
+  '{asset} {username}: pushed, the new secret logs in': ['{asset} {username}：已推送，新密码可以登录', '{asset} {username}: プッシュしました。新しいシークレットでログインできます'],
+  "{asset} {username}: failed: {error}; the new secret is kept in the execution's record (the host may have it)": ['{asset} {username}：失败：{error}；新密码保存在执行记录中（主机可能已使用它）', '{asset} {username}: 失敗: {error}。新しいシークレットは実行記録に保存されています（ホストが使用している可能性があります）'],
+  '{asset}: failed: {error}': ['{asset}：失败：{error}', '{asset}: 失敗: {error}'],
+  '{asset}: {n} account(s): {names}': ['{asset}：{n} 个账号：{names}', '{asset}: {n} 件のアカウント: {names}'],
+  'the result message was not sent: {error}': ['结果消息未发送：{error}', '結果メッセージは送信されませんでした: {error}'],
+  'error: {error}': ['错误：{error}', 'エラー: {error}'],
+  '{status}: {ok} of {total} done, {failed} failed': ['{status}：完成 {ok}/{total}，失败 {failed}', '{status}: {total} 件中 {ok} 件完了、{failed} 件失敗'],
+  '{asset} {username}: pushed, logs in': ['{asset} {username}：已推送，可以登录', '{asset} {username}: プッシュしました。ログインできます'],
+  '{asset} {username}: logs in': ['{asset} {username}：可以登录', '{asset} {username}: ログインできます'],
+  '{asset} {username}: pushed, does not log in: {error}': ['{asset} {username}：已推送，无法登录：{error}', '{asset} {username}: プッシュしましたが、ログインできません: {error}'],
+  '{asset} {username}: does not log in: {error}': ['{asset} {username}：无法登录：{error}', '{asset} {username}: ログインできません: {error}'],
+  '{asset} {username}: failed: {error}': ['{asset} {username}：失败：{error}', '{asset} {username}: 失敗: {error}'],
+  'success': ['成功', '成功'],
+  'failed': ['失败', '失敗'],
+  'error': ['错误', 'エラー'],
+  'canceled': ['已取消', 'キャンセル済み'],
 })

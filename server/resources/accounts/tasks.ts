@@ -28,7 +28,7 @@ export function registerAccountTasks(app: FastifyInstance): void {
     const inOrg = ctx.orgId === ORG_IDS.ROOT ? sql`` : sql`and org_id = ${ctx.orgId}`
     const found = (await sql<{ id: string }>`select id from accounts where id in (${sql.join(ids)}) ${inOrg}`.execute(ctx.db)).rows
     if (found.length !== new Set(ids).size) throw validationError({ accounts: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: ids.find((i) => !found.some((f) => f.id === i))! })] })
-    const task = await taskRunner(req.server)!.enqueue(ACCOUNT_TASK, { kwargs: { action, accounts: found.map((f) => f.id) }, creatorId: user.id, creator: userDisplay(user) })
+    const task = await taskRunner(req.server)!.enqueue(ACCOUNT_TASK, { kwargs: { action, accounts: found.map((f) => f.id) }, creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang })
     return reply.status(201).send({ task })
   }
   app.post('/api/v1/accounts/accounts/tasks/', handler)

@@ -83,7 +83,7 @@ async function start(req: FastifyRequest, name: string, kwargs: Row): Promise<{ 
   const runner = taskRunner(req.server)
   if (!runner) throw detailError(503, 'Background tasks are not running', 'task_runner_unavailable')
   const user = req.ctx.user!
-  const task = await runner.enqueue(name, { kwargs, creatorId: user.id, creator: userDisplay(user) })
+  const task = await runner.enqueue(name, { kwargs, creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang })
   return { task }
 }
 

@@ -40,6 +40,6 @@ export async function applyTemplateAccounts(req: FastifyRequest, permissionId: s
     }
   }
   const runner = taskRunner(req.server)
-  if (created.length && runner) await runner.enqueue(ACCOUNT_TASK, { kwargs: { action: 'push', accounts: created }, creatorId: ctx.user?.id, creator: userDisplay(ctx.user) })
+  if (created.length && runner) await runner.enqueue(ACCOUNT_TASK, { kwargs: { action: 'push', accounts: created }, creatorId: ctx.user?.id, creator: userDisplay(ctx.user), lang: ctx.lang })
   return created
 }

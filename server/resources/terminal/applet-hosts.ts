@@ -208,7 +208,7 @@ async function startTask(req: FastifyRequest, name: string, kwargs: Row): Promis
   const runner = taskRunner(req.server)
   if (!runner) throw detailError(503, 'Background tasks are not running', 'task_runner_unavailable')
   const user = req.ctx.user!
-  return runner.enqueue(name, { kwargs, creatorId: user.id, creator: userDisplay(user) })
+  return runner.enqueue(name, { kwargs, creatorId: user.id, creator: userDisplay(user), lang: req.ctx.lang })
 }
 
 /** The applet hosts among `ids` (404-free: unknown ones are left out). */
