@@ -15,14 +15,16 @@ describe('a form goes back where it was opened (issue 35)', () => {
     expect(originOf({})).toBeUndefined()
   })
 
-  it('returns to another page it was opened from; its own list and detail keep the default', () => {
+  it('returns to another object’s page it was opened from; lists, its own pages and unknown origins keep the default', () => {
     const list = '/console/accounts/accounts'
-    expect(formExit('/console/assets/assets/7?activeTab=Accounts', list, 'list')).toEqual({ href: '/console/assets/assets/7?activeTab=Accounts', toList: false })
-    expect(formExit('/ui/console/assets/assets/7', list, 'detail')).toEqual({ href: '/console/assets/assets/7', toList: false })
+    const asset = '/console/assets/assets/0b6e2c1a-6f0e-4a52-9d0b-3c1f8f7a2e11'
+    expect(formExit(`${asset}?activeTab=Accounts`, list, 'list')).toEqual({ href: `${asset}?activeTab=Accounts`, toList: false })
+    expect(formExit(`/ui${asset}`, list, 'detail')).toEqual({ href: asset, toList: false })
+    expect(formExit('/console/assets/platforms/7', list, 'list').href).toBe('/console/assets/platforms/7')
     expect(formExit(`${list}?order=name`, list, 'list')).toEqual({ toList: true })
     expect(formExit(`${list}/9`, list, 'detail')).toEqual({ toList: false })
     expect(formExit(undefined, list, 'list')).toEqual({ toList: true })
-    // a list whose path only starts like this one's is another page
-    expect(formExit('/console/accounts/accounts-templates', list, 'list').href).toBe('/console/accounts/accounts-templates')
+    // another list (the all-assets list's Create menu opens a host form): the new host is shown in its own list
+    expect(formExit('/console/assets/assets?node_id=1', '/console/assets/hosts', 'list')).toEqual({ toList: true })
   })
 })

@@ -44,14 +44,18 @@ export interface FormExit {
   toList: boolean
 }
 
+/** An object's page (its last segment an id: a UUID or a number), as opposed to a list or another form. */
+const OBJECT_PAGE = /\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i
+
 /**
- * Where a form goes when it is done. A form opened from its own resource's pages (list, detail) or from nowhere
- * known keeps its default (`fallback`); one opened from another page goes back there.
+ * Where a form goes when it is done. A form opened from another object's page (an asset's Accounts tab) goes back
+ * there; opened from its own resource's pages, from a list (where the new object is best seen in its own list,
+ * newest first) or from nowhere known, it keeps its default (`fallback`).
  */
 export function formExit(origin: string | undefined, listPath: string, fallback: 'list' | 'detail'): FormExit {
   if (origin === undefined) return { toList: fallback === 'list' }
   const path = pathOf(origin)
   const own = path === listPath || path.startsWith(`${listPath}/`)
-  if (own) return { toList: fallback === 'list' }
+  if (own || !OBJECT_PAGE.test(path)) return { toList: fallback === 'list' }
   return { href: origin.replace(/^\/ui(?=\/)/, ''), toList: false }
 }
