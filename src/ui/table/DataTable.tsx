@@ -15,6 +15,7 @@ import { ArrowDownRegular, ArrowUpRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
 import type { Row, RowId } from '../../api/resources.ts'
+import { CELL_PADDING, SELECTION_WIDTH } from './columnFit.ts'
 import { adoptTabStop, gridKey, syncTabStops } from './gridFocus.ts'
 
 export interface DataColumn {
@@ -27,6 +28,8 @@ export interface DataColumn {
   defaultWidth?: number
   /** stays in view at the right edge when the table scrolls sideways (the actions column) */
   sticky?: boolean
+  /** 1 = a key column; larger numbers are given up first when the default columns do not fit (columnFit.ts) */
+  priority?: number
 }
 
 export type SortDirection = 'ascending' | 'descending'
@@ -50,12 +53,10 @@ export interface DataTableProps {
 
 const DEFAULT_WIDTH = 150
 const DEFAULT_MIN_WIDTH = 60
-const SELECTION_WIDTH = 44
 /**
  * A column's width is its content's, as Fluent's DataGrid counted it (the widths saved by earlier versions are
- * such): its track adds the cell's padding (2 × spacingHorizontalS).
+ * such): its track adds the cell's padding (2 × spacingHorizontalS). The fit of columns to the width counts the same.
  */
-const CELL_PADDING = 16
 /** Column headers resize with these (gridFocus.ts). */
 const RESIZE_KEYS = 'Shift+ArrowLeft Shift+ArrowRight'
 /** Keyboard resizing reports many widths in a row: the last one is saved this long after the last key. */
@@ -120,8 +121,13 @@ const CellContent = memo(function CellContent({ render, row }: { render: (row: R
   return render(row)
 })
 
+/** A column's content width: the saved one, else its default, never below its minimum. */
+export function columnWidth(c: Pick<DataColumn, 'id' | 'minWidth' | 'defaultWidth'>, saved: Readonly<Record<string, number>> | undefined): number {
+  return Math.max(c.minWidth ?? DEFAULT_MIN_WIDTH, saved?.[c.id] ?? c.defaultWidth ?? DEFAULT_WIDTH)
+}
+
 function widthsOf(columns: readonly DataColumn[], saved: Readonly<Record<string, number>> | undefined): number[] {
-  return columns.map((c) => Math.max(c.minWidth ?? DEFAULT_MIN_WIDTH, saved?.[c.id] ?? c.defaultWidth ?? DEFAULT_WIDTH))
+  return columns.map((c) => columnWidth(c, saved))
 }
 
 function DataTableImpl(props: DataTableProps) {

@@ -95,6 +95,8 @@ export function MyAssetsPage() {
       ],
       min: ['name', 'connect'],
       defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect'],
+      // connecting is what the page is for; the granted actions are the first to give way
+      priority: { favorite: 1, address: 2, platform: 3, granted_actions: 5 },
     },
   }), [nodeId, t])
   return (
