@@ -78,7 +78,7 @@ export interface ListConfig {
   columns?: {
     exclude?: readonly string[]
     extra?: readonly ExtraColumn[]
-    /** minimum set, always shown (default: actions, id) */
+    /** minimum set, always shown (default: actions) */
     min?: readonly string[]
     /** shown by default (default: all), as many as fit the list's width (src/ui/table/columnFit.ts) */
     defaults?: readonly string[]

@@ -16,7 +16,10 @@ import { commandsFor, type CommandEnv } from './commands.ts'
 import { RowActions } from './RowActions.tsx'
 import type { CommandHelpers, ListCommand, ListConfig } from './types.ts'
 
-const DEFAULT_MIN = ['actions', 'id']
+/** Always shown unless a list says otherwise: the actions (an `id` column is a UUID, the first to give way to the width). */
+const DEFAULT_MIN = ['actions']
+/** A list narrower than this (px) keeps no column in view while the table scrolls sideways. */
+const NARROW_LIST = 600
 
 export function useListColumns({ config, url, fields, rowCommands, env, canView, helpers, rowName, width, selectable }: {
   config: ListConfig
@@ -66,7 +69,12 @@ export function useListColumns({ config, url, fields, rowCommands, env, canView,
     return fitColumns(fit, width, { keep: [...min, 'actions'], selectable }).join('\n')
   }, [all, chosenIds, settings.showColumns, settings.columnWidths, width, min, selectable])
   const shownIds = useMemo(() => (fittedKey ? fittedKey.split('\n') : []), [fittedKey])
-  const shown = useMemo(() => all.filter((c) => shownIds.includes(c.id)), [all, shownIds])
+  // On a narrow list the actions column scrolls with the others: kept in view it would cover most of the table.
+  const narrow = width > 0 && width < NARROW_LIST
+  const shown = useMemo(
+    () => all.filter((c) => shownIds.includes(c.id)).map((c) => (narrow && c.sticky ? { ...c, sticky: false } : c)),
+    [all, shownIds, narrow],
+  )
   return {
     all,
     shown,

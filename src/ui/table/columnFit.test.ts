@@ -33,9 +33,10 @@ describe('fitColumns', () => {
     expect(widthOf(fitted)).toBeLessThanOrEqual(700)
   })
 
-  it('keeps only the kept columns when nothing else fits (the table scrolls inside itself then)', () => {
-    expect(fitColumns(users, 100, { keep: ['name', 'actions'], selectable: true })).toEqual(['name', 'actions'])
-    expect(fitColumns(users, 0, { keep: new Set(['name']) })).toEqual(['name'])
+  it('keeps only the kept and key columns when nothing else fits (the table scrolls inside itself then)', () => {
+    expect(fitColumns(users, 100, { keep: ['username', 'actions'], selectable: true })).toEqual(['name', 'username', 'is_valid', 'actions'])
+    expect(fitColumns(users, 0, { keep: new Set(['actions']) })).toEqual(['name', 'is_valid', 'actions'])
+    expect(fitColumns([col('a', 100), col('b', 100)], 0)).toEqual([])
   })
 
   it('drops a less important column even when it stands left of more important ones', () => {

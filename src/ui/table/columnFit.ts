@@ -13,7 +13,7 @@ export interface FitColumn {
   priority: number
 }
 
-/** The key columns of a list: shown at any width the minimum set leaves room for. */
+/** The key columns of a list: always among the defaults shown, at any width (a narrow table scrolls inside itself). */
 export const KEY_PRIORITY = 1
 /** A column nothing says anything about. */
 export const DEFAULT_PRIORITY = 3
@@ -46,9 +46,9 @@ export function rowWidth(columns: readonly Pick<FitColumn, 'width'>[], selectabl
 }
 
 /**
- * The ids of `columns` (in their order) that fit in `available` px: columns of the `keep` set are never dropped;
- * the others go, the largest priority number first and, among equals, the right-most first, until the row fits
- * or only kept columns remain (a row of those alone may still be wider: the table scrolls then).
+ * The ids of `columns` (in their order) that fit in `available` px: key columns and those of the `keep` set are
+ * never dropped; the others go, the largest priority number first and, among equals, the right-most first, until
+ * the row fits or only kept columns remain (a row of those alone may still be wider: the table scrolls then).
  */
 export function fitColumns(columns: readonly FitColumn[], available: number, opts: { keep?: ReadonlySet<string> | readonly string[]; selectable?: boolean } = {}): string[] {
   const keep = new Set(opts.keep ?? [])
@@ -58,7 +58,7 @@ export function fitColumns(columns: readonly FitColumn[], available: number, opt
     let drop = -1
     for (let i = 0; i < shown.length; i++) {
       const c = shown[i]!
-      if (keep.has(c.id)) continue
+      if (keep.has(c.id) || c.priority <= KEY_PRIORITY) continue
       if (drop < 0 || c.priority >= shown[drop]!.priority) drop = i
     }
     if (drop < 0) break

@@ -19,10 +19,10 @@ import { defineResource } from '../../ui/common/resource.ts'
 import { ListTable } from '../../ui/list/ListTable.tsx'
 import type { ListConfig, ListControl } from '../../ui/list/types.ts'
 import { LazyTree } from '../../ui/tree/LazyTree.tsx'
+import { TreeLayout } from '../../ui/tree/TreeLayout.tsx'
 import { ConnectDialog } from './ConnectDialog.tsx'
 
 const useStyles = makeStyles({
-  layout: { display: 'grid', gridTemplateColumns: 'minmax(220px, 280px) minmax(0, 1fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
   badges: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXXS },
 })
 
@@ -101,14 +101,10 @@ export function MyAssetsPage() {
   }), [nodeId, t])
   return (
     <Page title={t`My assets`} back={false}>
-      <div className={styles.layout}>
-        <nav aria-label={t`My asset tree`}>
-          <LazyTree label={t`My asset tree`} load={load} selected={nodeId} onSelect={select} />
-        </nav>
-        <div>
-          <ListTable key={nodeId ?? 'all'} config={config} />
-        </div>
-      </div>
+      <TreeLayout label={t`My asset tree`} showLabel={t`Show the asset tree`} hideLabel={t`Hide the asset tree`}
+        tree={<LazyTree label={t`My asset tree`} load={load} selected={nodeId} onSelect={select} />}>
+        <ListTable key={nodeId ?? 'all'} config={config} />
+      </TreeLayout>
       {connecting && <ConnectDialog assetId={connecting} onClose={() => setConnecting(undefined)} />}
     </Page>
   )
