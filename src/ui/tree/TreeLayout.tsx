@@ -5,12 +5,17 @@
  */
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components'
 import { ChevronDownRegular, ChevronUpRegular } from '@fluentui/react-icons'
-import { useId, useState, type ReactNode } from 'react'
-import { mediaMatches, subscribeMedia } from '../../app/media.ts'
-import { useSyncExternalStore } from 'react'
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react'
 
 /** Below this width the tree goes above the table, folded. */
 export const TREE_ABOVE_QUERY = '(max-width: 767.98px)'
+
+const narrowList = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(TREE_ABOVE_QUERY) : null
+const subscribeNarrow = (onChange: () => void) => {
+  narrowList?.addEventListener('change', onChange)
+  return () => narrowList?.removeEventListener('change', onChange)
+}
+const isNarrow = () => narrowList?.matches ?? false
 
 const useStyles = makeStyles({
   side: { display: 'grid', gridTemplateColumns: 'minmax(200px, 260px) minmax(0, 1fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
@@ -35,7 +40,7 @@ export function TreeLayout({ label, showLabel, hideLabel, tree, children }: {
   children: ReactNode
 }) {
   const styles = useStyles()
-  const narrow = useSyncExternalStore(subscribeMedia(TREE_ABOVE_QUERY), () => mediaMatches(TREE_ABOVE_QUERY), () => false)
+  const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false)
   const [open, setOpen] = useState(false)
   const id = useId()
   if (!narrow) {

@@ -59,7 +59,6 @@ function Favorite({ row, onChanged }: { row: Row; onChanged: () => void }) {
 
 export function MyAssetsPage() {
   const { t } = useLingui()
-  const styles = useStyles()
   const search = useSearch({ strict: false }) as Record<string, unknown>
   const navigate = useNavigate()
   const nodeId = typeof search.node_id === 'string' ? search.node_id : undefined
