@@ -98,6 +98,8 @@ const useStyles = makeStyles({
     '::after': { content: '" "', display: 'block', width: '1px', position: 'absolute', left: '50%', top: 0, bottom: 0, backgroundColor: tokens.colorNeutralStroke1 },
   },
   handleActive: { opacity: 1 },
+  // the last column's handle stays inside the grid (reaching past it, it made the grid scroll by its overhang)
+  handleLast: { marginRight: 0 },
   empty: {
     padding: `${tokens.spacingVerticalXXL} ${tokens.spacingHorizontalL}`,
     textAlign: 'center',
@@ -296,7 +298,7 @@ function DataTableImpl(props: DataTableProps) {
                   <div
                     aria-hidden="true"
                     data-resize-handle=""
-                    className={mergeClasses(styles.handle, dragging === i && styles.handleActive)}
+                    className={mergeClasses(styles.handle, i === columns.length - 1 && styles.handleLast, dragging === i && styles.handleActive)}
                     onPointerDown={onHandleDown(i)}
                     onPointerMove={onHandleMove}
                     onPointerUp={onHandleUp}
