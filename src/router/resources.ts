@@ -70,6 +70,19 @@ export interface ResourceEntry {
   related?: Readonly<Record<string, string>>
   /** Label field of objects of this model in pickers (default: name), or a template of fields (`{name}:{value}`). */
   label?: string
+  /**
+   * The generic list page's columns (data): the default set, columns left out, each column's priority when the
+   * defaults do not all fit the width (1 = key; src/ui/table/columnFit.ts) and the column that links to the detail
+   * page where the resource has no `name`.
+   */
+  list?: {
+    defaults?: readonly string[]
+    exclude?: readonly string[]
+    priority?: Readonly<Record<string, number>>
+    link?: string
+    /** column labels where the server's would mislead (`reason_display` is the reason) */
+    labels?: Readonly<Record<string, MessageDescriptor>>
+  }
   /** List default order (`null`: the server's; default `-date_updated`); the list page and its loader share it. */
   defaultOrder?: string | null
   /**

@@ -16,20 +16,36 @@ import { useHasValidLicense, usePerms, useSettings } from './useShell.ts'
 export const WEB_TERMINAL_URL = '/luna/'
 const selectTickets = (s: AppSnapshot) => s.context.ticketsCount
 
-/** Web terminal, tickets (with the assigned-open badge) and system settings icons (spec 000 §2.3, §6). */
-export function HeaderActions() {
+/** Which of the header's shortcuts the user has, and the tickets waiting (the icons and the condensed menu share it). */
+export function useHeaderShortcuts() {
   const { t } = useLingui()
-  const styles = useHeaderStyles()
   const navigate = useNavigate()
   const perms = usePerms()
   const settings = useSettings()
   const licensed = useHasValidLicense()
   const tickets = useAppSelector(selectTickets)
-  const showTickets = hasPermission(perms, ['tickets.view_ticket']) && settings.TICKETS_ENABLED !== false && licensed
-  const ticketsLabel = tickets > 0 ? t`Tickets, ${tickets} waiting for you` : t`Tickets`
+  return {
+    terminal: hasPermission(perms, ['rbac.view_webterminal']),
+    tickets: hasPermission(perms, ['tickets.view_ticket']) && settings.TICKETS_ENABLED !== false && licensed,
+    ticketsCount: tickets,
+    ticketsLabel: tickets > 0 ? t`Tickets, ${tickets} waiting for you` : t`Tickets`,
+    settings: hasPermission(perms, ['settings.view_setting']),
+    openTickets: () => void navigate({ to: pathOf('AssignedTicketList') as never }),
+    openSettings: () => void navigate({ to: (viewRoot('settings').redirect ?? '/settings') as never }),
+  }
+}
+
+/** Web terminal, tickets (with the assigned-open badge) and system settings icons (spec 000 §2.3, §6). */
+export function HeaderActions() {
+  const { t } = useLingui()
+  const styles = useHeaderStyles()
+  const shortcuts = useHeaderShortcuts()
+  const tickets = shortcuts.ticketsCount
+  const showTickets = shortcuts.tickets
+  const ticketsLabel = shortcuts.ticketsLabel
   return (
     <>
-      {hasPermission(perms, ['rbac.view_webterminal']) && (
+      {shortcuts.terminal && (
         <Tooltip content={t`Web terminal`} relationship="label">
           <Button as="a" href={WEB_TERMINAL_URL} target="_blank" rel="noopener noreferrer" appearance="transparent" className={styles.button} icon={<WindowConsoleRegular />} />
         </Tooltip>
@@ -41,19 +57,19 @@ export function HeaderActions() {
             className={mergeClasses(styles.button, styles.iconButton)}
             icon={<TicketDiagonalRegular />}
             aria-label={ticketsLabel}
-            onClick={() => void navigate({ to: pathOf('AssignedTicketList') as never })}
+            onClick={shortcuts.openTickets}
           >
             {tickets > 0 && <Suspense fallback={null}><CounterBadge className={styles.badge} count={tickets} overflowCount={BADGE_MAX} size="small" color="danger" aria-hidden="true" /></Suspense>}
           </Button>
         </Tooltip>
       )}
-      {hasPermission(perms, ['settings.view_setting']) && (
+      {shortcuts.settings && (
         <Tooltip content={t`System settings`} relationship="label">
           <Button
             appearance="transparent"
             className={styles.button}
             icon={<SettingsRegular />}
-            onClick={() => void navigate({ to: (viewRoot('settings').redirect ?? '/settings') as never })}
+            onClick={shortcuts.openSettings}
           />
         </Tooltip>
       )}

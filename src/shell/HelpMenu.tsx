@@ -13,15 +13,30 @@ export const DOWNLOAD_CENTER_URL = '/core/download/'
 
 const AboutDialog = deferred(() => import('./AboutDialog.tsx').then((m) => m.AboutDialog))
 
+/** The help menu's entries (the help menu and the condensed header's menu show the same). */
+export function HelpItems({ onAbout }: { onAbout: () => void }) {
+  const { t } = useLingui()
+  const settings = useSettings()
+  const docs = typeof settings.HELP_DOCUMENT_URL === 'string' ? settings.HELP_DOCUMENT_URL : ''
+  const support = typeof settings.HELP_SUPPORT_URL === 'string' ? settings.HELP_SUPPORT_URL : ''
+  const newTab = { target: '_blank', rel: 'noopener noreferrer' }
+  return (
+    <>
+      {docs && <MenuItemLink href={docs} icon={<BookRegular />} {...newTab}>{t`Documentation`}</MenuItemLink>}
+      {support && <MenuItemLink href={support} icon={<PersonSupportRegular />} {...newTab}>{t`Support`}</MenuItemLink>}
+      <MenuItemLink href={DOWNLOAD_CENTER_URL} icon={<ArrowDownloadRegular />} {...newTab}>{t`Download centre`}</MenuItemLink>
+      <MenuItem icon={<InfoRegular />} onClick={onAbout}>{t`About`}</MenuItem>
+    </>
+  )
+}
+
+export const LazyAboutDialog = AboutDialog
+
 /** Help: documentation, support, download centre (new tab) and the About dialog. */
 export function HelpMenu() {
   const { t } = useLingui()
   const header = useHeaderStyles()
-  const settings = useSettings()
   const [about, setAbout] = useState(false)
-  const docs = typeof settings.HELP_DOCUMENT_URL === 'string' ? settings.HELP_DOCUMENT_URL : ''
-  const support = typeof settings.HELP_SUPPORT_URL === 'string' ? settings.HELP_SUPPORT_URL : ''
-  const newTab = { target: '_blank', rel: 'noopener noreferrer' }
   return (
     <>
       <Menu>
@@ -32,10 +47,7 @@ export function HelpMenu() {
         </MenuTrigger>
         <MenuPopover>
           <MenuList>
-            {docs && <MenuItemLink href={docs} icon={<BookRegular />} {...newTab}>{t`Documentation`}</MenuItemLink>}
-            {support && <MenuItemLink href={support} icon={<PersonSupportRegular />} {...newTab}>{t`Support`}</MenuItemLink>}
-            <MenuItemLink href={DOWNLOAD_CENTER_URL} icon={<ArrowDownloadRegular />} {...newTab}>{t`Download centre`}</MenuItemLink>
-            <MenuItem icon={<InfoRegular />} onClick={() => setAbout(true)}>{t`About`}</MenuItem>
+            <HelpItems onAbout={() => setAbout(true)} />
           </MenuList>
         </MenuPopover>
       </Menu>

@@ -16,7 +16,14 @@ import { useCurrentRoute, useCurrentView, useHasValidLicense, useOrganizations, 
  * (permissions are per organization) and re-runs the route guards. The console view also offers the
  * organization list and creation (spec 000 §6).
  */
-const useStyles = makeStyles({ chevron: { marginInlineStart: '6px' } })
+const useStyles = makeStyles({
+  chevron: { marginInlineStart: '6px', flexShrink: 0 },
+  // a long name is cut, the more so on a narrow screen, so the header never pushes the page sideways
+  name: {
+    maxWidth: '200px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap',
+    '@media (max-width: 767.98px)': { maxWidth: '72px' },
+  },
+})
 
 export function OrgSwitcher() {
   const { t } = useLingui()
@@ -45,7 +52,7 @@ export function OrgSwitcher() {
     <Menu checkedValues={{ org: currentOrg ? [currentOrg.id] : [] }} onCheckedValueChange={(_, d) => void choose(d.checkedItems[0]!)}>
       <MenuTrigger disableButtonEnhancement>
         <Button appearance="transparent" className={buttonClass} icon={<OrganizationRegular />} aria-label={t`Switch organization, current: ${name}`}>
-          {name}
+          <span className={styles.name}>{name}</span>
           <ChevronDownRegular className={styles.chevron} fontSize={20} aria-hidden="true" />
         </Button>
       </MenuTrigger>

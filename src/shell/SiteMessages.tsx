@@ -11,7 +11,7 @@ import { useHeaderStyles } from './headerStyles.ts'
 export const BADGE_MAX = 99
 
 
-const selectUnread = (s: SiteMessagesSnapshot | undefined) => s?.context.unreadCount ?? 0
+export const selectUnread = (s: SiteMessagesSnapshot | undefined) => s?.context.unreadCount ?? 0
 /** The site-message socket: `open` (live), `connecting`, or interrupted (`waiting` to retry, `reconnecting`). */
 export type LiveState = 'connecting' | 'open' | 'waiting' | 'reconnecting'
 const selectLive = (s: SiteMessagesSnapshot | undefined): LiveState =>

@@ -6,8 +6,9 @@ import { useLingui } from '@lingui/react/macro'
 import { rangeFor, type RangeShortcut } from './listState.ts'
 
 const useStyles = makeStyles({
-  root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
-  date: { width: '150px' },
+  root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, maxWidth: '100%' },
+  // the two dates share a narrow screen's width rather than pushing the page sideways
+  date: { width: '150px', minWidth: '120px', flexShrink: 1 },
 })
 
 function toDateInput(iso: string | undefined): string {

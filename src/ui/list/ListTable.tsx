@@ -33,6 +33,7 @@ import { lastPage, pageFixedFilters, toApiQuery, withChange, type ListState } fr
 import { ListToolbar } from './ListToolbar.tsx'
 import type { CommandHelpers, ListCommand, ListConfig, ListToolContext } from './types.ts'
 import { useListColumns } from './useListColumns.tsx'
+import { useListWidth } from './useListWidth.ts'
 import { useListDefaults, useLocalListState, useUrlListState, type SetListState } from './useListState.ts'
 import { useSelection } from './useSelection.ts'
 import { lazyRetry } from '../common/retryImport.ts'
@@ -172,7 +173,9 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
   const bulk = commandsFor('bulk', commands, env, target)
   const rowCommands = useMemo(() => commands.filter((c) => c.scope === 'row'), [commands])
   const canView = hasPerm(access.perms, resource.perms.view)
-  const columns = useListColumns({ config, url, fields, rowCommands, env, canView, helpers: rowHelpers, rowName })
+  const wrap = useRef<HTMLDivElement>(null)
+  const width = useListWidth(wrap)
+  const columns = useListColumns({ config, url, fields, rowCommands, env, canView, helpers: rowHelpers, rowName, width, selectable: bulk.length > 0 })
 
   const yes = t`Yes`
   const no = t`No`
@@ -180,7 +183,7 @@ export function ListView({ config, state, setState, data }: ListViewProps) {
   const label = config.label ? i18n._(config.label) : resource.routes.list.name
 
   return (
-    <div>
+    <div ref={wrap}>
       <ListToolbar
         header={header}
         bulk={bulk}

@@ -8,6 +8,7 @@ import type { FieldMeta } from '../../api/metadata.ts'
 import type { Row } from '../../api/resources.ts'
 import { CellValue } from '../table/CellValue.tsx'
 import type { DataColumn } from '../table/DataTable.tsx'
+import { DEFAULT_PRIORITY, guessPriority } from '../table/columnFit.ts'
 import { chooseFormatter, type FormatterKind } from '../table/formatters.ts'
 import type { ListConfig } from './types.ts'
 
@@ -22,6 +23,7 @@ export function buildColumns(
 ): DataColumn[] {
   const exclude = new Set(config.columns?.exclude ?? [])
   const overrides = config.columns?.overrides ?? {}
+  const priority = config.columns?.priority ?? {}
   const out: DataColumn[] = []
   for (const field of fields) {
     if (field.writeOnly || exclude.has(field.name)) continue
@@ -34,12 +36,13 @@ export function buildColumns(
       sortable: o.sortable ?? field.order,
       minWidth: o.minWidth,
       defaultWidth: o.width ?? (field.type === 'email' ? 190 : WIDTH[kind] ?? TEXT_WIDTH),
+      priority: priority[field.name] ?? guessPriority(field.name, kind),
       render: o.render ?? ((row: Row) => <CellValue kind={kind} value={row[field.name]} field={field} to={to?.(row)} search={opts.linkSearch} />),
     })
   }
   for (const extra of config.columns?.extra ?? []) {
     if (exclude.has(extra.id)) continue
-    out.push({ id: extra.id, label: i18n._(extra.label), render: extra.render, defaultWidth: extra.width ?? TEXT_WIDTH })
+    out.push({ id: extra.id, label: i18n._(extra.label), render: extra.render, defaultWidth: extra.width ?? TEXT_WIDTH, priority: priority[extra.id] ?? extra.priority ?? DEFAULT_PRIORITY })
   }
   if (opts.actions && !exclude.has('actions')) out.push({ id: 'actions', label: opts.actions.label, render: opts.actions.render, defaultWidth: 150, minWidth: 120, sticky: true })
   return out

@@ -22,6 +22,8 @@ export interface ExtraColumn {
   label: MessageDescriptor
   render: (row: Row) => ReactNode
   width?: number
+  /** as `columns.priority` */
+  priority?: number
 }
 
 /**
@@ -76,10 +78,15 @@ export interface ListConfig {
   columns?: {
     exclude?: readonly string[]
     extra?: readonly ExtraColumn[]
-    /** minimum set, always shown (default: actions, id) */
+    /** minimum set, always shown (default: actions) */
     min?: readonly string[]
-    /** shown by default (default: all) */
+    /** shown by default (default: all), as many as fit the list's width (src/ui/table/columnFit.ts) */
     defaults?: readonly string[]
+    /**
+     * Which default columns stay when they do not all fit: 1 = a key column, larger numbers go first (default:
+     * guessed from the field, `guessPriority`). What does not fit stays in the column settings.
+     */
+    priority?: Readonly<Record<string, number>>
     overrides?: Readonly<Record<string, ColumnOverride>>
     /** explicit columns for URLs without OPTIONS metadata (custom list actions such as `…/<id>/users/`) */
     fields?: readonly { name: string; label: MessageDescriptor; type?: FieldType }[]

@@ -15,6 +15,7 @@ import { ArrowDownRegular, ArrowUpRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
 import type { Row, RowId } from '../../api/resources.ts'
+import { CELL_PADDING, SELECTION_WIDTH } from './columnFit.ts'
 import { adoptTabStop, gridKey, syncTabStops } from './gridFocus.ts'
 
 export interface DataColumn {
@@ -27,6 +28,8 @@ export interface DataColumn {
   defaultWidth?: number
   /** stays in view at the right edge when the table scrolls sideways (the actions column) */
   sticky?: boolean
+  /** 1 = a key column; larger numbers are given up first when the default columns do not fit (columnFit.ts) */
+  priority?: number
 }
 
 export type SortDirection = 'ascending' | 'descending'
@@ -50,12 +53,10 @@ export interface DataTableProps {
 
 const DEFAULT_WIDTH = 150
 const DEFAULT_MIN_WIDTH = 60
-const SELECTION_WIDTH = 44
 /**
  * A column's width is its content's, as Fluent's DataGrid counted it (the widths saved by earlier versions are
- * such): its track adds the cell's padding (2 × spacingHorizontalS).
+ * such): its track adds the cell's padding (2 × spacingHorizontalS). The fit of columns to the width counts the same.
  */
-const CELL_PADDING = 16
 /** Column headers resize with these (gridFocus.ts). */
 const RESIZE_KEYS = 'Shift+ArrowLeft Shift+ArrowRight'
 /** Keyboard resizing reports many widths in a row: the last one is saved this long after the last key. */
@@ -97,6 +98,8 @@ const useStyles = makeStyles({
     '::after': { content: '" "', display: 'block', width: '1px', position: 'absolute', left: '50%', top: 0, bottom: 0, backgroundColor: tokens.colorNeutralStroke1 },
   },
   handleActive: { opacity: 1 },
+  // the last column's handle stays inside the grid (reaching past it, it made the grid scroll by its overhang)
+  handleLast: { marginRight: 0 },
   empty: {
     padding: `${tokens.spacingVerticalXXL} ${tokens.spacingHorizontalL}`,
     textAlign: 'center',
@@ -120,8 +123,13 @@ const CellContent = memo(function CellContent({ render, row }: { render: (row: R
   return render(row)
 })
 
+/** A column's content width: the saved one, else its default, never below its minimum. */
+export function columnWidth(c: Pick<DataColumn, 'id' | 'minWidth' | 'defaultWidth'>, saved: Readonly<Record<string, number>> | undefined): number {
+  return Math.max(c.minWidth ?? DEFAULT_MIN_WIDTH, saved?.[c.id] ?? c.defaultWidth ?? DEFAULT_WIDTH)
+}
+
 function widthsOf(columns: readonly DataColumn[], saved: Readonly<Record<string, number>> | undefined): number[] {
-  return columns.map((c) => Math.max(c.minWidth ?? DEFAULT_MIN_WIDTH, saved?.[c.id] ?? c.defaultWidth ?? DEFAULT_WIDTH))
+  return columns.map((c) => columnWidth(c, saved))
 }
 
 function DataTableImpl(props: DataTableProps) {
@@ -290,7 +298,7 @@ function DataTableImpl(props: DataTableProps) {
                   <div
                     aria-hidden="true"
                     data-resize-handle=""
-                    className={mergeClasses(styles.handle, dragging === i && styles.handleActive)}
+                    className={mergeClasses(styles.handle, i === columns.length - 1 && styles.handleLast, dragging === i && styles.handleActive)}
                     onPointerDown={onHandleDown(i)}
                     onPointerMove={onHandleMove}
                     onPointerUp={onHandleUp}

@@ -11,7 +11,17 @@ import type { ListConfig } from '../../ui/list/types.ts'
 
 export function genericListPage(item: ResourceManifestItem): ComponentType {
   const { entry } = item
-  const config: ListConfig = { resource: item.resource, label: entry.titles.list, tools: { import: entry.offers?.import !== false, export: entry.offers?.export !== false } }
+  const list = entry.list
+  const config: ListConfig = {
+    resource: item.resource, label: entry.titles.list, tools: { import: entry.offers?.import !== false, export: entry.offers?.export !== false },
+    columns: list && {
+      defaults: list.defaults, exclude: list.exclude, priority: list.priority,
+      overrides: Object.fromEntries([
+        ...Object.entries(list.labels ?? {}).map(([id, label]) => [id, { label }] as const),
+        ...(list.link ? [[list.link, { ...(list.labels?.[list.link] && { label: list.labels[list.link] }), formatter: 'detailLink' as const }] as const] : []),
+      ]),
+    },
+  }
   return function GenericListPage() {
     const { i18n } = useLingui()
     return (

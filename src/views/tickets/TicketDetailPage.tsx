@@ -21,7 +21,7 @@ import { detailPathOf } from './detailPaths.ts'
 import { ACTION_CHOICES, fromLocalInput, toLocalInput } from './requestModel.ts'
 
 const useStyles = makeStyles({
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(320px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
   dl: { display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalS, margin: 0 },
   dt: { color: tokens.colorNeutralForeground3 },
   dd: { margin: 0, overflowWrap: 'anywhere' },

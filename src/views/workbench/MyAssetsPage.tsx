@@ -19,10 +19,10 @@ import { defineResource } from '../../ui/common/resource.ts'
 import { ListTable } from '../../ui/list/ListTable.tsx'
 import type { ListConfig, ListControl } from '../../ui/list/types.ts'
 import { LazyTree } from '../../ui/tree/LazyTree.tsx'
+import { TreeLayout } from '../../ui/tree/TreeLayout.tsx'
 import { ConnectDialog } from './ConnectDialog.tsx'
 
 const useStyles = makeStyles({
-  layout: { display: 'grid', gridTemplateColumns: 'minmax(220px, 280px) minmax(0, 1fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
   badges: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXXS },
 })
 
@@ -59,7 +59,6 @@ function Favorite({ row, onChanged }: { row: Row; onChanged: () => void }) {
 
 export function MyAssetsPage() {
   const { t } = useLingui()
-  const styles = useStyles()
   const search = useSearch({ strict: false }) as Record<string, unknown>
   const navigate = useNavigate()
   const nodeId = typeof search.node_id === 'string' ? search.node_id : undefined
@@ -95,18 +94,16 @@ export function MyAssetsPage() {
       ],
       min: ['name', 'connect'],
       defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect'],
+      // connecting is what the page is for; the granted actions are the first to give way
+      priority: { favorite: 1, address: 2, platform: 3, granted_actions: 5 },
     },
   }), [nodeId, t])
   return (
     <Page title={t`My assets`} back={false}>
-      <div className={styles.layout}>
-        <nav aria-label={t`My asset tree`}>
-          <LazyTree label={t`My asset tree`} load={load} selected={nodeId} onSelect={select} />
-        </nav>
-        <div>
-          <ListTable key={nodeId ?? 'all'} config={config} />
-        </div>
-      </div>
+      <TreeLayout label={t`My asset tree`} showLabel={t`Show the asset tree`} hideLabel={t`Hide the asset tree`}
+        tree={<LazyTree label={t`My asset tree`} load={load} selected={nodeId} onSelect={select} />}>
+        <ListTable key={nodeId ?? 'all'} config={config} />
+      </TreeLayout>
       {connecting && <ConnectDialog assetId={connecting} onClose={() => setConnecting(undefined)} />}
     </Page>
   )

@@ -17,3 +17,18 @@ export const RESOURCES: readonly ManifestResource[] = RESOURCE_MANIFEST.map((ite
   key: item.key, url: item.url, view: item.view, routes: item.routes, offers: item.offers, perms: item.perms,
   licenseRequired: item.licenseRequired, parent: item.parent,
 }))
+
+/** A route of the console that has a page (src/views/manifest.ts `PAGES`), as the walks over every page see it. */
+export interface PageRoute {
+  name: string
+  path: string
+  view: string | null
+  licenseRequired: boolean
+}
+
+const { ROUTES } = await import('../../../src/router/catalog.ts')
+const { PAGES } = await import('../../../src/views/manifest.ts')
+
+/** Every route with a page, in the route catalogue's order (paths with `:id` need an object). */
+export const PAGE_ROUTES: readonly PageRoute[] = ROUTES.filter((r) => r.kind === 'page' && r.name in PAGES)
+  .map((r) => ({ name: r.name, path: r.path, view: r.view, licenseRequired: r.licenseRequired === true }))

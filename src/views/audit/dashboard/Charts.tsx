@@ -8,7 +8,7 @@ import { useLingui } from '@lingui/react/macro'
 import type { IndexFigures } from '../../../api/terminal.ts'
 
 const useStyles = makeStyles({
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))', gap: tokens.spacingHorizontalL },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(420px, 100%), 1fr))', gap: tokens.spacingHorizontalL },
 })
 
 const series = (f: IndexFigures, key: string): number[] => (Array.isArray(f[key]) ? (f[key] as unknown[]).map(Number) : [])

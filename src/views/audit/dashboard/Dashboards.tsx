@@ -13,10 +13,10 @@ import { lazyRetry } from '../../../ui/common/retryImport.ts'
 const Charts = lazyRetry(() => import('./Charts.tsx').then((m) => ({ default: m.DashboardCharts })))
 
 const useStyles = makeStyles({
-  cards: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalL },
+  cards: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(200px, 100%), 1fr))', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalL },
   figure: { fontSize: tokens.fontSizeHero800, fontWeight: tokens.fontWeightSemibold, lineHeight: tokens.lineHeightHero800 },
   tabs: { marginBottom: tokens.spacingVerticalM },
-  lists: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))', gap: tokens.spacingHorizontalL, marginTop: tokens.spacingVerticalL },
+  lists: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(320px, 100%), 1fr))', gap: tokens.spacingHorizontalL, marginTop: tokens.spacingVerticalL },
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalXL },
 })
 

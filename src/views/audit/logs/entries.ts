@@ -15,6 +15,15 @@ export const AUDIT_LOG_ENTRIES = defineEntries([
     offers: { create: false, update: false, delete: false, import: false },
     defaultOrder: '-datetime',
     dateRange: true,
+    // No UUID column, no empty actions column (the user name opens the details); the backend and the reason once,
+    // as their display texts.
+    list: {
+      defaults: ['username', 'type', 'ip', 'city', 'backend_display', 'mfa', 'reason_display', 'status', 'datetime'],
+      exclude: ['id', 'backend', 'reason', 'actions'],
+      priority: { username: 1, datetime: 1, status: 2, ip: 3, type: 3, reason_display: 4, backend_display: 4, mfa: 5, city: 5, user_agent: 6 },
+      link: 'username',
+      labels: { reason_display: msg`Reason` },
+    },
   },
   {
     key: 'operate-logs',
@@ -27,6 +36,11 @@ export const AUDIT_LOG_ENTRIES = defineEntries([
     offers: { create: false, update: false, delete: false, import: false },
     defaultOrder: '-datetime',
     dateRange: true,
+    list: {
+      exclude: ['id', 'org_id', 'actions'],
+      priority: { user: 1, action: 1, resource: 2, datetime: 1, resource_type: 2, remote_addr: 3, org_name: 5 },
+      link: 'user',
+    },
   },
   {
     key: 'password-change-logs',
@@ -40,6 +54,7 @@ export const AUDIT_LOG_ENTRIES = defineEntries([
     offers: { create: false, update: false, delete: false, import: false, detail: false },
     defaultOrder: '-datetime',
     dateRange: true,
+    list: { exclude: ['id', 'actions'], priority: { user: 1, datetime: 1, change_by: 2 } },
   },
   {
     key: 'job-logs',
@@ -54,5 +69,9 @@ export const AUDIT_LOG_ENTRIES = defineEntries([
     offers: { create: false, update: false, delete: false, import: false, detail: false },
     defaultOrder: '-date_created',
     dateRange: true,
+    list: {
+      exclude: ['id', 'task_id', 'org_id', 'actions'],
+      priority: { material: 1, status: 1, date_start: 1, created_by: 2, job_type: 2, is_success: 3, is_finished: 6, date_created: 6 },
+    },
   },
 ])

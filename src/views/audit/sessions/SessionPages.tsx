@@ -13,7 +13,7 @@ import { lazyRetry } from '../../../ui/common/retryImport.ts'
 import { rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
 
 const useStyles = makeStyles({
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(360px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(360px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
 })
 
 function Info({ object, fields }: DetailContext) {

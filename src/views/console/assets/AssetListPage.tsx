@@ -28,6 +28,7 @@ import { useCached } from '../../../ui/common/useCached.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListCommand, ListConfig, ListControl } from '../../../ui/list/types.ts'
 import { LazyTree, type LazyTreeHandle, type TreeAction } from '../../../ui/tree/LazyTree.tsx'
+import { TreeLayout } from '../../../ui/tree/TreeLayout.tsx'
 import { manifestItem } from '../../entries.ts'
 import { pathOf } from '../../../router/catalog.ts'
 import { lazyRetry } from '../../../ui/common/retryImport.ts'
@@ -42,9 +43,7 @@ const PromptDialog = lazyRetry(() => import('../../../ui/tree/PromptDialog.tsx')
 const categoriesQuery = (orgId: string | undefined) => jsonQuery(CATEGORIES_URL, orgId, parseCategories)
 
 const useStyles = makeStyles({
-  layout: { display: 'grid', gridTemplateColumns: 'minmax(220px, 280px) minmax(0, 1fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
-  tree: { borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, paddingRight: tokens.spacingHorizontalS, maxHeight: '75vh', overflowY: 'auto' },
-  tabs: { marginBottom: tokens.spacingVerticalS },
+  tabs: { marginBottom: tokens.spacingVerticalS, flexWrap: 'wrap' },
 })
 
 /** The grouped dropdown of "Create": every type under its category (contract §4.4). */
@@ -190,8 +189,11 @@ function AssetList({ kind }: { kind: string }) {
   }), [kind])
   const config: ListConfig = useMemo(() => assetListConfig(item, { extra: [createCommand, cloudCommand], onSelectionChange: setSelection, controlRef: control }), [item, createCommand, cloudCommand, control])
 
-  const tabs = ['all', ...KIND_KEYS.filter((k) => (categories.data ?? []).some((c) => c.value === k))]
-  const tabLabel = (k: string) => (k === 'all' ? t`All` : categories.data?.find((c) => c.value === k)?.label ?? k)
+  // Every kind with a list of its own has its tab: the server lists the custom category only once a custom
+  // platform exists, but its list (`/console/assets/customs`) is there before (issue 35).
+  const tabs = ['all', ...(categories.data ? KIND_KEYS : [])]
+  const kindLabel: Record<string, string> = { custom: t`Custom` }
+  const tabLabel = (k: string) => (k === 'all' ? t`All` : categories.data?.find((c) => c.value === k)?.label ?? kindLabel[k] ?? i18n._(manifestItem(assetKindKey(k)).entry.titles.list))
 
   return (
     <Page title={i18n._(item.entry.titles.list)} back={false}>
@@ -199,14 +201,10 @@ function AssetList({ kind }: { kind: string }) {
         onTabSelect={(_, d) => go(manifestItem(d.value === 'all' ? 'assets' : assetKindKey(String(d.value))).routes.list.path, nodeId ? { node_id: nodeId } : {})}>
         {tabs.map((k) => <Tab key={k} value={k}>{tabLabel(k)}</Tab>)}
       </TabList>
-      <div className={styles.layout}>
-        <nav className={styles.tree} aria-label={t`Asset tree`}>
-          <LazyTree ref={tree} label={t`Asset tree`} load={load} selected={nodeId} onSelect={select} actions={actions} />
-        </nav>
-        <div>
-          <ListTable config={config} />
-        </div>
-      </div>
+      <TreeLayout label={t`Asset tree`} showLabel={t`Show the asset tree`} hideLabel={t`Hide the asset tree`}
+        tree={<LazyTree ref={tree} label={t`Asset tree`} load={load} selected={nodeId} onSelect={select} actions={actions} />}>
+        <ListTable config={config} />
+      </TreeLayout>
       {confirmDialog}
       {prompt ? (
         <Suspense fallback={null}>

@@ -38,6 +38,8 @@ export function assetListConfig(item: ResourceManifestItem, opts: { extra?: List
       min: ['favorite', 'name', 'actions'],
       extra: [{ id: 'favorite', label: msg`Favourite`, width: 56, render: (row) => createElement(FavoriteStar, { assetId: String(row.id), name: String(row.name) }) }],
       defaults: ['favorite', 'name', 'address', 'platform', 'category', 'type', 'connectivity', 'is_active', 'actions'],
+      // whether it can be reached before what it is; the category and type go first when space runs out
+      priority: { connectivity: 1, address: 2, platform: 2, is_active: 3, category: 4, type: 5 },
       exclude: ['nodes_display', 'auto_config', 'gathered_info', 'custom_info', 'script', 'ca_cert', 'client_cert', 'client_key'],
     },
     hiddenFilters: ['node_id'],

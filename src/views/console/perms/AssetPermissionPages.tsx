@@ -30,7 +30,7 @@ const assetLabel = (r: Row) => (r.address ? `${String(r.name)}(${String(r.addres
 const nodeLabel = (r: Row) => String(r.full_value ?? r.name ?? r.value ?? r.id)
 
 const useStyles = makeStyles({
-  pair: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  pair: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(320px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
   accounts: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, width: '100%' },
   nested: { paddingLeft: tokens.spacingHorizontalXXL },
 })

@@ -19,7 +19,7 @@ import { USERS_URL, userResource } from './resource.ts'
 import { userCommandOverrides, userDetailCommands } from './userCommands.tsx'
 
 const useStyles = makeStyles({
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(360px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(360px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
 })
 
 function items(value: unknown): RelationItem[] {

@@ -13,6 +13,8 @@ export const userListConfig: ListConfig = {
   columns: {
     min: ['name', 'username', 'actions'],
     defaults: ['name', 'username', 'email', 'groups', 'system_roles', 'org_roles', 'source', 'is_valid', 'actions'],
+    // what stays when they do not all fit: whether the account may log in, then who it is and its roles
+    priority: { is_valid: 1, email: 2, system_roles: 2, org_roles: 3, source: 4, groups: 4 },
     exclude: ['avatar_url', 'wecom_id', 'dingtalk_id', 'feishu_id'],
   },
   commands: { overrides: userCommandOverrides, extra: [removeFromOrg, bulkRemoveFromOrg] },

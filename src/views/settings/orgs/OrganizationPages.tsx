@@ -12,7 +12,7 @@ import { noEmoji } from '../../../ui/form/validators.ts'
 import { organizationResource } from './resource.ts'
 
 const useStyles = makeStyles({
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(360px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(360px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
 })
 
 export const organizationFormConfig: FormPageConfig = {

@@ -26,7 +26,7 @@ import { RUN_TASK_PERM, taskExecutionResource, taskResource } from './resource.t
 import { taskLogPath } from '../../../router/routes/common.ts'
 
 const useStyles = makeStyles({
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(360px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(360px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
   dot: { display: 'inline-block', width: '10px', height: '10px', borderRadius: '50%' },
 })
 
