@@ -439,7 +439,7 @@ export class TerminalSession extends EventEmitter {
         this.shell.stream.write(before)
         // ^C, ^\: the host drops the line being typed and draws a fresh prompt, where the next line starts (else
         // the next command was read from the abandoned line's place — empty — and missed the command log)
-        if (/[\x03\x1c]/.test(before)) {
+        if (before.includes('\x03') || before.includes('\x1c')) {
           this.lineGeneration++
           this.lineStart = null
           this.lineStartPending = false
