@@ -154,6 +154,12 @@ async function syncSchedule(tx: DB, id: string, tz: string): Promise<void> {
     on conflict (name) do update set crontab = excluded.crontab, "interval" = excluded."interval", enabled = excluded.enabled, next_run_at = excluded.next_run_at`.execute(tx)
 }
 
+const periodicDisplay = (row: Row, ctx: Ctx) => {
+  if (!row.is_periodic) return tr(ctx.lang, 'Not periodic')
+  if (row.crontab) return tr(ctx.lang, 'Run at {cron}', { cron: String(row.crontab) })
+  return tr(ctx.lang, 'Every {n} hours', { n: String(row.interval ?? 24) })
+}
+
 const strList = (name: string, label: string, extra: Row = {}) =>
   ({ name, type: 'list', label, default: [], child: { name, type: 'string', max_length: 256 }, ...extra }) as ResourceDef['fields'][number]
 
@@ -180,6 +186,10 @@ export const syncInstanceTasks: ResourceDef = {
     { name: 'interval', type: 'integer', label: 'Interval', help_text: 'Unit: hour', min_value: 1, max_value: 65535, allow_null: true, default: 24 },
     { name: 'crontab', type: 'string', label: 'Crontab', max_length: 128, allow_blank: true, default: '' },
     { name: 'date_last_sync', type: 'datetime', label: 'Last sync', read_only: true },
+    // lina's task detail card reads these three (SyncInstanceTaskDetail/detail.vue)
+    { name: 'account_display', type: 'string', label: 'Account', read_only: true, expr: '(select a.name from cloud_accounts a where a.id = t.account_id)' },
+    { name: 'node_display', type: 'string', label: 'Node', read_only: true, expr: '(select n.full_value from nodes n where n.id = t.node_id)' },
+    { name: 'periodic_display', type: 'string', label: 'Periodic display', read_only: true, column: false, get: periodicDisplay },
     commentField, createdBy, updatedBy, dateCreated, dateUpdated,
   ],
   search: ['name'],

@@ -211,7 +211,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
   route('OPTIONS', list, async (req) => {
     requireUser(req)
     const methods: MetaMethod[] = []
-    if (allows(def, 'create')) methods.push('POST')
+    if (allows(def, 'create') || def.actions?.some((a) => a.createForm && !a.detail)) methods.push('POST')
     if (allows(def, 'list')) methods.push('GET')
     if (allows(def, 'bulk_update')) methods.push('PUT', 'PATCH')
     return metadata(def, req.ctx, methods, false, { query: req.query as Record<string, unknown> })

@@ -240,6 +240,11 @@ export interface ActionDef {
   perm: string | string[] | null
   /** Check the permission at system scope (ROOT) instead of the current org. */
   systemPerm?: boolean
+  /**
+   * A list action that creates with the resource's writable fields (tickets' `open/`): OPTIONS on the list then
+   * describes `POST` with them, as DRF does for such a viewset (lina's request form reads `actions.POST` there).
+   */
+  createForm?: boolean
   handler: (req: FastifyRequest, reply: FastifyReply, api: ResourceApi, id?: string) => Promise<unknown>
 }
 

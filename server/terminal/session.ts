@@ -314,6 +314,8 @@ export class TerminalSession extends EventEmitter {
   /** Where the user started typing the current line (screen column, absolute row), when known. */
   private lineStart: { x: number; y: number } | null = null
   private lineStartPending = false
+  /** Bumped when the line being typed is abandoned (^C): a line start noted before it is stale. */
+  private lineGeneration = 0
   /** Input held while a command is being decided. */
   private held: string[] = []
   private deciding = false
@@ -435,6 +437,14 @@ export class TerminalSession extends EventEmitter {
         this.sentSinceOutput = true
         this.typedLine = (this.typedLine + before).slice(-4096)
         this.shell.stream.write(before)
+        // ^C, ^\: the host drops the line being typed and draws a fresh prompt, where the next line starts (else
+        // the next command was read from the abandoned line's place — empty — and missed the command log)
+        if (before.includes('\x03') || before.includes('\x1c')) {
+          this.lineGeneration++
+          this.lineStart = null
+          this.lineStartPending = false
+          this.typedLine = ''
+        }
       }
       if (enter < 0) return
       const key = rest[enter]!
@@ -459,7 +469,9 @@ export class TerminalSession extends EventEmitter {
     if (this.lineStart || this.lineStartPending) return
     this.lineStartPending = true
     this.finishCommand()
+    const generation = this.lineGeneration
     this.screen.write('', () => {
+      if (generation !== this.lineGeneration) return
       const b = this.screen.buffer.active
       this.lineStart = { x: b.cursorX, y: b.baseY + b.cursorY }
       this.lineStartPending = false

@@ -101,11 +101,15 @@ export async function openTicket(tx: DB, a: OpenArgs): Promise<string> {
   const names = Object.keys(cols)
   for (const n of names) if (!/^apply_[a-z_]+$/.test(n)) throw new Error(`bad ticket column ${n}`)
   const serial = await nextSerial(tx, now)
+  // The names as they were when the ticket opened (JumpServer's rel_snapshot; lina shows `rel_snapshot.applicant`
+  // and a command ticket's `rel_snapshot.apply_run_user`): the applicant, and every apply_*_user that is them.
+  const snapshot: Record<string, string> = { applicant: a.applicantDisplay }
+  for (const n of names) if (/^apply_[a-z_]+_user_id$/.test(n) && cols[n] === a.applicantId) snapshot[n.slice(0, -3)] = a.applicantDisplay
   await sql`insert into tickets (id, serial_num, title, type, state, status, applicant_id, applicant_display, flow_id, approval_step, comment, org_id,
-      participants, current_assignees, created_by, updated_by, date_created, date_updated
+      participants, current_assignees, created_by, updated_by, date_created, date_updated, rel_snapshot
       ${sql.raw(names.map((n) => `, ${n}`).join(''))})
     values (${id}, ${serial}, ${a.title}, ${a.type}, 'pending', 'open', ${a.applicantId}, ${a.applicantDisplay}, ${a.flowId ?? null}, 1, ${a.comment ?? ''}, ${a.orgId},
-      ${[a.applicantId, ...all.filter((u) => u !== a.applicantId)]}::uuid[], ${levels[0] ?? []}::uuid[], ${a.applicantDisplay}, ${a.applicantDisplay}, ${now}, ${now}
+      ${[a.applicantId, ...all.filter((u) => u !== a.applicantId)]}::uuid[], ${levels[0] ?? []}::uuid[], ${a.applicantDisplay}, ${a.applicantDisplay}, ${now}, ${now}, ${JSON.stringify(snapshot)}::jsonb
       ${sql.join(names.map((n) => { const v = cols[n]; return sql`, ${v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v}` }), sql``)})`.execute(tx)
   for (const [i, ids] of levels.entries()) {
     const stepId = randomUUID()

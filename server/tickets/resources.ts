@@ -34,7 +34,8 @@ const baseFields: FieldDef[] = [
   { name: 'status', type: 'labeled_choice', label: 'Status', read_only: true, choices: STATUS_CHOICES },
   { name: 'serial_num', type: 'string', label: 'Serial number', read_only: true },
   { name: 'applicant', type: 'fk', label: 'Applicant', read_only: true, relation: { resource: 'users.user', attrs: ['id', 'name', 'username'], unscoped: true } },
-  { name: 'approval_step', type: 'integer', label: 'Approval step', read_only: true },
+  // {value, label} as JumpServer's TicketLevel: lina reads `approval_step.value` (Comments.vue, TicketDetail.vue)
+  { name: 'approval_step', type: 'labeled_choice', label: 'Approval step', read_only: true, choices: [{ value: 1, label: 'One level' }, { value: 2, label: 'Two level' }] },
   {
     name: 'process_map', type: 'field', label: 'Process map', read_only: true, column: false,
     load: async (ids, { db }) => processMaps(db, ids as string[]),
@@ -341,7 +342,7 @@ const TICKET_ACTIONS: ActionDef[] = [
 
 tickets.actions = TICKET_ACTIONS
 for (const k of [applyLoginTickets, applyLoginAssetTickets, applyCommandTickets]) k.actions = TICKET_ACTIONS
-applyAssetTickets.actions = [...TICKET_ACTIONS, { path: 'open', detail: false, method: 'POST', perm: null, handler: openApplyAsset }]
+applyAssetTickets.actions = [...TICKET_ACTIONS, { path: 'open', detail: false, method: 'POST', perm: null, createForm: true, handler: openApplyAsset }]
 
 // ─── Flows ──────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -116,10 +116,13 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
   })
   app.get('/api/v1/tickets/tickets/:id/session/', async (req) => {
     const t = await participantTicket(req, (req.params as { id: string }).id)
-    const s = (await sql<Row>`select s.id, s."user", s.asset, s.account, s.protocol, s.login_from, s.remote_addr, s.is_finished, s.date_start, s.date_end, s.org_id
+    const s = (await sql<Row>`select s.id, s."user", s.asset, s.account, s.protocol, s.login_from, s.remote_addr, s.is_finished, s.date_start, s.date_end, s.org_id,
+        s.terminal_id is not null as has_terminal
       from ticket_sessions ts join terminal_sessions s on s.id = ts.session_id where ts.ticket_id = ${t.id} limit 1`.execute(req.ctx.db)).rows[0]
     if (!s) throw notFound('Session')
-    return s
+    // lina's ticket session tab shows "monitor" and "terminate" by these two (as the sessions resource answers them)
+    const { has_terminal: hasTerminal, ...session } = s
+    return { ...session, can_join: false, can_terminate: !s.is_finished && !!hasTerminal }
   })
   app.post('/api/v1/tickets/ticket-session-relation/', async (req, reply) => {
     await requirePerm(req, 'tickets.change_superticket', ORG_IDS.ROOT)

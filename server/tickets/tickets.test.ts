@@ -116,7 +116,7 @@ describe(`tickets (${dbKind()})`, () => {
     expect(badge.count).toBe(1)
     expect((await u.boss1!.c.put(`${TYPED.apply_asset}${t.id}/approve/`)).body).toBe('"ok"')
     const mid = (await u.applicant!.c.get(`${TYPED.apply_asset}${t.id}/`)).json()
-    expect(mid.approval_step).toBe(2)
+    expect(mid.approval_step).toEqual({ value: 2, label: 'Two level' })
     expect(mid.state.value).toBe('pending')
     expect(mid.process_map[0].state).toBe('approved')
     expect(mid.process_map[0].processor).toBe(u.boss1!.id)

@@ -50,7 +50,7 @@ export interface Ticket {
   status: Labeled
   serial_num: string
   applicant: { id: string; name: string; username: string } | null
-  approval_step: number
+  approval_step: { value: number; label: string }
   process_map: TicketStep[]
   comment: string
   org_id: string

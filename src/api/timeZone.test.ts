@@ -17,6 +17,16 @@ function sources(over: { early?: EarlyTimeZone; stored?: string; intl?: string }
 }
 
 describe('the time zone sent (X-TZ)', () => {
+  it('after a refresh (a preference changed), the next request sends what the sources say now, not the remembered zone', () => {
+    const src = sources({ early: { zone: 'Asia/Shanghai', fromIntl: false }, stored: 'Asia/Shanghai', intl: 'Asia/Tokyo' })
+    const tz = createTimeZone(src.s)
+    expect(tz.current()).toBe('Asia/Shanghai')
+    tz.refresh()
+    expect(tz.current()).toBe('Asia/Tokyo')
+    expect(src.stored()).toBe('Asia/Tokyo')
+    expect(tz.current()).toBe('Asia/Tokyo')
+  })
+
   it('with nothing known, asks Intl at once, once, and remembers the answer', () => {
     const { s, calls, stored } = sources()
     const tz = createTimeZone(s)

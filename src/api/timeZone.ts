@@ -42,6 +42,8 @@ export const PREFERRED_TIME_ZONE_KEY = 'bastionPreferredTimeZone'
 
 export function createTimeZone(sources: TimeZoneSources): TimeZone {
   let zone: string | undefined
+  /** refresh() was called: the next request asks the sources (the preference) at once, not the remembered zone */
+  let refreshed = false
   const ask = (): string => {
     const asked = sources.intl()
     if (asked !== sources.remembered()) sources.remember(asked)
@@ -50,9 +52,14 @@ export function createTimeZone(sources: TimeZoneSources): TimeZone {
   return {
     refresh() {
       zone = undefined
+      refreshed = true
     },
     current() {
       if (zone !== undefined) return zone
+      if (refreshed) {
+        refreshed = false
+        return (zone = ask())
+      }
       const early = sources.early()
       if (early?.fromIntl) {
         zone = early.zone

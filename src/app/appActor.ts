@@ -37,6 +37,18 @@ export function routerPath(pathname = window.location.pathname): string {
 
 const viewOrgOf = (snapshot: AppSnapshot) => snapshot.children.viewOrg as ActorRefFrom<typeof viewOrgMachine> | undefined
 
+let preferencesSynced = false
+/**
+ * Once per start of a signed-in console, for every user, when the browser is first idle: the user's console
+ * preferences (src/app/preferences.ts). (It rode on the licence's load, which only users who see the licence make:
+ * an ordinary user's preferences did not follow them to another browser.)
+ */
+function syncPreferencesOnce(): void {
+  if (preferencesSynced) return
+  preferencesSynced = true
+  void whenIdle().then(() => import('./preferences.ts')).then((m) => m.syncConsolePreferences())
+}
+
 /**
  * Resolves when the browser is next idle (at the latest after `timeout` ms): what the first screen does not show
  * (the site-message socket, the licence) starts after the first page has rendered instead of beside it (issue 17).
@@ -101,11 +113,13 @@ const provided = appMachine.provide({
         markAllRead: fromPromise<unknown, void>(() => markAllMessagesRead()),
       },
     }),
-    loadProfile: fromPromise(({ signal }) => fetchProfile(signal)),
+    loadProfile: fromPromise(async ({ signal }) => {
+      const profile = await fetchProfile(signal)
+      syncPreferencesOnce()
+      return profile
+    }),
     loadLicense: fromPromise(async ({ signal }) => {
       await whenIdle()
-      // once per start of a signed-in console, like the licence: the user's console preferences (src/app/preferences.ts)
-      void import('./preferences.ts').then((m) => m.syncConsolePreferences())
       return fetchLicense(signal)
     }),
     loadTicketsCount: fromPromise(({ input, signal }) => fetchAssignedOpenCount(input.userId, signal)),

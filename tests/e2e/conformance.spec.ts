@@ -8,10 +8,11 @@
  * special to their resource.
  */
 import { readFileSync } from 'node:fs'
-import type { Page } from '@playwright/test'
-import { expect, expectNoAxeViolations, test as base } from './fixtures.ts'
+import type { APIRequestContext, Browser, Page } from '@playwright/test'
+import { adminToken, expect, expectNoAxeViolations, test as base } from './fixtures.ts'
 import { api, login, results, unique, type Api } from './generic-support.ts'
 import { RESOURCES, type ManifestResource } from './support/manifest.ts'
+import { bindOtp, freshCode } from './support/otp.ts'
 
 interface FieldMeta {
   type: string
@@ -118,27 +119,78 @@ test.describe('console conformance', () => {
     expect(pageResources.length).toBeGreaterThan(0)
   })
 
-  // Known failures, each with its reason and issue (none open now).
-  const FIXME: Readonly<Record<string, string>> = {
-    // Issue 36: a backup plan decides where every secret goes, so its writes need a fresh MFA confirmation, which
-    // this walk's administrator (no MFA bound) cannot give, and the confirmation is not a setting the walk may turn
-    // off over the API. Covered instead: the plan created in a session confirmed with the OTP (accounts.spec.ts), the
-    // resource's list, create, update and delete on the server with the confirmation off (server/conformance), and
-    // the refusal without it (server/security/secrets.test.ts). Next: the walk binds an OTP for such resources.
-    'account-backup': 'writes need an MFA confirmation the walk\'s administrator cannot give (see the comment above)',
-  }
-
   for (const resource of pageResources) {
-    test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ walkPage: page, request }) => {
-      test.fixme(resource.key in FIXME, FIXME[resource.key])
+    test(`${resource.key}: list, create, detail, edit, delete, export`, async ({ walkPage, request, browser, server }) => {
       const a = await api(request)
       const hint = HINTS[resource.key] ?? {}
       const apiUrl = hint.apiUrl ?? resource.url
       const search = (await hint.search?.(a)) ?? {}
-      await conform(page, a, resource, apiUrl, search)
+      // Writes that need a fresh confirmation (issue 36: a backup plan decides where secrets go) are walked by an
+      // administrator with OTP bound, who gives it in the console's confirmation dialog when the form asks.
+      if (!offersCreate(resource) || !(await needsConfirmation(request, apiUrl))) {
+        await conform(walkPage, a, resource, apiUrl, search)
+        return
+      }
+      const { page, confirm, close } = await confirmingAdmin(browser, a, server.baseURL)
+      try {
+        await conform(page, a, resource, apiUrl, search, confirm)
+      } finally {
+        await close()
+      }
     })
   }
 })
+
+const offersCreate = (r: ManifestResource) => !!(r.offers.create && r.routes.create)
+
+/** The resource's create refuses the walk's bearer token (which never holds a confirmation) for want of one. */
+async function needsConfirmation(request: APIRequestContext, apiUrl: string): Promise<boolean> {
+  const res = await request.post(apiUrl, { headers: { Authorization: `Bearer ${await adminToken(request)}` }, data: {} })
+  if (res.status() !== 400) return false
+  const code = ((await res.json()) as { code?: unknown }).code
+  return code === 'mfa' || code === 'password' || code === 'relogin'
+}
+
+/**
+ * A system administrator with OTP bound, signed in with password and code in a browser context of its own;
+ * `confirm` answers the console's confirmation dialog (once per confirmation: it holds for its lifetime).
+ */
+async function confirmingAdmin(browser: Browser, a: Api, baseURL: string): Promise<{ page: Page; confirm: (page: Page) => Promise<void>; close: () => Promise<void> }> {
+  const suffix = unique('cfmfa').slice(-10)
+  const user = { username: `cf-mfa-${suffix}`, password: `Walk-Passw0rd-${suffix}!` }
+  await a.post('/api/v1/users/users/', {
+    name: user.username, username: user.username, email: `${user.username}@example.com`, password_strategy: 'custom', password: user.password,
+    need_update_password: false, system_roles: ['00000000-0000-0000-0000-000000000001'], org_roles: ['00000000-0000-0000-0000-000000000005'],
+  })
+  const bound = await bindOtp(user)
+  let step = bound.usedStep
+  const nextCode = () => {
+    const fresh = freshCode(bound.secret, step)
+    step = fresh.step
+    return fresh.code
+  }
+  const context = await browser.newContext({ baseURL, locale: 'en-US', timezoneId: 'Asia/Shanghai' })
+  const page = await context.newPage()
+  await page.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'))
+  await page.goto('/core/auth/login/?next=%2Fui%2F')
+  await page.locator('input[name="username"]').fill(user.username)
+  await page.locator('input[name="password"]').fill(user.password)
+  await page.locator('input[name="password"]').press('Enter')
+  await page.locator('input[name="code"]').fill(nextCode())
+  await page.locator('input[name="code"]').press('Enter')
+  await page.waitForURL((url) => url.pathname.startsWith('/ui/'))
+  await expect(page.locator('main').first()).toBeVisible()
+  const confirm = async (p: Page) => {
+    const dialog = p.getByRole('dialog', { name: 'Multi-factor authentication' })
+    await expect(dialog).toBeVisible()
+    await expectNoAxeViolations(p, 'confirmation dialog')
+    const code = dialog.getByRole('textbox', { name: /OTP/ })
+    await code.fill(nextCode())
+    await code.press('Enter')
+    await expect(dialog).toBeHidden()
+  }
+  return { page, confirm, close: () => context.close() }
+}
 
 /** Clicks a command of the page's bar or row: a button, or an item of the "More" menu when the bar folds it there. */
 async function runCommand(page: Page, id: string): Promise<void> {
@@ -170,7 +222,7 @@ async function visit(page: Page, path: string): Promise<void> {
 /** The export dialog is the same component for every resource: axe checks it on the first walk that exports. */
 let exportDialogChecked = false
 
-async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: string, search: Record<string, string>): Promise<void> {
+async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: string, search: Record<string, string>, confirm?: (page: Page) => Promise<void>): Promise<void> {
   const { routes, offers } = resource
   const grid = page.getByRole('grid').first()
 
@@ -201,6 +253,8 @@ async function conform(page: Page, a: Api, resource: ManifestResource, apiUrl: s
   }
   await expectNoAxeViolations(page, `${resource.key} create form`)
   await form.getByRole('button', { name: 'Save', exact: true }).click()
+  // the server asks for the confirmation; the form saves once it is given
+  if (confirm) await confirm(page)
   await expect(page).not.toHaveURL(new RegExp(`${routes.create.path}(\\?|$)`))
   const created = results(await a.get(`${apiUrl}?search=${encodeURIComponent(base)}`))
   expect(created, `${resource.key}: the created object is listed`).toHaveLength(1)

@@ -161,3 +161,78 @@ test.describe('profile pages', () => {
     await shots(page, 'profile-temp-password')
   })
 })
+
+test.describe('preferences and more information', () => {
+  test('language, theme, default view and time zone apply at once, and follow the user to a new login in another browser', async ({ page, browser, request, server }) => {
+    const token = await readyAdmin(request)
+    const username = `pref-${Date.now().toString(36)}`
+    await createUser(request, token, username, [ROLES.OrgUser, ROLES.OrgAuditor])
+    await finishFirstLogin(request, username, PASSWORD)
+    await login(page, username, PASSWORD, '/ui/profile/setting')
+    await expect(page.getByRole('heading', { name: 'Preferences' })).toBeVisible()
+    const colorScheme = (p: Page) => p.evaluate(() => document.documentElement.style.colorScheme)
+    const stored = (p: Page, key: string) => p.evaluate((k) => localStorage.getItem(k), key)
+
+    // time zone: the next request of the console carries it (X-TZ), with no reload
+    const zone = page.getByLabel('Time zone', { exact: true })
+    await zone.fill('Asia/Tokyo')
+    await zone.blur()
+    await expect(page.getByText('Saved').first()).toBeVisible()
+    // theme: the page turns dark at once
+    const nextRequest = page.waitForRequest((r) => r.url().includes('/api/v1/users/preference/') && r.method() === 'PATCH')
+    await page.getByLabel('Theme', { exact: true }).selectOption('dark')
+    expect((await nextRequest).headers()['x-tz']).toBe('Asia/Tokyo')
+    await expect.poll(() => colorScheme(page)).toBe('dark')
+    // default view: the view the console opens first
+    await page.getByLabel('Default view', { exact: true }).selectOption('audit')
+    await expect.poll(() => stored(page, 'PreView')).toBe('audit')
+    // language: the page speaks Japanese at once
+    await page.getByLabel('Language', { exact: true }).selectOption('ja')
+    await expect(page.getByRole('heading', { name: '環境設定' })).toBeVisible()
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ja')
+    await expectNoAxeViolations(page, 'Preferences in Japanese, dark')
+    await shots(page, 'profile-setting-ja-dark')
+
+    // log out; a new login in another browser (nothing of this one's storage) gets them all from the server
+    await page.goto('/core/auth/logout/')
+    await page.waitForURL(/\/core\/auth\/login\//)
+    const other = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US' })
+    const fresh = await other.newPage()
+    await login(fresh, username, PASSWORD, '/ui/profile/setting')
+    await expect.poll(() => fresh.evaluate(() => document.documentElement.lang)).toBe('ja')
+    await expect(fresh.getByRole('heading', { name: '環境設定' })).toBeVisible()
+    await expect.poll(() => colorScheme(fresh)).toBe('dark')
+    await expect.poll(() => stored(fresh, 'PreView')).toBe('audit')
+    const later = fresh.waitForRequest((r) => r.url().includes('/api/v1/') && r.headers()['x-tz'] !== undefined)
+    await fresh.goto('/ui/')
+    expect((await later).headers()['x-tz']).toBe('Asia/Tokyo')
+    // the console opens the chosen view
+    await expect(fresh).toHaveURL(/\/ui\/audit\//)
+    await other.close()
+  })
+
+  test('a host\'s "more information" is edited, saved and shown on its detail page', async ({ page, request }) => {
+    const token = await readyAdmin(request)
+    const made = await request.post('/api/v1/assets/hosts/', { headers: { authorization: `Bearer ${token}` }, data: { name: `hw-${Date.now().toString(36)}`, address: '192.0.2.10', platform: 1 } })
+    expect(made.status(), await made.text()).toBe(201)
+    const id = (await made.json()).id as string
+    await login(page, ADMIN.username, ADMIN.password, `/ui/console/assets/assets/${id}`)
+    await expect(page.getByText('No hardware info yet')).toBeVisible()
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Edit', exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`/ui/console/assets/assets/detail/${id}/update$`))
+    await expect(page.getByLabel('Vendor')).toBeVisible()
+    await expectNoAxeViolations(page, 'more information form')
+    await page.getByLabel('Vendor').fill('Acme Servers')
+    await page.getByLabel('CPU model').fill('Xeon E-2388G')
+    await page.getByLabel('Memory').fill('64G')
+    await shots(page, 'asset-more-information')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`/ui/console/assets/assets/${id}$`))
+    for (const value of ['Acme Servers', 'Xeon E-2388G', '64G']) await expect(page.getByText(value, { exact: true })).toBeVisible()
+    const saved = await request.get(`/api/v1/assets/hosts/${id}/`, { headers: { authorization: `Bearer ${token}` } })
+    expect((await saved.json()).gathered_info).toMatchObject({ vendor: 'Acme Servers', cpu_model: 'Xeon E-2388G', memory: '64G' })
+    // the form opens with the saved values
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Edit', exact: true }).click()
+    await expect(page.getByLabel('Vendor')).toHaveValue('Acme Servers')
+  })
+})

@@ -87,7 +87,7 @@ function TicketDetail({ type }: { type: TicketType | undefined }) {
 
   const me = access.userId ?? ''
   const open = ticket.status.value === 'open'
-  const current = ticket.process_map.find((s) => s.approval_level === ticket.approval_step)
+  const current = ticket.process_map.find((s) => s.approval_level === ticket.approval_step.value)
   const isApplicant = ticket.applicant?.id === me
   const isAssignee = ticket.process_map.some((s) => s.assignees.includes(me))
   const canDecide = open && !isApplicant && !!current?.assignees.includes(me)
@@ -213,7 +213,7 @@ function TicketDetail({ type }: { type: TicketType | undefined }) {
               title: i18n._(msg`Level ${s.approval_level}: ${i18n._(stepState(s.state))}`),
               time: s.approval_date ? date(s.approval_date) : '',
               dateTime: s.approval_date ?? undefined,
-              primary: s.approval_level === ticket.approval_step && open,
+              primary: s.approval_level === ticket.approval_step.value && open,
               content: s.processor_display
                 ? i18n._(msg`By ${s.processor_display}`)
                 : i18n._(msg`Assignees: ${s.assignees_display.join(', ')}`),
