@@ -226,7 +226,7 @@ export interface ResourceApi<R = Row> {
   /** Rows of the filtered list (search, filters, spm, ids, order), no pagination. */
   filteredRows(req: FastifyRequest, db?: DB): Promise<R[]>
   /** Serializes rows with this resource's fields for an action (optionally limited to some fields). */
-  serialize(req: FastifyRequest, rows: R[], opts?: { action?: Action; only?: string[]; db?: DB }): Promise<Row[]>
+  serialize(req: FastifyRequest, rows: Row[], opts?: { action?: Action; only?: string[]; db?: DB }): Promise<Row[]>
   /** A paginated (or bare) list answer, honouring every list parameter. */
   listResponse(req: FastifyRequest, opts?: ListOptions): Promise<unknown>
   /** Runs the generic create of one object (validation, transaction, operate log); answers it serialized. */
@@ -234,7 +234,7 @@ export interface ResourceApi<R = Row> {
   /** Runs an update of one object with the engine's validation, transaction and operate log. */
   update(req: FastifyRequest, id: string, body: Row, opts?: { partial?: boolean }): Promise<Row>
   /** Records an operate log entry. */
-  audit(tx: DB, req: FastifyRequest, action: 'create' | 'update' | 'delete', row: R, diff?: DiffEntry[]): Promise<void>
+  audit(tx: DB, req: FastifyRequest, action: 'create' | 'update' | 'delete', row: Row, diff?: DiffEntry[]): Promise<void>
 }
 
 export interface ActionDef<R = Row> {

@@ -12,6 +12,7 @@ import { ipMatches } from '../../auth/ip-match.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { decryptOrPlain } from '../../auth/secret.ts'
 import type { ActionDef, Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { RowOf } from '../../db/connection.ts'
 import { defaultOf, isUuid, normUuid, parseValue } from '../../engine/parse.ts'
 import { requireUser } from '../../http/context.ts'
 import { ApiError } from '../../http/errors.ts'
@@ -172,6 +173,8 @@ function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table:
 }
 
 interface TestResult { is_valid: boolean; msg: string }
+type StorageTable = 'replay_storages' | 'command_storages'
+type StorageRow = RowOf<StorageTable>
 
 /** Any HTTP answer from the URL within 5 s (a bounded, real request from the server). */
 async function reachable(url: string, init: RequestInit = {}): Promise<{ ok: boolean; status?: number; error?: string }> {
@@ -235,10 +238,10 @@ async function testCommand(req: FastifyRequest, row: Row): Promise<TestResult> {
   return { is_valid: hosts.length > 0, msg: tr(lang, 'The storage endpoint answered {status}.', { status: 200 }) }
 }
 
-function storage(opts: { name: string; model: string; verboseName: string; path: string; table: string; kinds: Record<string, FieldDef[]>;
-  terminalColumn: string; test: (req: FastifyRequest, row: Row) => Promise<TestResult> }): ResourceDef {
+function storage(opts: { name: string; model: string; verboseName: string; path: string; table: StorageTable; kinds: Record<string, FieldDef[]>;
+  terminalColumn: string; test: (req: FastifyRequest, row: StorageRow) => Promise<TestResult> }): ResourceDef<StorageTable> {
   const { kinds, table } = opts
-  const testAction: ActionDef = {
+  const testAction: ActionDef<StorageRow> = {
     path: 'test-connective', detail: true, method: 'GET', perm: `terminal.view_${opts.model}`,
     handler: async (req, _reply, api, id) => opts.test(req, await api.getObject(req, id!)),
   }
