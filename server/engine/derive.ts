@@ -7,14 +7,14 @@
 import { sql } from 'kysely'
 import type { Cond, FieldDef, FilterDef, Hooks, NoExtra, ResourceDef, Row, StoredRow, TableName } from './types.ts'
 
-export interface KindPart<R = Row> {
+export interface KindPart<R = Row, F = R> {
   name: string
   model: string
   verboseName: string
   path: string
   title?: string
   /** Fields of this kind: a field named like a base field replaces it in place, others follow the base fields. */
-  fields?: Array<FieldDef<R>>
+  fields?: Array<FieldDef<F>>
   /** Base fields this kind leaves out. */
   omit?: string[]
   /** Selects this kind's rows (alias `t`); combined with the base scope. */
@@ -53,7 +53,7 @@ function mergeHooks<R>(a: Hooks<R> = {}, b: Hooks<R> = {}): Hooks<R> {
 }
 
 /** A full resource declaration for one kind of a base resource. */
-export function kindOf<T extends TableName, X extends object = NoExtra>(base: ResourceDef<T, X>, part: KindPart<StoredRow<T, X>>): ResourceDef<T, X> {
+export function kindOf<T extends TableName, X extends object = NoExtra>(base: ResourceDef<T, X>, part: KindPart<StoredRow<T>, StoredRow<T, X>>): ResourceDef<T, X> {
   const scope = part.scope && base.scope
     ? (ctx: Parameters<NonNullable<ResourceDef['scope']>>[0]) => {
       const conds = [base.scope!(ctx), part.scope!(ctx)].filter((c): c is Cond => !!c)

@@ -16,9 +16,9 @@ import type { RequestContext } from '../http/request-context.ts'
 export type Row = Record<string, any>
 export type TableName = keyof Tables
 /**
- * The row a declaration's hooks and computed fields see: its table's columns as read (`t.*`, typed by the
- * generated schema) and `X`, the values of its computed (`expr`) fields. `ResourceDef` without a table (the engine's
- * own view of every resource) reads plain `Row`s.
+ * The row a declaration sees: its table's columns as read (`t.*`, typed by the generated schema), and for its
+ * fields' `get`/`load` also `X`, the values of its computed (`expr`) fields. `ResourceDef` without a table (the
+ * engine's own view of every resource) reads plain `Row`s.
  */
 export type StoredRow<T extends TableName, X extends object = NoExtra> = TableName extends T ? Row : RowOf<T> & X
 export type NoExtra = Record<never, never>
@@ -252,10 +252,11 @@ export interface ActionDef<R = Row> {
 export interface DiffEntry { field: string; before: string; after: string }
 
 /**
- * A resource. `T` names its table: hooks, computed fields, `display` and actions then see typed rows
- * (`R` = `StoredRow<T, X>`, `X` the computed fields' values). Without it (the engine's generic code) rows are `Row`.
+ * A resource. `T` names its table: hooks, `display` and actions then see its typed rows (`R`: `t.*`, what
+ * `getObject` reads), fields' `get`/`load` the same with `X`, the values of the computed (`expr`) fields they read.
+ * Without `T` (the engine's generic code) rows are `Row`.
  */
-export interface ResourceDef<T extends TableName = TableName, X extends object = NoExtra, R = StoredRow<T, X>> {
+export interface ResourceDef<T extends TableName = TableName, X extends object = NoExtra, R = StoredRow<T>, F = StoredRow<T, X>> {
   /** Exports need a recent user confirmation of this level (e.g. secrets). */
   exportConfirm?: 'relogin' | 'password' | 'mfa'
   /**
@@ -283,7 +284,7 @@ export interface ResourceDef<T extends TableName = TableName, X extends object =
    * that is not an id of `idKind` is looked up in it (read and write alike).
    */
   altLookup?: string
-  fields: Array<FieldDef<R>>
+  fields: Array<FieldDef<F>>
   /** Rows carry `org_id`; lists are limited to the current org (ROOT sees all). */
   orgScoped?: boolean
   /**

@@ -13,3 +13,8 @@ export function bodyObject(req: FastifyRequest): Body {
 export function refId(x: unknown): unknown {
   return x && typeof x === 'object' ? ((x as Body).id ?? (x as Body).pk) : x
 }
+
+/** A JSON value as an object of unknown values, or undefined when it is not an object (an array, a scalar, null). */
+export function jsonObject(v: unknown): Body | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Body) : undefined
+}
