@@ -83,7 +83,7 @@ const LOAD_THRESHOLDS: Array<[key: string, normal: number, high: number]> = [['c
  * cpu load (normal up to 5, high up to 20), memory used % (85, 95) and disk used % (80, 99), each kept to one
  * decimal place as JumpServer's Status does; a missing value counts as 0.
  */
-export function loadOf(row: Row): 'critical' | 'high' | 'normal' | 'offline' {
+export function loadOf(row: { is_alive?: unknown; stat?: unknown }): 'critical' | 'high' | 'normal' | 'offline' {
   if (!row.is_alive) return 'offline'
   const s = (row.stat ?? {}) as Record<string, unknown>
   let worst: 'critical' | 'high' | 'normal' = 'normal'
