@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { DB } from '../db/connection.ts'
+import type { DB, RowOf } from '../db/connection.ts'
 import { resourceApi, userDisplay } from '../engine/index.ts'
-import type { Ctx, ResourceDef, Row, WriteInfo } from '../engine/types.ts'
+import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../engine/types.ts'
+import { jsonObject, refId } from '../http/body.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
@@ -63,11 +64,11 @@ const SECRET_ATTRS = new Set(['password', 'access_key_secret', 'client_secret', 
 
 const refusalText = (e: ProviderRefusal, ctx: Ctx) => tr(ctx.lang, e.message, e.params)
 
-async function providerErrors(values: Row, ctx: Ctx, info: WriteInfo): Promise<Record<string, unknown> | undefined> {
+async function providerErrors(values: Row, ctx: Ctx, info: WriteInfo<RowOf<'cloud_accounts'>>): Promise<Record<string, unknown> | undefined> {
   const provider = String(values.provider ?? info.existing?.provider ?? '')
   const p = PROVIDERS[provider]
   if (!p) return { provider: [tr(ctx.lang, 'This server cannot sync this provider yet.')] }
-  const attrs = { ...((info.existing?.attrs as Row | undefined) ?? {}), ...((values.attrs as Row | undefined) ?? {}) }
+  const attrs = { ...(jsonObject(info.existing?.attrs) ?? {}), ...(jsonObject(values.attrs) ?? {}) }
   try {
     p.validate?.({ attrs, secrets: {}, allowedNetworks: await (await import('./sync.ts')).allowedNetworks(ctx.db), log: async () => undefined })
   } catch (e) {
@@ -78,23 +79,23 @@ async function providerErrors(values: Row, ctx: Ctx, info: WriteInfo): Promise<R
 }
 
 /** The secret attributes go into one sealed column; the rest stays readable. A blank secret keeps the stored one. */
-function splitAttrs(values: Row, info: WriteInfo): Row {
+function splitAttrs(values: Row, info: WriteInfo<RowOf<'cloud_accounts'>>): Record<string, unknown> {
   if (values.attrs === undefined) return {}
   const database = info.req!.server.services.database
   const id = info.existing ? String(info.existing.id) : randomUUID()
-  const given = (values.attrs ?? {}) as Row
-  const plain: Row = {}
-  const stored = info.existing ? JSON.parse(openSecret(database, 'cloud_accounts', id, 'secret_attrs', String(info.existing.secret_attrs ?? '')) || '{}') as Row : {}
-  const secrets: Row = { ...stored }
+  const given = jsonObject(values.attrs) ?? {}
+  const plain: Record<string, unknown> = {}
+  const stored = info.existing ? JSON.parse(openSecret(database, 'cloud_accounts', id, 'secret_attrs', info.existing.secret_attrs) || '{}') as Record<string, string> : {}
+  const secrets: Record<string, string> = { ...stored }
   for (const [k, v] of Object.entries(given)) {
     if (SECRET_ATTRS.has(k)) { if (v !== '' && v !== null && v !== undefined) secrets[k] = String(v) } else plain[k] = v
   }
-  const out: Row = { attrs: JSON.stringify(plain), secret_attrs: sealSecret(database, 'cloud_accounts', id, 'secret_attrs', Object.keys(secrets).length ? JSON.stringify(secrets) : '') }
+  const out: Record<string, unknown> = { attrs: JSON.stringify(plain), secret_attrs: sealSecret(database, 'cloud_accounts', id, 'secret_attrs', Object.keys(secrets).length ? JSON.stringify(secrets) : '') }
   if (!info.existing) out.id = id
   return out
 }
 
-export const cloudAccounts: ResourceDef = {
+export const cloudAccounts: ResourceDef<'cloud_accounts'> = {
   name: 'xpack.account',
   app: 'xpack',
   model: 'account',
@@ -120,7 +121,7 @@ export const cloudAccounts: ResourceDef = {
   },
 }
 
-async function taskErrors(values: Row, ctx: Ctx, info: WriteInfo): Promise<Record<string, unknown> | undefined> {
+async function taskErrors(values: Row, ctx: Ctx, info: WriteInfo<RowOf<'cloud_sync_tasks'>>): Promise<Record<string, unknown> | undefined> {
   const errors: Record<string, string[]> = {}
   const crontab = String(values.crontab ?? info.existing?.crontab ?? '')
   if (values.crontab && !parseCron(String(values.crontab))) errors.crontab = [tr(ctx.lang, 'Invalid crontab: five fields, e.g. 0 3 * * *')]
@@ -129,9 +130,9 @@ async function taskErrors(values: Row, ctx: Ctx, info: WriteInfo): Promise<Recor
   const interval = values.interval !== undefined ? values.interval : info.existing?.interval
   if (periodic && !crontab && !interval) errors.is_periodic = [tr(ctx.lang, 'A periodic run needs a crontab or an interval.')]
   const accountRef = values.account ?? info.existing?.account_id
-  const accountId = typeof accountRef === 'object' && accountRef ? String((accountRef as Row).id) : String(accountRef ?? '')
+  const accountId = String(refId(accountRef) ?? '')
   const regions = (values.regions ?? info.existing?.regions ?? []) as string[]
-  const account = accountId ? (await sql<{ provider: string; attrs: Row }>`select provider, attrs from cloud_accounts where id = ${accountId}`.execute(ctx.db)).rows[0] : undefined
+  const account = accountId ? (await sql<{ provider: string; attrs: Record<string, unknown> }>`select provider, attrs from cloud_accounts where id = ${accountId}`.execute(ctx.db)).rows[0] : undefined
   if (account && values.regions !== undefined) {
     const p = PROVIDERS[account.provider]
     try {
@@ -154,16 +155,16 @@ async function syncSchedule(tx: DB, id: string, tz: string): Promise<void> {
     on conflict (name) do update set crontab = excluded.crontab, "interval" = excluded."interval", enabled = excluded.enabled, next_run_at = excluded.next_run_at`.execute(tx)
 }
 
-const periodicDisplay = (row: Row, ctx: Ctx) => {
+const periodicDisplay = (row: { is_periodic?: unknown; crontab?: unknown; interval?: unknown }, ctx: Ctx) => {
   if (!row.is_periodic) return tr(ctx.lang, 'Not periodic')
   if (row.crontab) return tr(ctx.lang, 'Run at {cron}', { cron: String(row.crontab) })
   return tr(ctx.lang, 'Every {n} hours', { n: String(row.interval ?? 24) })
 }
 
-const strList = (name: string, label: string, extra: Row = {}) =>
-  ({ name, type: 'list', label, default: [], child: { name, type: 'string', max_length: 256 }, ...extra }) as ResourceDef['fields'][number]
+const strList = (name: string, label: string, extra: Partial<FieldDef> = {}): FieldDef =>
+  ({ name, type: 'list', label, default: [], child: { name, type: 'string', max_length: 256 }, ...extra })
 
-export const syncInstanceTasks: ResourceDef = {
+export const syncInstanceTasks: ResourceDef<'cloud_sync_tasks'> = {
   name: 'xpack.syncinstancetask',
   app: 'xpack',
   model: 'syncinstancetask',
@@ -208,7 +209,7 @@ export const syncInstanceTasks: ResourceDef = {
 
 export const CLOUD_RESOURCES = [cloudAccounts, syncInstanceTasks]
 
-const page = (req: FastifyRequest, rows: Row[]) => {
+const page = <T>(req: FastifyRequest, rows: T[]) => {
   const q = req.query as { limit?: string; offset?: string }
   if (q.limit === undefined) return rows
   const limit = Math.min(Math.max(Number(q.limit) || 15, 1), 1000)
@@ -271,20 +272,20 @@ export function registerCloud(app: FastifyInstance): void {
     requireUser(req)
     await requirePerm(req, 'xpack.view_syncinstancetask')
     const row = await taskApi.getObject(req, idOf(req))
-    const rows = (await sql<Row>`select e.id, e.status, e.summary, e.reason, e.celery_task_id as task, e.date_sync, t.name as task_name
+    const rows = (await sql<Pick<RowOf<'cloud_sync_executions'>, 'id' | 'status' | 'summary' | 'reason' | 'date_sync'> & { task: string | null; task_name: string }>`select e.id, e.status, e.summary, e.reason, e.celery_task_id as task, e.date_sync, t.name as task_name
       from cloud_sync_executions e join cloud_sync_tasks t on t.id = e.task_id where e.task_id = ${row.id} order by e.date_sync desc limit 1000`.execute(req.ctx.db)).rows
-    return page(req, rows.map((r) => ({ ...r, task_display: r.task_name, date_sync: new Date(r.date_sync as string).toISOString() })))
+    return page(req, rows.map((r) => ({ ...r, task_display: r.task_name, date_sync: new Date(r.date_sync).toISOString() })))
   })
 
   route('GET', `${base}/sync-instance-tasks/:id/instances/`, async (req) => {
     requireUser(req)
     await requirePerm(req, 'xpack.view_syncinstancetask')
     const row = await taskApi.getObject(req, idOf(req))
-    const rows = (await sql<Row>`select i.id, i.instance_id, i.region, i.asset_ip, i.status, i.date_sync, i.asset_id, a.name as asset_name
+    const rows = (await sql<Pick<RowOf<'cloud_instances'>, 'id' | 'instance_id' | 'region' | 'asset_ip' | 'status' | 'date_sync' | 'asset_id'> & { asset_name: string | null }>`select i.id, i.instance_id, i.region, i.asset_ip, i.status, i.date_sync, i.asset_id, a.name as asset_name
       from cloud_instances i left join assets a on a.id = i.asset_id where i.task_id = ${row.id} order by i.instance_id limit 5000`.execute(req.ctx.db)).rows
     return page(req, rows.map((r) => ({
       id: r.id, instance_id: r.instance_id, region: r.region, asset_ip: r.asset_ip, status: r.status,
-      asset: r.asset_id ? { id: r.asset_id, name: r.asset_name } : null, date_sync: new Date(r.date_sync as string).toISOString(),
+      asset: r.asset_id ? { id: r.asset_id, name: r.asset_name } : null, date_sync: new Date(r.date_sync).toISOString(),
     })))
   })
 

@@ -5,28 +5,28 @@
  * Assets use it: host, database, device, cloud, web and custom on the one `assets` table.
  */
 import { sql } from 'kysely'
-import type { Cond, FieldDef, FilterDef, Hooks, ResourceDef } from './types.ts'
+import type { Cond, FieldDef, FilterDef, Hooks, NoExtra, ResourceDef, Row, StoredRow, TableName } from './types.ts'
 
-export interface KindPart {
+export interface KindPart<R = Row, F = R> {
   name: string
   model: string
   verboseName: string
   path: string
   title?: string
   /** Fields of this kind: a field named like a base field replaces it in place, others follow the base fields. */
-  fields?: FieldDef[]
+  fields?: Array<FieldDef<F>>
   /** Base fields this kind leaves out. */
   omit?: string[]
   /** Selects this kind's rows (alias `t`); combined with the base scope. */
   scope?: ResourceDef['scope']
   filters?: Array<string | FilterDef>
   /** Run after the base hooks (validate errors are merged; columns are merged). */
-  hooks?: Hooks
+  hooks?: Hooks<R>
   verbs?: ResourceDef['verbs']
   refusals?: ResourceDef['refusals']
 }
 
-function mergeFields(base: FieldDef[], own: FieldDef[] = [], omit: string[] = []): FieldDef[] {
+function mergeFields<R>(base: Array<FieldDef<R>>, own: Array<FieldDef<R>> = [], omit: string[] = []): Array<FieldDef<R>> {
   const byName = new Map(own.map((f) => [f.name, f]))
   const out = base.filter((f) => !omit.includes(f.name)).map((f) => byName.get(f.name) ?? f)
   const used = new Set(out.map((f) => f.name))
@@ -37,8 +37,8 @@ function mergeFields(base: FieldDef[], own: FieldDef[] = [], omit: string[] = []
   return [...out.slice(0, trailer), ...extra, ...out.slice(trailer)]
 }
 
-function mergeHooks(a: Hooks = {}, b: Hooks = {}): Hooks {
-  const out: Hooks = { ...a, ...b }
+function mergeHooks<R>(a: Hooks<R> = {}, b: Hooks<R> = {}): Hooks<R> {
+  const out: Hooks<R> = { ...a, ...b }
   if (a.validate && b.validate) {
     out.validate = async (values, ctx, info) => {
       const first = await a.validate!(values, ctx, info)
@@ -53,14 +53,14 @@ function mergeHooks(a: Hooks = {}, b: Hooks = {}): Hooks {
 }
 
 /** A full resource declaration for one kind of a base resource. */
-export function kindOf(base: ResourceDef, part: KindPart): ResourceDef {
+export function kindOf<T extends TableName, X extends object = NoExtra>(base: ResourceDef<T, X>, part: KindPart<StoredRow<T>, StoredRow<T, X>>): ResourceDef<T, X> {
   const scope = part.scope && base.scope
     ? (ctx: Parameters<NonNullable<ResourceDef['scope']>>[0]) => {
       const conds = [base.scope!(ctx), part.scope!(ctx)].filter((c): c is Cond => !!c)
       return conds.length ? sql.join(conds, sql` and `) as Cond : undefined
     }
     : part.scope ?? base.scope
-  const def: ResourceDef = {
+  const def: ResourceDef<T, X> = {
     ...base,
     name: part.name,
     model: part.model,

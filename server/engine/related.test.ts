@@ -2,10 +2,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { fieldInfo, relatedHint } from './fields.ts'
 import { defineResource, forgetResource } from './registry.ts'
-import type { Ctx, FieldDef, ResourceDef } from './types.ts'
+import type { Ctx, FieldDef, ResourceDef, TableName } from './types.ts'
 
 const target: ResourceDef = defineResource({
-  name: 'demo.gadget', app: 'demo', model: 'gadget', verboseName: 'Gadget', path: '/api/v1/demo/gadgets/', table: 'gadgets',
+  name: 'demo.gadget', app: 'demo', model: 'gadget', verboseName: 'Gadget', path: '/api/v1/demo/gadgets/', table: 'gadgets' as TableName, // no table: OPTIONS only
   fields: [{ name: 'id', type: 'uuid', read_only: true }, { name: 'name', type: 'string' }, { name: 'display_name', type: 'string' }],
 })
 const ctx = { lang: 'en' } as Ctx

@@ -19,7 +19,7 @@ import { and, cleanIds, col, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fet
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
 import { commitWrites, deleteRows, prepareMany, prepareWrite } from './write.ts'
-import type { Action, FieldDef, ListOptions, PermAction, ResourceApi, ResourceDef, Row, Verb } from './types.ts'
+import type { Action, FieldDef, ListOptions, PermAction, ResourceApi, ResourceDef, Row, TableName, Verb } from './types.ts'
 import type { DB } from '../db/connection.ts'
 import './messages.ts'
 
@@ -61,6 +61,8 @@ async function secretGuard(req: FastifyRequest, def: ResourceDef): Promise<void>
   await requireConfirm(req, def.secretGuard.confirm)
 }
 
+/** The helpers of one resource (its rows typed as its declaration's: `ResourceApi<RowOf<'assets'>>`). */
+export function resourceApi<T extends TableName, X extends object, R>(def: ResourceDef<T, X, R>): ResourceApi<R>
 export function resourceApi(def: ResourceDef): ResourceApi {
   const api: ResourceApi = {
     def,

@@ -13,7 +13,6 @@ import { tr } from '../i18n.ts'
 import { ApiError } from '../http/errors.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { randomUUID } from 'node:crypto'
-import type { Row } from './types.ts'
 
 export interface TreeNode { id: string; key: string; value: string; full_value: string; parent_key: string; child_mark: number; org_id: string }
 
@@ -118,7 +117,7 @@ export class KeyTree {
    * Columns of a node created through the list URL: under `parentId` (or the org root) with `value`, or along
    * `full_value` (`/Root/a/b`, the root's name optional), creating the missing intermediate nodes.
    */
-  async placeNew(db: DB, orgId: string, values: Row, parentId: string | undefined, lang: Lang): Promise<Row> {
+  async placeNew(db: DB, orgId: string, values: { value?: unknown; full_value?: unknown }, parentId: string | undefined, lang: Lang): Promise<Pick<TreeNode, 'key' | 'value' | 'full_value' | 'parent_key'>> {
     let parent = await this.root(db, orgId)
     let value = values.value as string | undefined
     if (parentId) {
@@ -238,7 +237,7 @@ export class KeyTree {
    * The lazy zTree answer: `key` (or `id`) → that node's children; `search` → matching nodes; nothing → the
    * org's root (every org's root in ROOT) open, with its children.
    */
-  async zTree(db: DB, orgId: string, q: Row, lang: Lang): Promise<ZNode[]> {
+  async zTree(db: DB, orgId: string, q: Record<string, unknown>, lang: Lang): Promise<ZNode[]> {
     const orgCond = orgId === ORG_IDS.ROOT ? sql`true` : sql`org_id = ${orgId}`
     const key = typeof q.key === 'string' && q.key ? q.key : undefined
     const id = typeof q.id === 'string' && /^[0-9a-f-]{36}$/i.test(q.id) ? q.id : undefined

@@ -5,10 +5,23 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { RawBuilder } from 'kysely'
-import type { DB } from '../db/connection.ts'
+import type { DB, RowOf, Tables } from '../db/connection.ts'
 import type { RequestContext } from '../http/request-context.ts'
 
+/**
+ * An untyped row: what the engine's generic code reads (`t.*` of any resource's table plus its computed fields),
+ * parsed input keyed by field names, and JSON payloads. A declaration names its table and gets typed rows instead
+ * (`ResourceDef<'assets'>`, `StoredRow`); docs/engine.md counts what is left.
+ */
 export type Row = Record<string, any>
+export type TableName = keyof Tables
+/**
+ * The row a declaration sees: its table's columns as read (`t.*`, typed by the generated schema), and for its
+ * fields' `get`/`load` also `X`, the values of its computed (`expr`) fields. `ResourceDef` without a table (the
+ * engine's own view of every resource) reads plain `Row`s.
+ */
+export type StoredRow<T extends TableName, X extends object = NoExtra> = TableName extends T ? Row : RowOf<T> & X
+export type NoExtra = Record<never, never>
 export type Ctx = RequestContext
 export type Cond = RawBuilder<unknown>
 
@@ -84,9 +97,9 @@ export interface Relation {
   naturalKey?: string
 }
 
-export interface LoadArgs { db: DB; ctx: Ctx; rows: Row[] }
+export interface LoadArgs<R = Row> { db: DB; ctx: Ctx; rows: R[] }
 
-export interface FieldDef {
+export interface FieldDef<R = Row> {
   name: string
   type: FieldType
   /** English label; translated through server/i18n.ts by the request language. */
@@ -136,9 +149,9 @@ export interface FieldDef {
   /** Unique across the table (`true`) or per organization (`org`). */
   unique?: boolean | 'org'
   /** Computed output from the selected row (after `load`). */
-  get?: (row: Row, ctx: Ctx, loaded: unknown) => unknown
+  get?(row: R, ctx: Ctx, loaded: unknown): unknown
   /** Batch loader for computed output: value per row id. */
-  load?: (ids: unknown[], args: LoadArgs) => Promise<Map<unknown, unknown>>
+  load?(ids: unknown[], args: LoadArgs<R>): Promise<Map<unknown, unknown>>
   /** Replaces the kind's input parsing (e.g. phone numbers given as text or `{code, phone}`): the value, or an error message. */
   parse?: (raw: unknown, ctx: Ctx) => { value: unknown } | { error: string }
   /** Extra validation of a parsed value: an error message (or messages / nested errors). */
@@ -162,34 +175,34 @@ export interface FilterDef {
 
 export type BulkDeleteGuard = 'org' | 'filtered' | 'ids' | 'never'
 
-export interface Hooks {
+export interface Hooks<R = Row> {
   /** Cross-field validation and defaults: return field errors (or nothing). Runs before the transaction; it may
    * also set values (defaults derived from other fields). */
-  validate?: (values: Row, ctx: Ctx, info: WriteInfo) => Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
+  validate?(values: Row, ctx: Ctx, info: WriteInfo<R>): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
   /** Extra column values for the row (inside the transaction, before the insert/update). */
-  columns?: (values: Row, ctx: Ctx, info: WriteInfo & { tx: DB }) => Promise<Row> | Row
+  columns?(values: Row, ctx: Ctx, info: WriteInfo<R> & { tx: DB }): Promise<Row> | Row
   /** After the row and its links are saved (inside the transaction). */
-  afterSave?: (tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo) => Promise<void>
+  afterSave?(tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo<R>): Promise<void>
   /** After the transaction committed, once per saved object (work outside the database: a mail). Must not throw. */
-  afterCommit?: (id: unknown, values: Row, ctx: Ctx, info: WriteInfo) => Promise<void>
+  afterCommit?(id: unknown, values: Row, ctx: Ctx, info: WriteInfo<R>): Promise<void>
   /** Before a delete (inside the transaction): throw an ApiError to refuse. */
-  beforeDelete?: (tx: DB, row: Row, ctx: Ctx) => Promise<void>
+  beforeDelete?(tx: DB, row: R, ctx: Ctx): Promise<void>
   /**
    * Replaces the generic create of `POST <list>` (after the add permission check): resources whose creation is a
    * command, e.g. an automation execution answering `{task}`. Must answer 400 field errors for bad input.
    */
-  create?: (req: FastifyRequest, reply: FastifyReply, api: ResourceApi) => Promise<unknown>
+  create?(req: FastifyRequest, reply: FastifyReply, api: ResourceApi<R>): Promise<unknown>
   /** A custom answer for a retrieve (return undefined for the normal one). */
-  retrieve?: (req: FastifyRequest, row: Row) => Promise<unknown>
+  retrieve?(req: FastifyRequest, row: R): Promise<unknown>
   /** Replaces the row deletion (e.g. soft delete); default `delete from table`. */
-  destroy?: (tx: DB, row: Row, ctx: Ctx) => Promise<void>
+  destroy?(tx: DB, row: R, ctx: Ctx): Promise<void>
 }
 
-export interface WriteInfo {
+export interface WriteInfo<R = Row> {
   op: 'create' | 'update'
   partial: boolean
   /** The stored row before an update. */
-  existing?: Row
+  existing?: R
   /** The request (for logging), when the write comes from one. */
   req?: FastifyRequest
 }
@@ -213,12 +226,12 @@ export interface ListOptions {
 }
 
 /** Helpers handed to special actions. */
-export interface ResourceApi {
+export interface ResourceApi<R = Row> {
   def: ResourceDef
   /** The object by id within the request's scope, or a 404. */
-  getObject(req: FastifyRequest, id: string, db?: DB): Promise<Row>
+  getObject(req: FastifyRequest, id: string, db?: DB): Promise<R>
   /** Rows of the filtered list (search, filters, spm, ids, order), no pagination. */
-  filteredRows(req: FastifyRequest, db?: DB): Promise<Row[]>
+  filteredRows(req: FastifyRequest, db?: DB): Promise<R[]>
   /** Serializes rows with this resource's fields for an action (optionally limited to some fields). */
   serialize(req: FastifyRequest, rows: Row[], opts?: { action?: Action; only?: string[]; db?: DB }): Promise<Row[]>
   /** A paginated (or bare) list answer, honouring every list parameter. */
@@ -231,7 +244,7 @@ export interface ResourceApi {
   audit(tx: DB, req: FastifyRequest, action: 'create' | 'update' | 'delete', row: Row, diff?: DiffEntry[]): Promise<void>
 }
 
-export interface ActionDef {
+export interface ActionDef<R = Row> {
   /** URL segment(s) after the list URL or the detail URL, e.g. `suggestions` or `password/reset`. */
   path: string
   detail: boolean
@@ -245,12 +258,17 @@ export interface ActionDef {
    * describes `POST` with them, as DRF does for such a viewset (lina's request form reads `actions.POST` there).
    */
   createForm?: boolean
-  handler: (req: FastifyRequest, reply: FastifyReply, api: ResourceApi, id?: string) => Promise<unknown>
+  handler(req: FastifyRequest, reply: FastifyReply, api: ResourceApi<R>, id?: string): Promise<unknown>
 }
 
 export interface DiffEntry { field: string; before: string; after: string }
 
-export interface ResourceDef {
+/**
+ * A resource. `T` names its table: hooks, `display` and actions then see its typed rows (`R`: `t.*`, what
+ * `getObject` reads), fields' `get`/`load` the same with `X`, the values of the computed (`expr`) fields they read.
+ * Without `T` (the engine's generic code) rows are `Row`.
+ */
+export interface ResourceDef<T extends TableName = TableName, X extends object = NoExtra, R = StoredRow<T>, F = StoredRow<T, X>> {
   /** Exports need a recent user confirmation of this level (e.g. secrets). */
   exportConfirm?: 'relogin' | 'password' | 'mfa'
   /**
@@ -270,7 +288,7 @@ export interface ResourceDef {
   description?: string
   /** List URL with its trailing slash, e.g. `/api/v1/users/groups/`. */
   path: string
-  table: string
+  table: T
   /** Id kind: uuid (generated) or serial (database) — serial ids are integers on the wire. */
   idKind?: 'uuid' | 'serial'
   /**
@@ -278,7 +296,7 @@ export interface ResourceDef {
    * that is not an id of `idKind` is looked up in it (read and write alike).
    */
   altLookup?: string
-  fields: FieldDef[]
+  fields: Array<FieldDef<F>>
   /** Rows carry `org_id`; lists are limited to the current org (ROOT sees all). */
   orgScoped?: boolean
   /**
@@ -325,11 +343,11 @@ export interface ResourceDef {
   /** Only these action kinds are checked at system scope (e.g. users: delete). */
   systemPermFor?: PermAction[]
   /** The text of an object in operate logs (Django `str(obj)`); default its name. */
-  display?: (row: Row) => string
+  display?(row: R): string
   /** Organization an operate log belongs to when the resource is not org-scoped (default: current org). */
   auditOrg?: 'current' | 'system'
   /** No operate logs (e.g. the operate logs themselves). */
   noAudit?: boolean
-  hooks?: Hooks
-  actions?: ActionDef[]
+  hooks?: Hooks<R>
+  actions?: Array<ActionDef<R>>
 }

@@ -4,11 +4,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { DB } from '../db/connection.ts'
+import type { DB, RowOf } from '../db/connection.ts'
 import { kindOf } from '../engine/derive.ts'
 import { userDisplay } from '../engine/index.ts'
 import { isUuid } from '../engine/parse.ts'
-import type { ActionDef, Ctx, FieldDef, ResourceApi, ResourceDef, Row } from '../engine/types.ts'
+import type { ActionDef, Ctx, FieldDef, LoadArgs, ResourceApi, ResourceDef, StoredRow } from '../engine/types.ts'
+import { bodyObject, type Body } from '../http/body.ts'
 import { requireUser } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
@@ -50,7 +51,7 @@ const baseFields: FieldDef[] = [
   dateUpdated,
 ]
 
-export const tickets: ResourceDef = {
+export const tickets: ResourceDef<'tickets'> = {
   name: 'tickets.ticket',
   app: 'tickets',
   model: 'ticket',
@@ -81,7 +82,7 @@ export const tickets: ResourceDef = {
 /** The fields an approver may change on an asset request before approving. */
 export const APPLY_ASSET_EDITABLE = ['apply_nodes', 'apply_assets', 'apply_accounts', 'apply_actions', 'apply_date_start', 'apply_date_expired'] as const
 
-const applyAssetFields: FieldDef[] = [
+const applyAssetFields: Array<FieldDef<StoredRow<'tickets'>>> = [
   {
     name: 'apply_nodes', type: 'm2m', label: 'Node', default: [],
     relation: { resource: 'assets.node', attrs: ['id', 'name', 'full_value'], unscoped: true, through: { table: 'ticket_apply_nodes', from: 'ticket_id', to: 'node_id' } },
@@ -99,11 +100,11 @@ const applyAssetFields: FieldDef[] = [
 
 const scopeType = (type: TicketType) => () => sql`t.type = ${type}`
 
-export const applyAssetTickets: ResourceDef = kindOf(tickets, {
+export const applyAssetTickets = kindOf(tickets, {
   name: 'tickets.applyassetticket', model: 'applyassetticket', verboseName: 'Apply Asset Ticket', path: '/api/v1/tickets/apply-asset-tickets/',
   fields: applyAssetFields, scope: scopeType('apply_asset'),
 })
-export const applyLoginTickets: ResourceDef = kindOf(tickets, {
+export const applyLoginTickets = kindOf(tickets, {
   name: 'tickets.applyloginticket', model: 'applyloginticket', verboseName: 'Apply Login Ticket', path: '/api/v1/tickets/apply-login-tickets/',
   fields: [
     { name: 'apply_login_ip', type: 'string', label: 'Login IP', read_only: true },
@@ -112,7 +113,7 @@ export const applyLoginTickets: ResourceDef = kindOf(tickets, {
   ],
   scope: scopeType('login_confirm'),
 })
-export const applyLoginAssetTickets: ResourceDef = kindOf(tickets, {
+export const applyLoginAssetTickets = kindOf(tickets, {
   name: 'tickets.applyloginassetticket', model: 'applyloginassetticket', verboseName: 'Apply Login Asset Ticket', path: '/api/v1/tickets/apply-login-asset-tickets/',
   fields: [
     { name: 'apply_login_user', type: 'fk', label: 'Login user', read_only: true, relation: { resource: 'users.user', attrs: ['id', 'name', 'username'], unscoped: true } },
@@ -121,7 +122,7 @@ export const applyLoginAssetTickets: ResourceDef = kindOf(tickets, {
   ],
   scope: scopeType('login_asset_confirm'),
 })
-export const applyCommandTickets: ResourceDef = kindOf(tickets, {
+export const applyCommandTickets = kindOf(tickets, {
   name: 'tickets.applycommandticket', model: 'applycommandticket', verboseName: 'Apply Command Ticket', path: '/api/v1/tickets/apply-command-tickets/',
   fields: [
     { name: 'apply_run_user', type: 'fk', label: 'Run user', read_only: true, relation: { resource: 'users.user', attrs: ['id', 'name', 'username'], unscoped: true } },
@@ -147,7 +148,7 @@ export function ticketErrorReply(e: unknown, lang: Ctx['lang']): never {
 interface ApplyAssetValues { nodes?: string[]; assets?: string[]; accounts?: string[]; actions?: number; start?: Date; expired?: Date }
 
 /** Parses the asset-request fields of a body (open or approve), checking ids against the ticket's organization. */
-async function parseApplyAsset(req: FastifyRequest, body: Row, orgId: string, partial: boolean, db = req.ctx.db): Promise<ApplyAssetValues> {
+async function parseApplyAsset(req: FastifyRequest, body: Body, orgId: string, partial: boolean, db = req.ctx.db): Promise<ApplyAssetValues> {
   const ctx = req.ctx
   const errors: Record<string, string[]> = {}
   const out: ApplyAssetValues = {}
@@ -155,7 +156,7 @@ async function parseApplyAsset(req: FastifyRequest, body: Row, orgId: string, pa
     const raw = body[field]
     if (raw === undefined) return undefined
     if (!Array.isArray(raw) || raw.length > 1000) { errors[field] = [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })]; return undefined }
-    const list = [...new Set(raw.map((v) => (v && typeof v === 'object' ? (v as Row).id : v)))]
+    const list = [...new Set(raw.map((v) => (v && typeof v === 'object' ? (v as Body).id : v)))]
     const bad = list.filter((v) => !isUuid(v))
     if (bad.length) { errors[field] = [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(bad[0]) })]; return undefined }
     if (!list.length) return []
@@ -178,7 +179,7 @@ async function parseApplyAsset(req: FastifyRequest, body: Row, orgId: string, pa
   }
   if (body.apply_actions !== undefined) {
     const a = body.apply_actions
-    const list = Array.isArray(a) ? a.map((x) => (x && typeof x === 'object' ? (x as Row).value : x)) : undefined
+    const list = Array.isArray(a) ? a.map((x) => (x && typeof x === 'object' ? (x as Body).value : x)) : undefined
     if (!list || list.some((x) => typeof x !== 'string' || !(x in ACTION_BITS) && x !== 'all')) errors.apply_actions = [tr(ctx.lang, '"{input}" is not a valid choice.', { input: String(list?.find((x) => typeof x !== 'string' || !(x in ACTION_BITS)) ?? a) })]
     else out.actions = list.includes('all') ? Object.values(ACTION_BITS).reduce((s, b) => s | b, 0) : (list as string[]).reduce((s, x) => s | ACTION_BITS[x]!, 0)
   }
@@ -195,10 +196,10 @@ async function parseApplyAsset(req: FastifyRequest, body: Row, orgId: string, pa
   return out
 }
 
-async function openApplyAsset(req: FastifyRequest, reply: FastifyReply, api: ResourceApi) {
+async function openApplyAsset(req: FastifyRequest, reply: FastifyReply, api: ResourceApi<RowOf<'tickets'>>) {
   const ctx = req.ctx
   const user = requireUser(req)
-  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Row
+  const body = bodyObject(req)
   const errors: Record<string, string[]> = {}
   const title = typeof body.title === 'string' ? body.title.trim() : ''
   if (!title) errors.title = [tr(ctx.lang, 'This field is required.')]
@@ -310,7 +311,7 @@ async function act(req: FastifyRequest, api: ResourceApi, id: string, action: 'a
 
 /** An approver's edits of an asset request (only the current step's assignees reach this); a comment suffix. */
 async function applyAssetEdits(req: FastifyRequest, tx: DB, id: string, orgId: string, userId: string): Promise<string> {
-  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Row
+  const body = bodyObject(req)
   const touched = APPLY_ASSET_EDITABLE.filter((f) => body[f] !== undefined)
   if (!touched.length) return ''
   // Check the caller may approve before changing anything.
@@ -359,12 +360,15 @@ const effectiveFlows = {
     : undefined),
 }
 
-async function rulesOut(_ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): Promise<Map<unknown, unknown>> {
-  const userIds = [...new Set(rows.flatMap((r) => ((r.rules ?? []) as FlowRule[]).flatMap((x) => x.assignees ?? [])))]
+/** A flow's stored rules (a JSON list written by the flow's validation). */
+const rulesOf = (r: Pick<RowOf<'ticket_flows'>, 'rules'>) => (Array.isArray(r.rules) ? r.rules : []) as unknown as FlowRule[]
+
+async function rulesOut(_ids: unknown[], { db, rows }: LoadArgs<RowOf<'ticket_flows'>>): Promise<Map<unknown, unknown>> {
+  const userIds = [...new Set(rows.flatMap((r) => rulesOf(r).flatMap((x) => x.assignees ?? [])))]
   const names = new Map((userIds.length ? (await sql<{ id: string; d: string }>`select id, name || '(' || username || ')' as d from users where id = any(${userIds}::uuid[])`.execute(db)).rows : []).map((u) => [u.id, u.d]))
   const out = new Map<unknown, unknown>()
   for (const r of rows) {
-    const list = ((r.rules ?? []) as FlowRule[]).slice(0, Number(r.approval_level ?? 1))
+    const list = rulesOf(r).slice(0, Number(r.approval_level ?? 1))
     const mapped = []
     for (const [i, rule] of list.entries()) {
       const assignees = rule.strategy === 'custom_user' ? (rule.assignees ?? []) : await ruleAssignees(db, rule.strategy, String(r.org_id), [])
@@ -380,7 +384,7 @@ async function rulesOut(_ids: unknown[], { db, rows }: { db: DB; rows: Row[] }):
   return out
 }
 
-export const flows: ResourceDef = {
+export const flows: ResourceDef<'ticket_flows'> = {
   name: 'tickets.ticketflow',
   app: 'tickets',
   model: 'ticketflow',
@@ -426,7 +430,7 @@ export const flows: ResourceDef = {
       let bad = false
       const out: FlowRule[] = []
       for (const r of rules) {
-        const strategy = (r.strategy && typeof r.strategy === 'object' ? (r.strategy as Row).value : r.strategy) as Strategy
+        const strategy = (r.strategy && typeof r.strategy === 'object' ? (r.strategy as Body).value : r.strategy) as Strategy
         const assignees = [...new Set((r.assignees ?? []).map(String))]
         const e: Record<string, unknown> = {}
         if (!STRATEGIES.includes(strategy)) e.strategy = [tr(ctx.lang, '"{input}" is not a valid choice.', { input: String(strategy) })]

@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { registerResource, userDisplay } from '../engine/index.ts'
 import { isUuid } from '../engine/parse.ts'
-import type { Row } from '../engine/types.ts'
+import { bodyObject as body, type Body } from '../http/body.ts'
+import type { RowOf } from '../db/connection.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError, notFound, validationError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
@@ -25,7 +26,6 @@ import { afterTransition } from './notify.ts'
 import { finalApproveEffects, flows, TICKET_RESOURCES } from './resources.ts'
 import { registerLoginConfirm } from './login-confirm.ts'
 
-const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Row
 const labeled = (value: string, choices: { value: string; label: string }[], lang: FastifyRequest['ctx']['lang']) =>
   ({ value, label: tr(lang, choices.find((c) => c.value === value)?.label ?? value) })
 
@@ -37,10 +37,10 @@ async function participantTicket(req: FastifyRequest, id: unknown): Promise<Tick
   return t
 }
 
-function commentOut(r: Row) {
+function commentOut(r: RowOf<'ticket_comments'>) {
   return {
     id: r.id, ticket: r.ticket_id, body: r.body, type: r.type, user: r.user_id, user_display: r.user_display,
-    date_created: (r.date_created as Date).toISOString(), date_updated: (r.date_created as Date).toISOString(),
+    date_created: r.date_created.toISOString(), date_updated: r.date_created.toISOString(),
   }
 }
 
@@ -62,7 +62,7 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
   // Editing a root flow from an organization edits that organization's copy (serializers/flow.py).
   app.addHook('preHandler', async (req) => {
     if ((req.method !== 'PUT' && req.method !== 'PATCH') || !req.url.startsWith(flows.path)) return
-    const id = (req.params as Row | undefined)?.id
+    const id = (req.params as Body | undefined)?.id
     if (typeof id !== 'string' || !isUuid(id) || req.ctx.orgId === ORG_IDS.ROOT || !req.ctx.user) return
     const row = (await sql<{ id: string; org_id: string; type: string }>`select id, org_id, type from ticket_flows where id = ${id}`.execute(req.ctx.db)).rows[0]
     if (!row || row.org_id !== ORG_IDS.ROOT) return
@@ -72,14 +72,14 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
       select ${copy}, ${req.ctx.orgId}, type, approval_level, rules, comment, ${userDisplay(req.ctx.user)}, ${userDisplay(req.ctx.user)}
       from ticket_flows where id = ${id} on conflict (org_id, type) do nothing`.execute(req.ctx.db)
     const own = (await sql<{ id: string }>`select id from ticket_flows where org_id = ${req.ctx.orgId} and type = ${row.type}`.execute(req.ctx.db)).rows[0]!
-    ;(req.params as Row).id = own.id
+    ;(req.params as Body).id = own.id
   })
 
   // ── Comments ──
   app.get('/api/v1/tickets/comments/', async (req) => {
     const q = req.query as Record<string, unknown>
     const t = await participantTicket(req, q.ticket_id)
-    const rows = (await sql<Row>`select * from ticket_comments where ticket_id = ${t.id} order by date_created, id limit 1000`.execute(req.ctx.db)).rows
+    const rows = (await sql<RowOf<'ticket_comments'>>`select * from ticket_comments where ticket_id = ${t.id} order by date_created, id limit 1000`.execute(req.ctx.db)).rows
     return rows.map(commentOut)
   })
   app.post('/api/v1/tickets/comments/', async (req, reply) => {
@@ -92,7 +92,7 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
     if (text.length > 4096 || text.includes('\0')) throw validationError({ body: [tr(req.ctx.lang, 'Ensure this field has no more than {n} characters.', { n: 4096 })] })
     if (!(await allowedActions(req.ctx.db, t, user.id)).comment) throw new ApiError(400, { detail: tr(req.ctx.lang, 'The ticket is already closed'), code: 'ticket_closed' })
     const id = await addComment(req.ctx.db, t.id, user.id, userDisplay(user), text, 'common')
-    const row = (await sql<Row>`select * from ticket_comments where id = ${id}`.execute(req.ctx.db)).rows[0]!
+    const row = (await sql<RowOf<'ticket_comments'>>`select * from ticket_comments where id = ${id}`.execute(req.ctx.db)).rows[0]!
     return reply.status(201).send(commentOut(row))
   })
 
@@ -116,7 +116,7 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
   })
   app.get('/api/v1/tickets/tickets/:id/session/', async (req) => {
     const t = await participantTicket(req, (req.params as { id: string }).id)
-    const s = (await sql<Row>`select s.id, s."user", s.asset, s.account, s.protocol, s.login_from, s.remote_addr, s.is_finished, s.date_start, s.date_end, s.org_id,
+    const s = (await sql<Pick<RowOf<'terminal_sessions'>, 'id' | 'user' | 'asset' | 'account' | 'protocol' | 'login_from' | 'remote_addr' | 'is_finished' | 'date_start' | 'date_end' | 'org_id'> & { has_terminal: boolean }>`select s.id, s."user", s.asset, s.account, s.protocol, s.login_from, s.remote_addr, s.is_finished, s.date_start, s.date_end, s.org_id,
         s.terminal_id is not null as has_terminal
       from ticket_sessions ts join terminal_sessions s on s.id = ts.session_id where ts.ticket_id = ${t.id} limit 1`.execute(req.ctx.db)).rows[0]
     if (!s) throw notFound('Session')
@@ -237,7 +237,7 @@ button{font:inherit;padding:.5rem 1.25rem;background:#0f6cbd;color:#fff;border:0
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
     const where = sql`org_id = ${req.ctx.orgId}::uuid and (${search === ''} or full_value ilike ${like})`
     const count = (await sql<{ n: number }>`select count(*)::int as n from nodes where ${where}`.execute(req.ctx.db)).rows[0]!.n
-    const results = (await sql<Row>`select id, value as name, full_value from nodes where ${where} order by full_value limit ${limit} offset ${offset}`.execute(req.ctx.db)).rows
+    const results = (await sql<{ id: string; name: string; full_value: string }>`select id, value as name, full_value from nodes where ${where} order by full_value limit ${limit} offset ${offset}`.execute(req.ctx.db)).rows
     return { count, next: null, previous: null, results }
   })
 

@@ -9,9 +9,9 @@ import { sql } from 'kysely'
 import type { FastifyRequest } from 'fastify'
 import { requireConfirm } from '../../auth/confirm.ts'
 import { requirePerm } from '../../http/context.ts'
-import type { DB } from '../../db/connection.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import { kindOf } from '../../engine/derive.ts'
-import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
+import type { Ctx, FieldDef, LoadArgs, ResourceDef, Row, StoredRow, WriteInfo } from '../../engine/types.ts'
 import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -25,23 +25,25 @@ import './messages.ts'
 
 const PERMS = { view: 'assets.view_asset', add: 'assets.add_asset', change: 'assets.change_asset', delete: 'assets.delete_asset' }
 
-async function assetProtocols(db: DB, ids: unknown[]): Promise<Map<unknown, Row[]>> {
-  const out = new Map<unknown, Row[]>(ids.map((id) => [id, []]))
+type AssetRow = StoredRow<'assets'>
+
+async function assetProtocols(db: DB, ids: unknown[]): Promise<Map<unknown, ProtoIn[]>> {
+  const out = new Map<unknown, ProtoIn[]>(ids.map((id) => [id, []]))
   if (!ids.length) return out
-  const r = await sql<Row>`select asset_id, name, port from asset_protocols where asset_id = any(${ids}::uuid[]) order by asset_id, id`.execute(db)
+  const r = await sql<Pick<RowOf<'asset_protocols'>, 'asset_id' | 'name' | 'port'>>`select asset_id, name, port from asset_protocols where asset_id = any(${ids}::uuid[]) order by asset_id, id`.execute(db)
   for (const p of r.rows) out.get(p.asset_id)?.push({ name: p.name, port: p.port })
   return out
 }
 
 /** auto_config of each asset: its platform's switches (contract §5.2). */
-async function autoConfig(_ids: unknown[], { db, rows }: { db: DB; rows: Row[] }): Promise<Map<unknown, unknown>> {
+async function autoConfig(_ids: unknown[], { db, rows }: LoadArgs<AssetRow>): Promise<Map<unknown, unknown>> {
   const pids = [...new Set(rows.map((r) => r.platform_id))]
-  const plats = pids.length ? (await sql<Row>`select id, su_enabled, domain_enabled, automation from platforms where id = any(${pids}::int[])`.execute(db)).rows : []
+  const plats = pids.length ? (await sql<Pick<RowOf<'platforms'>, 'id' | 'su_enabled' | 'domain_enabled' | 'automation'>>`select id, su_enabled, domain_enabled, automation from platforms where id = any(${pids}::int[])`.execute(db)).rows : []
   const byId = new Map(plats.map((p) => [p.id, p]))
   return new Map(rows.map((r) => {
     const p = byId.get(r.platform_id)
-    const a = (p?.automation ?? {}) as Row
-    const cfg: Row = { su_enabled: !!p?.su_enabled, domain_enabled: !!p?.domain_enabled, ansible_enabled: !!a.ansible_enabled, ansible_config: a.ansible_config ?? {} }
+    const a = (p?.automation ?? {}) as Record<string, unknown>
+    const cfg: Record<string, unknown> = { su_enabled: !!p?.su_enabled, domain_enabled: !!p?.domain_enabled, ansible_enabled: !!a.ansible_enabled, ansible_config: a.ansible_config ?? {} }
     for (const item of AUTOMATION_ITEMS) cfg[`${item}_enabled`] = !!a[`${item}_enabled`]
     return [r.id, cfg]
   }))
@@ -95,15 +97,15 @@ async function defaultProtocols(db: DB, platformId: number): Promise<ProtoIn[]> 
  * that needs what viewing the secret needs: the view-secret permission and a fresh MFA confirmation (issue 36
  * point 6, docs/decisions/security-hardening-second-round.md, "Secrets go only where their viewers send them").
  */
-async function guardReach(req: FastifyRequest, values: Row, existing: Row): Promise<void> {
+async function guardReach(req: FastifyRequest, values: Row, existing: AssetRow): Promise<void> {
   const db = req.ctx.db
   const moved: string[] = []
   if (values.address !== undefined && String(values.address).trim() !== String(existing.address ?? '')) moved.push('address')
-  const domainOf = (v: unknown) => (v && typeof v === 'object' ? String((v as Row).id ?? '') : v === null || v === undefined ? '' : String(v))
+  const domainOf = (v: unknown) => (v && typeof v === 'object' ? String((v as { id?: unknown }).id ?? '') : v === null || v === undefined ? '' : String(v))
   if (values.domain !== undefined && domainOf(values.domain) !== domainOf(existing.domain_id)) moved.push('domain')
   if (Array.isArray(values.protocols)) {
     const key = (list: Array<{ name?: unknown; port?: unknown }>) => list.map((p) => `${String(p.name)}:${Number(p.port)}`).sort().join(',')
-    const kept = ((await assetProtocols(db, [existing.id])).get(existing.id) ?? []) as Array<{ name?: unknown; port?: unknown }>
+    const kept = (await assetProtocols(db, [existing.id])).get(existing.id) ?? []
     if (key(values.protocols as Array<{ name?: unknown; port?: unknown }>) !== key(kept)) moved.push('protocols')
   }
   if (!moved.length) return
@@ -113,13 +115,13 @@ async function guardReach(req: FastifyRequest, values: Row, existing: Row): Prom
   await requireConfirm(req, 'mfa')
 }
 
-async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: Category | undefined): Promise<Record<string, unknown> | undefined> {
+async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo<AssetRow>, category: Category | undefined): Promise<Record<string, unknown> | undefined> {
   const db = ctx.db
   const existing = info.existing
   const platformId = (values.platform ?? existing?.platform_id) as number | undefined
   const platform = await platformById(db, platformId)
   if (existing && info.req) await guardReach(info.req, values, existing)
-  const errors: Row = {}
+  const errors: Record<string, unknown> = {}
   if (!platform) return values.platform === undefined ? undefined : { platform: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(values.platform) })] }
   if (category && platform.category !== category) {
     return { platform: [tr(ctx.lang, 'The platform is not of the category {category}', { category: tr(ctx.lang, CATEGORY_LABELS[category]) })] }
@@ -133,7 +135,7 @@ async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: C
     if (problem) errors.address = [problem]
   }
   if (values.protocols === undefined && (info.op === 'create' || values.platform !== undefined)) {
-    const kept = existing ? ((await assetProtocols(db, [existing.id])).get(existing.id) as ProtoIn[]) : []
+    const kept = existing ? ((await assetProtocols(db, [existing.id])).get(existing.id) ?? []) : []
     const fits = kept.length && !(await checkProtocols(db, platform.id, kept, ctx))
     values.protocols = fits ? kept : await defaultProtocols(db, platform.id)
   } else if (Array.isArray(values.protocols)) {
@@ -155,7 +157,7 @@ async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo, category: C
 const categoryChoices = Object.entries(CATEGORY_LABELS).map(([value, label]) => ({ value, label }))
 const typeChoices = TYPES.map((x) => ({ value: x.value, label: x.label }))
 
-const baseFields: FieldDef[] = [
+const baseFields: Array<FieldDef<AssetRow>> = [
   idField(),
   { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: 'org' },
   { name: 'address', type: 'string', label: 'Address', required: true, max_length: 767 },
@@ -222,7 +224,7 @@ const nodeFilter = (name: string) => ({
   },
 })
 
-export const assetBase: ResourceDef = {
+export const assetBase: ResourceDef<'assets'> = {
   name: 'assets.asset',
   app: 'assets',
   model: 'asset',
@@ -254,7 +256,7 @@ export const assetBase: ResourceDef = {
       const emptied = Array.isArray(values.nodes) && !values.nodes.length
       if (info.op !== 'create' && !emptied) return
       const given = (values.nodes as string[] | undefined) ?? []
-      const q = (info.req?.query ?? {}) as Row
+      const q = (info.req?.query ?? {}) as Record<string, unknown>
       const byQuery = typeof q.node_id === 'string' && /^[0-9a-f-]{36}$/i.test(q.node_id) ? await nodeTree.byId(tx, q.node_id) : undefined
       const row = (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!
       if (byQuery && byQuery.org_id !== row.org_id) throw validationError({ nodes: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: byQuery.id })] })
@@ -264,7 +266,7 @@ export const assetBase: ResourceDef = {
 }
 
 /** The combined list: every kind, read/update/delete; creating needs a kind's URL. */
-export const assets: ResourceDef = {
+export const assets: ResourceDef<'assets'> = {
   ...assetBase,
   // the detail (AssetDetail's Hardware card) carries the gathered hardware info, as a host's does; lists do not
   fields: [...assetBase.fields, { name: 'gathered_info', type: 'json', label: 'Gathered info', read_only: true, visible: (_ctx, action) => action === 'retrieve' }],
@@ -282,7 +284,7 @@ const platformOf = (category: Category): FieldDef => ({
   relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: category === 'custom' ? 'category=custom&type=custom' : `category=${category}`, limit: () => sql`t.category = ${category}` },
 })
 
-function kind(category: Category, path: string, model: string, verboseName: string, fields: FieldDef[] = []): ResourceDef {
+function kind(category: Category, path: string, model: string, verboseName: string, fields: Array<FieldDef<AssetRow>> = []): ResourceDef<'assets'> {
   return kindOf(assetBase, {
     name: `assets.${model}`, model, verboseName, path: `/api/v1/assets/${path}/`,
     fields: [platformOf(category), ...fields],

@@ -15,7 +15,9 @@ import { testConnectivity } from '../../automation/connectivity.ts'
 import { gatherFacts } from '../../automation/facts.ts'
 import { requirePerm } from '../../http/context.ts'
 import { userDisplay } from '../../engine/audit.ts'
-import type { ActionDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { RowOf } from '../../db/connection.ts'
+import type { ActionDef } from '../../engine/types.ts'
+import { bodyObject, refId } from '../../http/body.ts'
 import { detailError, validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -79,7 +81,7 @@ export const testGatewaysConnectivity = defineTask({
   },
 })
 
-async function start(req: FastifyRequest, name: string, kwargs: Row): Promise<{ task: string }> {
+async function start(req: FastifyRequest, name: string, kwargs: Record<string, unknown>): Promise<{ task: string }> {
   const runner = taskRunner(req.server)
   if (!runner) throw detailError(503, 'Background tasks are not running', 'task_runner_unavailable')
   const user = req.ctx.user!
@@ -89,8 +91,7 @@ async function start(req: FastifyRequest, name: string, kwargs: Row): Promise<{ 
 
 /** The body's action (test or refresh), after checking the permission of that action: its task's name. */
 async function action(req: FastifyRequest): Promise<string> {
-  const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Row
-  const a = body.action
+  const a = bodyObject(req).action
   if (a === 'test' || a === 'refresh') {
     await requirePerm(req, a === 'test' ? PERM : REFRESH_PERM)
     return a === 'test' ? testAssetsConnectivity.name : refreshHardwareInfo.name
@@ -98,7 +99,7 @@ async function action(req: FastifyRequest): Promise<string> {
   throw validationError({ action: [tr(req.ctx.lang, '"{input}" is not a valid choice.', { input: String(a ?? '') })] })
 }
 
-const assetActions: ActionDef[] = [
+const assetActions: Array<ActionDef<RowOf<'assets'>>> = [
   {
     path: 'tasks', detail: true, method: 'POST', perm: TASKS_PERM,
     async handler(req, reply, api, id) {
@@ -111,9 +112,9 @@ const assetActions: ActionDef[] = [
     path: 'tasks', detail: false, method: 'POST', perm: TASKS_PERM,
     async handler(req, reply) {
       const task = await action(req)
-      const given = ((req.body as Row).assets ?? []) as unknown[]
+      const given = bodyObject(req).assets ?? []
       if (!Array.isArray(given) || !given.length) throw validationError({ assets: [tr(req.ctx.lang, 'This list may not be empty.')] })
-      const wanted = given.map((x) => (x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)).filter(isUuid)
+      const wanted = given.map(refId).filter(isUuid)
       // only assets the request's organization shows
       const visible = new Set((await sql<{ id: string }>`select t.id from assets t where t.id = any(${wanted}::uuid[])
         ${req.ctx.orgId === ORG_IDS.ROOT ? sql`` : sql`and t.org_id = ${req.ctx.orgId}`}`.execute(req.ctx.db)).rows.map((r) => r.id))
@@ -124,7 +125,7 @@ const assetActions: ActionDef[] = [
   },
 ]
 
-const nodeActions: ActionDef[] = [{
+const nodeActions: Array<ActionDef<RowOf<'nodes'>>> = [{
   path: 'tasks', detail: true, method: 'POST', perm: TASKS_PERM,
   async handler(req, reply, api, id) {
     const task = await action(req)
@@ -133,11 +134,11 @@ const nodeActions: ActionDef[] = [{
   },
 }]
 
-const gatewayActions: ActionDef[] = [{
+const gatewayActions: Array<ActionDef<RowOf<'assets'>>> = [{
   path: 'test-connective', detail: true, method: 'POST', perm: PERM,
   async handler(req, reply, api, id) {
     const gateway = await api.getObject(req, id!)
-    const raw = ((req.body && typeof req.body === 'object' ? req.body : {}) as Row).port
+    const raw = bodyObject(req).port
     let port: number | undefined
     if (raw !== undefined && raw !== null && raw !== '') {
       port = Number(raw)
@@ -147,7 +148,7 @@ const gatewayActions: ActionDef[] = [{
   },
 }]
 
-function addActions(def: ResourceDef, actions: ActionDef[]): void {
+function addActions<R>(def: { actions?: Array<ActionDef<R>> }, actions: Array<ActionDef<R>>): void {
   def.actions = [...(def.actions ?? []), ...actions.filter((a) => !def.actions?.some((b) => b.path === a.path && b.detail === a.detail && b.method === a.method))]
 }
 

@@ -5,9 +5,9 @@
  * writing them moves assets into (and the left-out ones out of) the domain, gateways untouched.
  */
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import { kindOf } from '../../engine/derive.ts'
-import type { Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { Ctx, FieldDef, ResourceDef } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { registerOrgCounter, tableCounter } from '../orgs/orgs.ts'
@@ -28,7 +28,7 @@ addMessages({
  * A domain with gateways is not deleted (a gateway without a domain is invalid here, unlike JumpServer's
  * SET_NULL: docs/decisions/deleting-a-domain-that-has-gateways-is-refused.md); its other assets just leave it (on delete set null).
  */
-async function refuseWithGateways(tx: DB, row: Row, ctx: Ctx): Promise<void> {
+async function refuseWithGateways(tx: DB, row: Pick<RowOf<'domains'>, 'id' | 'name'>, ctx: Ctx): Promise<void> {
   const n = (await sql<{ n: number }>`select count(*)::int as n from assets t where t.domain_id = ${row.id} and ${isGateway()}`.execute(tx)).rows[0]!.n
   if (n) {
     throw new ApiError(400, {
@@ -38,16 +38,18 @@ async function refuseWithGateways(tx: DB, row: Row, ctx: Ctx): Promise<void> {
   }
 }
 
-async function membersOf(db: DB, ids: unknown[], gateways: boolean): Promise<Map<unknown, Row[]>> {
-  const out = new Map<unknown, Row[]>(ids.map((id) => [id, []]))
+type Member = Pick<RowOf<'assets'>, 'id' | 'name' | 'address'>
+
+async function membersOf(db: DB, ids: unknown[], gateways: boolean): Promise<Map<unknown, Member[]>> {
+  const out = new Map<unknown, Member[]>(ids.map((id) => [id, []]))
   if (!ids.length) return out
-  const r = await sql<Row>`select a.id, a.name, a.address, a.domain_id from assets a
+  const r = await sql<Member & Pick<RowOf<'assets'>, 'domain_id'>>`select a.id, a.name, a.address, a.domain_id from assets a
     where a.domain_id = any(${ids}::uuid[]) and ${gateways ? isGateway('a') : sql`not ${isGateway('a')}`} order by a.name, a.id`.execute(db)
   for (const a of r.rows) out.get(a.domain_id)?.push({ id: a.id, name: a.name, address: a.address })
   return out
 }
 
-export const domains: ResourceDef = {
+export const domains: ResourceDef<'domains'> = {
   name: 'assets.domain',
   app: 'assets',
   model: 'domain',
@@ -100,7 +102,7 @@ const gatewayPlatform: FieldDef = {
   relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: `name=${GATEWAY_PLATFORM}`, limit: () => sql`t.name = ${GATEWAY_PLATFORM}` },
 }
 
-export const gateways: ResourceDef = {
+export const gateways: ResourceDef<'assets'> = {
   ...kindOf(assetBase, {
     name: 'assets.gateway',
     model: 'gateway',

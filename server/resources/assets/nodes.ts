@@ -5,9 +5,10 @@
  */
 import { sql } from 'kysely'
 import type { FastifyRequest } from 'fastify'
-import type { DB } from '../../db/connection.ts'
-import type { ResourceDef, Row } from '../../engine/types.ts'
-import { KeyTree, type TreeNode } from '../../engine/tree.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
+import type { ResourceApi, ResourceDef } from '../../engine/types.ts'
+import { bodyObject, refId, type Body } from '../../http/body.ts'
+import { KeyTree } from '../../engine/tree.ts'
 import { withTx } from '../../engine/write.ts'
 import { validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
@@ -22,13 +23,15 @@ export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nod
 
 const VALUE_ERROR = 'Node value cannot contain "/"'
 
-async function orgOfWrite(ctx: FastifyRequest['ctx'], body: Row, existing?: Row): Promise<string | undefined> {
+async function orgOfWrite(ctx: FastifyRequest['ctx'], body: Body, existing?: NodeRow): Promise<string | undefined> {
   if (existing) return String(existing.org_id)
   if (ctx.orgId !== ORG_IDS.ROOT) return ctx.orgId
   return typeof body.org_id === 'string' ? body.org_id : undefined
 }
 
-export const nodes: ResourceDef = {
+type NodeRow = RowOf<'nodes'>
+
+export const nodes: ResourceDef<'nodes', { name: string }> = {
   name: 'assets.node',
   app: 'assets',
   model: 'node',
@@ -54,7 +57,7 @@ export const nodes: ResourceDef = {
   display: (r) => String(r.full_value ?? r.value),
   hooks: {
     async validate(values, ctx, info) {
-      const org = await orgOfWrite(ctx, (info.req?.body ?? {}) as Row, info.existing)
+      const org = await orgOfWrite(ctx, info.req ? bodyObject(info.req) : {}, info.existing)
       if (!org) return undefined
       if (info.op === 'create') {
         if (values.full_value) {
@@ -74,8 +77,9 @@ export const nodes: ResourceDef = {
     },
     async columns(values, ctx, info) {
       if (info.op === 'create') {
-        const org = (await orgOfWrite(ctx, (info.req?.body ?? {}) as Row))!
-        const parentId = (info.req?.query as Row | undefined)?.parent ?? (info.req?.body as Row | undefined)?.parent
+        const body = info.req ? bodyObject(info.req) : {}
+        const org = (await orgOfWrite(ctx, body))!
+        const parentId = (info.req?.query as Body | undefined)?.parent ?? body.parent
         const made = await nodeTree.placeNew(info.tx, org, values, typeof parentId === 'string' ? parentId : undefined, ctx.lang)
         return made
       }
@@ -83,11 +87,11 @@ export const nodes: ResourceDef = {
     },
     async afterSave(tx, id, values, ctx, info) {
       if (info.op === 'update' && values.value !== undefined && values.value !== info.existing!.value) {
-        await nodeTree.renamed(tx, info.existing as TreeNode, String(values.value))
+        await nodeTree.renamed(tx, info.existing!, String(values.value))
       }
     },
     async beforeDelete(tx, row, ctx) {
-      await nodeTree.checkDelete(tx, row as TreeNode, ctx.lang)
+      await nodeTree.checkDelete(tx, row, ctx.lang)
     },
   },
   actions: [
@@ -95,7 +99,7 @@ export const nodes: ResourceDef = {
       path: 'children', detail: true, method: 'GET', perm: 'assets.view_node',
       async handler(req, _reply, api, id) {
         const node = await api.getObject(req, id!)
-        const rows = await sql<Row>`select * from nodes t where t.org_id = ${node.org_id} and t.parent_key = ${node.key}`.execute(req.ctx.db)
+        const rows = await sql<NodeRow>`select * from nodes t where t.org_id = ${node.org_id} and t.parent_key = ${node.key}`.execute(req.ctx.db)
         return api.serialize(req, sortByValue(rows.rows))
       },
     },
@@ -103,12 +107,12 @@ export const nodes: ResourceDef = {
       path: 'children', detail: true, method: 'POST', perm: 'assets.add_node',
       async handler(req, reply, api, id) {
         const node = await api.getObject(req, id!)
-        const body = (req.body ?? {}) as Row
+        const body = bodyObject(req)
         const value = typeof body.value === 'string' && body.value.trim() ? body.value.trim() : undefined
         const made = await withTx(req.ctx.db, nodes, async (tx) => {
-          const v = value ?? await nodeTree.freeName(tx, node as TreeNode, tr(req.ctx.lang, 'New node'))
+          const v = value ?? await nodeTree.freeName(tx, node, tr(req.ctx.lang, 'New node'))
           if (v.includes('/')) throw validationError({ value: [tr(req.ctx.lang, VALUE_ERROR)] })
-          const created = await nodeTree.createChild(tx, node as TreeNode, v, req.ctx.lang)
+          const created = await nodeTree.createChild(tx, node, v, req.ctx.lang)
           await api.audit(tx, req, 'create', created)
           return created
         }, req.ctx.lang)
@@ -121,11 +125,11 @@ export const nodes: ResourceDef = {
       path: 'children/add', detail: true, method: 'PUT', perm: 'assets.change_node',
       async handler(req, _reply, api, id) {
         const parent = await api.getObject(req, id!)
-        const raw = ((req.body ?? {}) as Row).nodes
+        const raw = bodyObject(req).nodes
         if (!Array.isArray(raw)) throw validationError({ nodes: [tr(req.ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })] })
-        const moving: Row[] = []
+        const moving: NodeRow[] = []
         for (const x of raw) {
-          const nid = String(x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)
+          const nid = String(refId(x))
           moving.push(await api.getObject(req, nid).catch(() => { throw validationError({ nodes: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: nid })] }) }))
         }
         await withTx(req.ctx.db, nodes, async (tx) => {
@@ -141,14 +145,14 @@ export const nodes: ResourceDef = {
     },
     ...(['add', 'replace', 'remove'] as const).map((op) => ({
       path: `assets/${op}`, detail: true, method: 'PUT' as const, perm: 'assets.change_node',
-      async handler(req: FastifyRequest, _reply: unknown, api: Parameters<NonNullable<ResourceDef['actions']>[number]['handler']>[2], id?: string) {
+      async handler(req: FastifyRequest, _reply: unknown, api: ResourceApi<NodeRow>, id?: string) {
         const node = await api.getObject(req, id!)
-        const raw = ((req.body ?? {}) as Row).assets
+        const raw = bodyObject(req).assets
         if (!Array.isArray(raw)) throw validationError({ assets: [tr(req.ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })] })
         const ids = await existingAssets(req.ctx.db, String(node.org_id), raw)
         if (ids.missing) throw validationError({ assets: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: ids.missing })] })
         await withTx(req.ctx.db, nodes, async (tx) => {
-          await nodeTree.changeMembers(tx, node as TreeNode, ids.ids, op)
+          await nodeTree.changeMembers(tx, node, ids.ids, op)
           await api.audit(tx, req, 'update', node)
         }, req.ctx.lang)
         return { assets: ids.ids }
@@ -157,14 +161,14 @@ export const nodes: ResourceDef = {
     {
       path: 'children/tree', detail: false, method: 'GET', perm: 'assets.view_node|assets.view_asset',
       async handler(req) {
-        const q = (req.query ?? {}) as Row
-        const tree: Row[] = await nodeTree.zTree(req.ctx.db, req.ctx.orgId, q, req.ctx.lang)
+        const q = (req.query ?? {}) as Body
+        const tree = await nodeTree.zTree(req.ctx.db, req.ctx.orgId, q, req.ctx.lang)
         if (String(q.assets ?? '0') !== '1' || q.search) return tree
         // with assets=1 the expanded node's own assets follow its children as leaves
         const expanded = typeof q.key === 'string' && q.key ? tree.length ? tree[0]!.pId : q.key : tree.find((n) => !n.pId)?.id
-        const node = expanded ? (await sql<Row>`select * from nodes where key = ${expanded}`.execute(req.ctx.db)).rows[0] : undefined
+        const node = expanded ? (await sql<NodeRow>`select * from nodes where key = ${expanded}`.execute(req.ctx.db)).rows[0] : undefined
         if (!node || (req.ctx.orgId !== ORG_IDS.ROOT && node.org_id !== req.ctx.orgId)) return tree
-        const leaves = await sql<Row>`select a.id, a.name, a.address, a.category, a.type, a.platform_id from assets a join asset_nodes an on an.asset_id = a.id
+        const leaves = await sql<Pick<RowOf<'assets'>, 'id' | 'name' | 'address' | 'category' | 'type' | 'platform_id'>>`select a.id, a.name, a.address, a.category, a.type, a.platform_id from assets a join asset_nodes an on an.asset_id = a.id
           where an.node_id = ${node.id} order by a.name limit 1000`.execute(req.ctx.db)
         return [...tree, ...leaves.rows.map((a) => ({
           id: a.id, name: a.name, title: a.address, pId: node.key, isParent: false, open: false, iconSkin: a.type,
@@ -175,13 +179,13 @@ export const nodes: ResourceDef = {
   ],
 }
 
-function sortByValue(rows: Row[]): Row[] {
+function sortByValue<T extends { value: string }>(rows: T[]): T[] {
   return rows.sort((a, b) => String(a.value).localeCompare(String(b.value), undefined, { numeric: true }))
 }
 
 /** The asset ids of one org among `raw` (the first unknown one reported). */
 async function existingAssets(db: DB, orgId: string, raw: unknown[]): Promise<{ ids: string[]; missing?: string }> {
-  const wanted = raw.map((x) => (x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)).map(String)
+  const wanted = raw.map(refId).map(String)
   const valid = wanted.filter((x) => /^[0-9a-f-]{36}$/i.test(x))
   const found = new Set(valid.length ? (await sql<{ id: string }>`select id from assets where org_id = ${orgId} and id = any(${valid}::uuid[])`.execute(db)).rows.map((r) => r.id) : [])
   const missing = wanted.find((x) => !found.has(x.toLowerCase()))

@@ -4,9 +4,9 @@
  * and automation switches. Add/change/delete are checked at system scope.
  */
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import { isUuid } from '../../engine/parse.ts'
-import type { FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { FieldDef, ResourceDef } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -32,10 +32,13 @@ const platformProtocolChildren: FieldDef[] = [
 ]
 
 /** Protocols of platforms, by platform id, in their stored order. */
-export async function platformProtocols(db: DB, ids: unknown[]): Promise<Map<unknown, Row[]>> {
-  const out = new Map<unknown, Row[]>(ids.map((id) => [id, []]))
+/** A platform's protocol as answered (platform_protocols plus the protocol's secret types). */
+export type PlatformProtocol = Omit<RowOf<'platform_protocols'>, 'platform_id'> & { secret_types: string[] }
+
+export async function platformProtocols(db: DB, ids: unknown[]): Promise<Map<unknown, PlatformProtocol[]>> {
+  const out = new Map<unknown, PlatformProtocol[]>(ids.map((id) => [id, []]))
   if (!ids.length) return out
-  const r = await sql<Row>`select id, platform_id, name, port, "primary", required, "default", public, setting
+  const r = await sql<RowOf<'platform_protocols'>>`select id, platform_id, name, port, "primary", required, "default", public, setting
     from platform_protocols where platform_id = any(${ids.map(Number)}::int[]) order by platform_id, id`.execute(db)
   for (const p of r.rows) {
     out.get(p.platform_id)?.push({
@@ -89,10 +92,11 @@ addMessages({
   'Push account params': ['账号推送参数', 'アカウントプッシュパラメータ'],
 })
 
-function cleanAutomation(raw: unknown, category: string, type: string): Row {
+
+function cleanAutomation(raw: unknown, category: string, type: string): Record<string, unknown> {
   const base = automationDefaults(category, type)
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return base
-  const given = raw as Row
+  const given = raw as Record<string, unknown>
   const methods = new Set(automationMethods().map((m) => m.id))
   for (const key of Object.keys(base)) {
     if (!(key in given)) continue
@@ -104,7 +108,7 @@ function cleanAutomation(raw: unknown, category: string, type: string): Row {
   return base
 }
 
-export const platforms: ResourceDef = {
+export const platforms: ResourceDef<'platforms'> = {
   name: 'assets.platform',
   app: 'assets',
   model: 'platform',
@@ -126,7 +130,7 @@ export const platforms: ResourceDef = {
     {
       name: 'protocols', type: 'nested_many', label: 'Protocols', column: false, children: platformProtocolChildren,
       load: (ids, { db }) => platformProtocols(db, ids),
-      async write(tx, id, value: Row[]) {
+      async write(tx, id, value: Array<Partial<PlatformProtocol> & { name: string; port: number }>) {
         await sql`delete from platform_protocols where platform_id = ${id}`.execute(tx)
         const anyPrimary = value.some((p) => p.primary)
         for (const [i, p] of value.entries()) {
@@ -172,7 +176,7 @@ export const platforms: ResourceDef = {
   }],
   hooks: {
     async validate(values, ctx, info) {
-      const errors: Row = {}
+      const errors: Record<string, unknown> = {}
       if (info.existing?.internal) throw new ApiError(400, { detail: tr(ctx.lang, 'Built-in platforms cannot be changed or deleted') })
       const category = (values.category ?? info.existing?.category) as string
       const type = (values.type ?? info.existing?.type) as string
@@ -188,7 +192,7 @@ export const platforms: ResourceDef = {
         values.protocols = (offered ?? []).map((name, i) => ({ name, port: PROTOCOLS[name]!.port, primary: i === 0, default: i === 0, required: tp.required, public: true, setting: PROTOCOLS[name]!.setting }))
       }
       if (Array.isArray(values.protocols)) {
-        const names = (values.protocols as Row[]).map((p) => String(p.name))
+        const names = (values.protocols as Array<{ name?: unknown }>).map((p) => String(p.name))
         const bad = offered && names.find((n) => !offered.includes(n))
         if (bad) errors.protocols = [tr(ctx.lang, 'Protocol not allowed for this type: {name}', { name: bad })]
         else if (new Set(names).size !== names.length) errors.protocols = [tr(ctx.lang, 'Protocols must be unique')]
@@ -215,8 +219,8 @@ export const platforms: ResourceDef = {
 }
 
 /** The platform rows by id (for asset validation). */
-export async function platformById(db: DB, id: unknown): Promise<Row | undefined> {
+export async function platformById(db: DB, id: unknown): Promise<RowOf<'platforms'> | undefined> {
   if (id === undefined || id === null) return undefined
-  const r = await sql<Row>`select * from platforms where id = ${Number(id)}`.execute(db)
+  const r = await sql<RowOf<'platforms'>>`select * from platforms where id = ${Number(id)}`.execute(db)
   return r.rows[0]
 }

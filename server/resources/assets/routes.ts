@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import type { Row } from '../../engine/types.ts'
 import { requirePerm, requireUser } from '../../http/context.ts'
 import { tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -41,7 +40,7 @@ export async function registerAssetRoutes(app: FastifyInstance): Promise<void> {
       const orgCond = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_id = ${ctx.orgId}`
       const counts = (await sql<{ category: string; type: string; n: number }>`select category, type, count(*)::int as n from assets where ${orgCond} group by category, type`.execute(ctx.db)).rows
       const count = (c: string, t?: string) => counts.filter((x) => x.category === c && (!t || x.type === t)).reduce((acc, x) => acc + Number(x.n), 0)
-      const out: Row[] = []
+      const out: Array<{ id: string; name: string; title: string; pId: string; isParent: boolean; open: boolean; meta: unknown }> = []
       for (const c of CATEGORIES) {
         const own = TYPES.filter((x) => x.category === c && (c !== 'custom' || counts.some((k) => k.type === x.value)))
         if (!own.length) continue

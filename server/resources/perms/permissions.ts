@@ -120,7 +120,7 @@ export const assetPermissions: ResourceDef = {
 
 /** One member relation of asset permissions: plain rows of the link table, filtered by `assetpermission`. */
 function relationDef(kind: 'users' | 'user-groups' | 'assets' | 'nodes', field: string, target: string, label: string, display: string): ResourceDef {
-  const table = { users: 'asset_permission_users', 'user-groups': 'asset_permission_user_groups', assets: 'asset_permission_assets', nodes: 'asset_permission_nodes' }[kind]
+  const table = ({ users: 'asset_permission_users', 'user-groups': 'asset_permission_user_groups', assets: 'asset_permission_assets', nodes: 'asset_permission_nodes' } as const)[kind]
   return {
     name: `perms.assetpermission${field}relation`,
     app: 'perms',

@@ -25,8 +25,8 @@ import { credentialsFor } from '../../automation/credentials.ts'
 import { describe } from '../../automation/connectivity.ts'
 import { loadAssets, reachAll, sshPort, target, type AssetRow } from '../../ssh/target.ts'
 import { withSsh, type SshSession } from '../../automation/ssh.ts'
-import type { DB } from '../../db/connection.ts'
-import type { Row } from '../../engine/types.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
+import { jsonObject, type Body } from '../../http/body.ts'
 import { addMessages } from '../../i18n.ts'
 import { getSetting } from '../../settings/store.ts'
 import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
@@ -95,41 +95,43 @@ async function setPublication(db: DB, appletId: string, hostId: string, status: 
 }
 
 /** Copies applets to the host and reads their versions back; records each publication. Returns the failures. */
-async function publish(ctx: TaskContext, s: SshSession, host: AssetRow, applets: Row[]): Promise<number> {
+type AppletToPublish = Pick<RowOf<'applets'>, 'id' | 'name' | 'version' | 'manifest' | 'icon'>
+
+async function publish(ctx: TaskContext, s: SshSession, host: AssetRow, applets: AppletToPublish[]): Promise<number> {
   let failed = 0
   for (const a of applets) {
     const name = String(a.name)
     const dir = `$HOME/${APPLETS_DIR}/${name}`
-    const manifest = (a.manifest && typeof a.manifest === 'object' ? a.manifest : {}) as Row
+    const manifest = jsonObject(a.manifest) ?? {}
     try {
       await step(ctx, `Publish applet ${name} ${String(a.version)}`, async () => {
         if (!/^[-a-zA-Z0-9_]{1,128}$/.test(name)) throw new StepFailed('the applet name is not a safe directory name')
         await run(s, `umask 022 && mkdir -p "${dir}" && cat > "${dir}/manifest.yml"`, toYaml(manifest))
-        if (a.icon) await run(s, `base64 -d > "${dir}/icon.png"`, Buffer.from(a.icon as Uint8Array).toString('base64'))
+        if (a.icon) await run(s, `base64 -d > "${dir}/icon.png"`, Buffer.from(a.icon).toString('base64'))
         const back = await run(s, `sed -n 's/^version: *//p' "${dir}/manifest.yml"`)
         const version = back.replace(/^["']|["']$/g, '')
         if (version !== String(a.version)) throw new StepFailed(`the host reports version "${version}", expected "${String(a.version)}"`)
         return dir
       }, (d) => `copied to ${d.replace('$HOME', '~')}`)
-      await setPublication(ctx.db, String(a.id), host.id, 'success', '')
+      await setPublication(ctx.db, a.id, host.id, 'success', '')
     } catch (e) {
       failed++
-      await setPublication(ctx.db, String(a.id), host.id, 'failed', (e as Error).message.slice(0, 1000))
+      await setPublication(ctx.db, a.id, host.id, 'failed', (e as Error).message.slice(0, 1000))
     }
   }
   return failed
 }
 
-async function appletsToPublish(db: DB, appletId: string | null | undefined): Promise<Row[]> {
-  return (await sql<Row>`select id, name, version, manifest, icon from applets
+async function appletsToPublish(db: DB, appletId: string | null | undefined): Promise<AppletToPublish[]> {
+  return (await sql<AppletToPublish>`select id, name, version, manifest, icon from applets
     where ${appletId ? sql`id = ${appletId}` : sql`is_active`} order by name`.execute(db)).rows
 }
 
-async function hostOf(db: DB, deploymentId: string): Promise<{ host?: AssetRow; options: Row; deployment?: Row }> {
-  const deployment = (await sql<Row>`select * from applet_host_deployments where id = ${deploymentId}`.execute(db)).rows[0]
+async function hostOf(db: DB, deploymentId: string): Promise<{ host?: AssetRow; options: Body; deployment?: RowOf<'applet_host_deployments'> }> {
+  const deployment = (await sql<RowOf<'applet_host_deployments'>>`select * from applet_host_deployments where id = ${deploymentId}`.execute(db)).rows[0]
   if (!deployment) return { options: {} }
-  const [host] = await loadAssets(db, [String(deployment.host_id)])
-  const options = ((await sql<Row>`select deploy_options from applet_hosts where asset_id = ${deployment.host_id}`.execute(db)).rows[0]?.deploy_options ?? {}) as Row
+  const [host] = await loadAssets(db, [deployment.host_id])
+  const options = jsonObject((await sql<Pick<RowOf<'applet_hosts'>, 'deploy_options'>>`select deploy_options from applet_hosts where asset_id = ${deployment.host_id}`.execute(db)).rows[0]?.deploy_options) ?? {}
   return { host, options, deployment }
 }
 

@@ -16,7 +16,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { kindOf, sideTableFields } from '../../engine/derive.ts'
 import { userDisplay } from '../../engine/audit.ts'
-import type { ActionDef, Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
+import type { ActionDef, Ctx, FieldDef, ResourceDef, StoredRow } from '../../engine/types.ts'
+import { bodyObject, refId } from '../../http/body.ts'
 import { detailError, validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -111,7 +112,10 @@ const ACCOUNT_CHILDREN: FieldDef[] = [
 ]
 
 /** `accounts` of a write: added, or (same username) given a new secret and privilege. Sealed as the accounts module seals. */
-async function writeAccounts(tx: Parameters<NonNullable<FieldDef['write']>>[0], hostId: unknown, value: Row[], ctx: Ctx): Promise<void> {
+/** An account of a host's write (ACCOUNT_CHILDREN, parsed). */
+interface AccountIn { username: string; secret_type: string; secret?: string; privileged?: boolean }
+
+async function writeAccounts(tx: Parameters<NonNullable<FieldDef['write']>>[0], hostId: unknown, value: AccountIn[], ctx: Ctx): Promise<void> {
   const by = userDisplay(ctx.user).slice(0, 128)
   for (const a of value) {
     const username = String(a.username)
@@ -128,7 +132,7 @@ async function writeAccounts(tx: Parameters<NonNullable<FieldDef['write']>>[0], 
   }
 }
 
-const hostFields: FieldDef[] = [
+const hostFields: Array<FieldDef<StoredRow<'assets'>>> = [
   {
     name: 'platform', type: 'fk', label: 'Platform', required: false,
     relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: `name=${REMOTE_APP_HOST_PLATFORM}`, limit: () => sql`t.name = ${REMOTE_APP_HOST_PLATFORM}` },
@@ -151,11 +155,11 @@ const hostFields: FieldDef[] = [
   },
   {
     name: 'accounts', type: 'nested_many', label: 'Accounts', write_only: true, required: false, column: false, children: ACCOUNT_CHILDREN,
-    validate: (value: Row[], ctx) => {
+    validate: (value: AccountIn[], ctx) => {
       const missing = value.find((a) => !a.secret)
       return missing ? tr(ctx.lang, 'Give a secret for {username}.', { username: String(missing.username) }) : undefined
     },
-    write: (tx, id, value: Row[], ctx) => writeAccounts(tx, id, value, ctx),
+    write: (tx, id, value: AccountIn[], ctx) => writeAccounts(tx, id, value, ctx),
   },
 ]
 
@@ -166,7 +170,7 @@ async function remoteAppPlatformId(db: Ctx['db']): Promise<number | undefined> {
 
 const baseValidate = assetBase.hooks!.validate!
 
-export const appletHosts: ResourceDef = {
+export const appletHosts: ResourceDef<'assets'> = {
   ...kindOf(assetBase, {
     name: 'terminal.applethost',
     model: 'applethost',
@@ -183,7 +187,7 @@ export const appletHosts: ResourceDef = {
   perms: undefined,
   hooks: {
     // the platform is always RemoteAppHost (JumpServer's serializer sets it whatever is sent)
-    async validate(values: Row, ctx: Ctx, info: WriteInfo) {
+    async validate(values, ctx, info) {
       if (info.op === 'create' || values.platform !== undefined) values.platform = await remoteAppPlatformId(ctx.db)
       return baseValidate(values, ctx, info)
     },
@@ -204,7 +208,7 @@ const STATUS = [
   { value: 'success', label: 'Success' }, { value: 'failed', label: 'Failed' },
 ]
 
-async function startTask(req: FastifyRequest, name: string, kwargs: Row): Promise<string> {
+async function startTask(req: FastifyRequest, name: string, kwargs: Record<string, unknown>): Promise<string> {
   const runner = taskRunner(req.server)
   if (!runner) throw detailError(503, 'Background tasks are not running', 'task_runner_unavailable')
   const user = req.ctx.user!
@@ -213,7 +217,7 @@ async function startTask(req: FastifyRequest, name: string, kwargs: Row): Promis
 
 /** The applet hosts among `ids` (404-free: unknown ones are left out). */
 async function hostsAmong(req: FastifyRequest, ids: unknown[]): Promise<string[]> {
-  const wanted = ids.map((x) => (x && typeof x === 'object' ? (x as Row).id ?? (x as Row).pk : x)).filter(isUuid)
+  const wanted = ids.map(refId).filter(isUuid)
   if (!wanted.length) return []
   const r = await sql<{ id: string }>`select t.id from assets t where t.id = any(${wanted}::uuid[])
     and t.platform_id in (select p.id from platforms p where p.name = ${REMOTE_APP_HOST_PLATFORM})`.execute(req.ctx.db)
@@ -233,7 +237,7 @@ async function insertDeployments(req: FastifyRequest, hosts: string[], initial: 
 
 /** `POST …/applet-host-deployments/ {host, install_applets?, comment?}` → 201 `{task}` (the live log's id). */
 async function createDeployment(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Row
+  const body = bodyObject(req)
   const lang = req.ctx.lang
   if (body.host === undefined || body.host === null || body.host === '') throw validationError({ host: [tr(lang, 'This field is required.')] })
   const [host] = await hostsAmong(req, [body.host])
@@ -255,7 +259,7 @@ async function createDeployment(req: FastifyRequest, reply: FastifyReply): Promi
 const publishAction: ActionDef = {
   path: 'applets', detail: false, method: 'POST', perm: 'terminal.add_applethostdeployment', systemPerm: true,
   async handler(req, reply) {
-    const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Row
+    const body = bodyObject(req)
     const lang = req.ctx.lang
     const given = Array.isArray(body.hosts) ? body.hosts : []
     if (given.length > 1000) throw validationError({ hosts: [tr(lang, 'Ensure this field has no more than {n} elements.', { n: '1000' })] })
@@ -276,7 +280,7 @@ const publishAction: ActionDef = {
 
 const hostRelation = { resource: 'terminal.applethost', attrs: ['id', 'name', 'address'] }
 
-export const appletHostDeployments: ResourceDef = {
+export const appletHostDeployments: ResourceDef<'applet_host_deployments'> = {
   name: 'terminal.applethostdeployment',
   app: 'terminal',
   model: 'applethostdeployment',
@@ -308,7 +312,7 @@ export const appletHostDeployments: ResourceDef = {
 
 // ---- publications ----------------------------------------------------------------------------------------------
 
-export const appletPublications: ResourceDef = {
+export const appletPublications: ResourceDef<'applet_publications'> = {
   name: 'terminal.appletpublication',
   app: 'terminal',
   model: 'appletpublication',

@@ -11,12 +11,13 @@ import { pipeline } from 'node:stream/promises'
 import { gunzipSync, constants as zlibConstants } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import type { ServerConfig } from '../../config.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { createAccessKey } from '../../auth/signature.ts'
 import { resourceApi } from '../../engine/index.ts'
-import type { ActionDef, Row } from '../../engine/types.ts'
+import type { ActionDef } from '../../engine/types.ts'
+import type { Body } from '../../http/body.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { requirePerm, requireUser } from '../../http/context.ts'
 import { ApiError, badRequest, notFound, permissionDenied } from '../../http/errors.ts'
@@ -39,12 +40,14 @@ async function componentTerminal(req: FastifyRequest): Promise<{ id: string; nam
   return r.rows[0]
 }
 
-function taskView(row: Row) {
+type TaskRow = Pick<RowOf<'terminal_tasks'>, 'id' | 'name' | 'args' | 'kwargs' | 'is_finished' | 'date_created'>
+
+function taskView(row: TaskRow) {
   return { id: row.id, name: row.name, args: row.args, kwargs: row.kwargs ?? {}, is_finished: row.is_finished, date_created: row.date_created }
 }
 
 async function pendingTasks(req: FastifyRequest, terminalId: string) {
-  const r = await sql<Row>`select id, name, args, kwargs, is_finished, date_created from terminal_tasks
+  const r = await sql<TaskRow>`select id, name, args, kwargs, is_finished, date_created from terminal_tasks
     where terminal_id = ${terminalId} and not is_finished and date_created > now() - make_interval(mins => ${TASK_WINDOW_MINUTES})
     order by date_created limit 100`.execute(req.ctx.db)
   return r.rows.map((row) => ({ ...taskView(row), date_created: formatDateTime(row.date_created, req.ctx.tz) }))
@@ -61,10 +64,10 @@ const heartbeat: ActionDef = {
   path: 'status', detail: false, method: 'POST', perm: null,
   handler: async (req, reply) => {
     const terminal = await componentTerminal(req)
-    const body = (req.body ?? {}) as Row
+    const body = (req.body ?? {}) as Body
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary.'] })
     const errors: Record<string, string[]> = {}
-    const statOf: Row = {}
+    const statOf: Record<string, number> = {}
     for (const [k, max] of [['cpu_load', 1e6], ['memory_used', 100], ['disk_used', 100], ['session_online', 1e6]] as const) {
       if (body[k] === undefined) { statOf[k] = 0; continue }
       const v = num(body[k], max)
@@ -133,7 +136,7 @@ export async function storeReplay(db: DB, root: string, row: Record<string, unkn
   }
 }
 
-function replayInfo(req: FastifyRequest, row: Row) {
+function replayInfo(req: FastifyRequest, row: RowOf<'terminal_sessions'>) {
   return {
     type: 'asciicast',
     src: `/api/v1/terminal/sessions/${row.id}/replay/download/`,
@@ -144,9 +147,9 @@ function replayInfo(req: FastifyRequest, row: Row) {
 }
 
 /** Replays: upload (component), info and download (auditors). */
-function replayActions(): ActionDef[] {
+function replayActions(): Array<ActionDef<RowOf<'terminal_sessions'>>> {
   const cfgOf = (req: FastifyRequest) => req.server.services.config
-  const upload: ActionDef = {
+  const upload: ActionDef<RowOf<'terminal_sessions'>> = {
     path: 'replay', detail: true, method: 'POST', perm: 'terminal.change_session',
     handler: async (req, reply, api, id) => {
       const cfg = cfgOf(req)
@@ -168,7 +171,7 @@ function replayActions(): ActionDef[] {
       return reply.status(201).send({ msg: 'ok' })
     },
   }
-  const info: ActionDef = {
+  const info: ActionDef<RowOf<'terminal_sessions'>> = {
     path: 'replay', detail: true, method: 'GET', perm: 'terminal.view_sessionreplay',
     handler: async (req, _reply, api, id) => {
       const row = await api.getObject(req, id!)
@@ -274,7 +277,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       if (!(await getSetting(req.ctx.db, 'SECURITY_SERVICE_ACCOUNT_REGISTRATION'))) {
         return reply.status(400).send({ error: tr(req.ctx.lang, 'service account registration disabled') })
       }
-      const body = (req.body ?? {}) as Row
+      const body = (req.body ?? {}) as Body
       if (typeof body !== 'object' || Array.isArray(body)) throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary.'] })
       const errors: Record<string, string[]> = {}
       const name = typeof body.name === 'string' ? body.name.trim() : ''
@@ -286,7 +289,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       const comment = typeof body.comment === 'string' ? body.comment.slice(0, 1000) : ''
       if (Object.keys(errors).length) throw badRequest(errors)
       const db = req.ctx.db
-      const { id: _, ...out } = await db.transaction().execute((tx) => registerTerminal(tx, cfg, { name, type, comment, remoteAddr: req.ip }))
+      const { id: _, ...out } = await db.transaction().execute((tx) => registerTerminal(tx, cfg, { name, type: String(type), comment, remoteAddr: req.ip }))
       return reply.status(201).send(out)
     })
   }
@@ -295,9 +298,9 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
   for (const url of both('/api/v1/terminal/tasks/')) {
     app.get(url, async (req) => {
       const terminal = await componentTerminal(req)
-      const finished = (req.query as Row)?.is_finished
+      const finished = (req.query as Body | undefined)?.is_finished
       if (finished === '1' || finished === 'true') {
-        const r = await sql<Row>`select * from terminal_tasks where terminal_id = ${terminal.id} and is_finished order by date_created desc limit 100`.execute(req.ctx.db)
+        const r = await sql<RowOf<'terminal_tasks'>>`select * from terminal_tasks where terminal_id = ${terminal.id} and is_finished order by date_created desc limit 100`.execute(req.ctx.db)
         return r.rows.map((row) => ({ ...taskView(row), date_created: formatDateTime(row.date_created, req.ctx.tz) }))
       }
       return pendingTasks(req, terminal.id)
@@ -314,10 +317,10 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       const terminal = await componentTerminal(req)
       const id = (req.params as { id: string }).id
       if (!isUuid(id)) throw notFound('Task')
-      const body = (req.body ?? {}) as Row
+      const body = (req.body ?? {}) as Body
       if (typeof body !== 'object' || Array.isArray(body)) throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary.'] })
       if (body.is_finished !== undefined && typeof body.is_finished !== 'boolean') throw fieldError('is_finished', tr(req.ctx.lang, 'Must be a valid boolean.'))
-      const r = await sql<Row>`update terminal_tasks set is_finished = ${body.is_finished ?? true},
+      const r = await sql<RowOf<'terminal_tasks'>>`update terminal_tasks set is_finished = ${body.is_finished ?? true},
           date_finished = case when ${body.is_finished ?? true} then now() else null end
         where id = ${normUuid(id)} and terminal_id = ${terminal.id} returning *`.execute(req.ctx.db)
       if (!r.rows[0]) throw notFound('Task')
@@ -348,21 +351,23 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
  * session_active, type}` — the load of each from its latest heartbeat (the terminals list's `load`), and its
  * unfinished sessions in every organization.
  */
-async function componentMetrics(req: FastifyRequest): Promise<Row[]> {
+type ComponentLoads = { type: string } & Record<'normal' | 'high' | 'critical' | 'offline' | 'total' | 'session_active', number>
+
+async function componentMetrics(req: FastifyRequest): Promise<ComponentLoads[]> {
   const r = await sql<{ type: string; stat: unknown; is_alive: boolean; online: number }>`select t.type, t.stat,
       coalesce(t.date_stat > now() - make_interval(secs => ${ALIVE_SECONDS}), false) as is_alive,
       (select count(*)::int from terminal_sessions s where s.terminal_id = t.id and not s.is_finished) as online
     from terminals t where not t.is_deleted order by t.type`.execute(req.ctx.db)
-  const out: Row[] = []
+  const out: ComponentLoads[] = []
   for (const row of r.rows) {
     let m = out.at(-1)
     if (!m || m.type !== row.type) {
       m = { normal: 0, high: 0, critical: 0, offline: 0, total: 0, session_active: 0, type: row.type }
       out.push(m)
     }
-    m[loadOf(row)] = Number(m[loadOf(row)]) + 1
-    m.total = Number(m.total) + 1
-    m.session_active = Number(m.session_active) + Number(row.online)
+    m[loadOf(row)] += 1
+    m.total += 1
+    m.session_active += Number(row.online)
   }
   return out
 }

@@ -20,7 +20,7 @@ const str = (name: string, label: string, max: number, extra: Partial<FieldDef> 
 
 export const PROTOCOLS = ['ssh', 'sftp', 'rdp', 'vnc', 'telnet', 'mysql', 'mariadb', 'oracle', 'postgresql', 'sqlserver', 'db2', 'dameng', 'clickhouse', 'redis', 'mongodb', 'k8s', 'http', 'chatgpt']
 
-export const terminals: ResourceDef = {
+export const terminals: ResourceDef<'terminals', { is_alive: boolean }> = {
   name: 'terminal.terminal',
   app: 'terminal',
   model: 'terminal',
@@ -83,7 +83,7 @@ const LOAD_THRESHOLDS: Array<[key: string, normal: number, high: number]> = [['c
  * cpu load (normal up to 5, high up to 20), memory used % (85, 95) and disk used % (80, 99), each kept to one
  * decimal place as JumpServer's Status does; a missing value counts as 0.
  */
-export function loadOf(row: Row): 'critical' | 'high' | 'normal' | 'offline' {
+export function loadOf(row: { is_alive: boolean; stat: unknown }): 'critical' | 'high' | 'normal' | 'offline' {
   if (!row.is_alive) return 'offline'
   const s = (row.stat ?? {}) as Record<string, unknown>
   let worst: 'critical' | 'high' | 'normal' = 'normal'
@@ -244,7 +244,7 @@ export const ftpLogs: ResourceDef = {
 
 export const LOGIN_TYPES = [{ value: 'W', label: 'Web' }, { value: 'T', label: 'Terminal' }, { value: 'U', label: 'Unknown' }]
 
-export const loginLogs: ResourceDef = {
+export const loginLogs: ResourceDef<'login_logs'> = {
   name: 'audits.userloginlog',
   app: 'audits',
   model: 'userloginlog',
@@ -280,7 +280,7 @@ function backendDisplay(b: string): string {
   return names[b] ?? b
 }
 
-export const passwordChangeLogs: ResourceDef = {
+export const passwordChangeLogs: ResourceDef<'password_change_logs'> = {
   name: 'audits.passwordchangelog',
   app: 'audits',
   model: 'passwordchangelog',

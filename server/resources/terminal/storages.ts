@@ -11,7 +11,9 @@ import { sql } from 'kysely'
 import { ipMatches } from '../../auth/ip-match.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { decryptOrPlain } from '../../auth/secret.ts'
-import type { ActionDef, Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { ActionDef, Ctx, FieldDef, ResourceDef } from '../../engine/types.ts'
+import { jsonObject, type Body } from '../../http/body.ts'
+import type { RowOf } from '../../db/connection.ts'
 import { defaultOf, isUuid, normUuid, parseValue } from '../../engine/parse.ts'
 import { requireUser } from '../../http/context.ts'
 import { ApiError } from '../../http/errors.ts'
@@ -110,13 +112,13 @@ const KIND_LABELS: Record<string, string> = {
  * already stored counts; a key not given keeps its stored value, else its default), types and bounds. Secrets
  * come hybrid-encrypted (contract §6) or plain. Answers the cleaned meta (plain secrets) or errors per key.
  */
-function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown, stored: Row, ctx: Ctx): { meta: Row } | { errors: Record<string, unknown> } {
+function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown, stored: Body, ctx: Ctx): { meta: Body } | { errors: Record<string, unknown> } {
   const keys = kinds[type] ?? []
   const errors: Record<string, unknown> = {}
   const input = raw === undefined || raw === null ? {} : raw
   if (typeof input !== 'object' || Array.isArray(input)) return { errors: { meta: [tr(ctx.lang, 'Invalid data. Expected a dictionary.')] } }
   const given = input as Record<string, unknown>
-  const meta: Row = {}
+  const meta: Body = {}
   for (const k of Object.keys(given)) {
     if (!keys.some((f) => f.name === k)) errors[k] = [tr(ctx.lang, 'Unknown key for this type.')]
   }
@@ -150,10 +152,10 @@ function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown
 const secretKeys = (kinds: Record<string, FieldDef[]>, type: string) => (kinds[type] ?? []).filter((f) => f.secret).map((f) => f.name)
 
 /** The meta as answered: secrets left out, with `<KEY>_SET` telling whether one is stored. */
-function publicMeta(kinds: Record<string, FieldDef[]>, row: Row): Row {
-  const meta = (row.meta ?? {}) as Row
-  const secrets = secretKeys(kinds, String(row.type))
-  const out: Row = {}
+function publicMeta(kinds: Record<string, FieldDef[]>, row: Pick<StorageRow, 'meta' | 'type'>): Body {
+  const meta = jsonObject(row.meta) ?? {}
+  const secrets = secretKeys(kinds, row.type)
+  const out: Body = {}
   for (const [k, v] of Object.entries(meta)) if (!secrets.includes(k)) out[k] = v
   for (const k of secrets) out[`${k}_SET`] = typeof meta[k] === 'string' && meta[k] !== ''
   return out
@@ -162,16 +164,19 @@ function publicMeta(kinds: Record<string, FieldDef[]>, row: Row): Row {
 const sealContext = (table: string, id: string, key: string) => `terminal.${table}:${id}:${key}`
 
 /** The stored meta with its secrets opened (for the "test" action). */
-function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table: string, row: Row): Row {
-  const meta = { ...((row.meta ?? {}) as Row) }
+function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table: StorageTable, row: StorageRow): Body {
+  const meta = { ...jsonObject(row.meta) }
   const sealer = sealerFor(req.server.services.config)
-  for (const k of secretKeys(kinds, String(row.type))) {
-    if (typeof meta[k] === 'string' && meta[k] !== '') meta[k] = sealer.open(meta[k] as string, sealContext(table, String(row.id), k))
+  for (const k of secretKeys(kinds, row.type)) {
+    const v = meta[k]
+    if (typeof v === 'string' && v !== '') meta[k] = sealer.open(v, sealContext(table, row.id, k))
   }
   return meta
 }
 
 interface TestResult { is_valid: boolean; msg: string }
+type StorageTable = 'replay_storages' | 'command_storages'
+type StorageRow = RowOf<StorageTable>
 
 /** Any HTTP answer from the URL within 5 s (a bounded, real request from the server). */
 async function reachable(url: string, init: RequestInit = {}): Promise<{ ok: boolean; status?: number; error?: string }> {
@@ -185,7 +190,7 @@ async function reachable(url: string, init: RequestInit = {}): Promise<{ ok: boo
   }
 }
 
-async function testReplay(req: FastifyRequest, row: Row): Promise<TestResult> {
+async function testReplay(req: FastifyRequest, row: StorageRow): Promise<TestResult> {
   const lang = req.ctx.lang
   const type = String(row.type)
   if (type === 'null') return { is_valid: true, msg: tr(lang, 'Replays are not kept.') }
@@ -216,7 +221,7 @@ async function testReplay(req: FastifyRequest, row: Row): Promise<TestResult> {
   return { is_valid: true, msg: tr(lang, 'The storage endpoint answered {status}.', { status: r.status! }) }
 }
 
-async function testCommand(req: FastifyRequest, row: Row): Promise<TestResult> {
+async function testCommand(req: FastifyRequest, row: StorageRow): Promise<TestResult> {
   const lang = req.ctx.lang
   const type = String(row.type)
   if (type === 'null') return { is_valid: true, msg: tr(lang, 'Commands are not kept.') }
@@ -235,14 +240,14 @@ async function testCommand(req: FastifyRequest, row: Row): Promise<TestResult> {
   return { is_valid: hosts.length > 0, msg: tr(lang, 'The storage endpoint answered {status}.', { status: 200 }) }
 }
 
-function storage(opts: { name: string; model: string; verboseName: string; path: string; table: string; kinds: Record<string, FieldDef[]>;
-  terminalColumn: string; test: (req: FastifyRequest, row: Row) => Promise<TestResult> }): ResourceDef {
+function storage(opts: { name: string; model: string; verboseName: string; path: string; table: StorageTable; kinds: Record<string, FieldDef[]>;
+  terminalColumn: string; test: (req: FastifyRequest, row: StorageRow) => Promise<TestResult> }): ResourceDef<StorageTable> {
   const { kinds, table } = opts
-  const testAction: ActionDef = {
+  const testAction: ActionDef<StorageRow> = {
     path: 'test-connective', detail: true, method: 'GET', perm: `terminal.view_${opts.model}`,
     handler: async (req, _reply, api, id) => opts.test(req, await api.getObject(req, id!)),
   }
-  const fields: FieldDef[] = [
+  const fields: Array<FieldDef<StorageRow>> = [
     idField(),
     { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: true },
     { name: 'type', type: 'labeled_choice', label: 'Type', default: 'server', choices: Object.keys(kinds).map((k) => ({ value: k, label: KIND_LABELS[k] ?? k })) },
@@ -271,7 +276,7 @@ function storage(opts: { name: string; model: string; verboseName: string; path:
       validate: (values, ctx, info) => {
         const type = String(values.type ?? info.existing?.type ?? 'server')
         // A changed type starts from an empty meta; the same type keeps the stored keys not given again.
-        const stored = info.existing && info.existing.type === type ? ((info.existing.meta ?? {}) as Row) : {}
+        const stored = info.existing && info.existing.type === type ? (jsonObject(info.existing.meta) ?? {}) : {}
         if (values.meta === undefined && values.type === undefined && info.op === 'update') return undefined
         const r = checkMeta(kinds, type, values.meta, stored, ctx)
         if ('errors' in r) return { meta: r.errors }
@@ -279,16 +284,17 @@ function storage(opts: { name: string; model: string; verboseName: string; path:
         return undefined
       },
       columns: async (values, _ctx, info) => {
-        const out: Row = {}
-        const id = String(info.existing?.id ?? randomUUID())
+        const out: Body = {}
+        const id = info.existing?.id ?? randomUUID()
         if (info.op === 'create') out.id = id
         if (values.meta !== undefined) {
           const type = String(values.type ?? info.existing?.type ?? 'server')
-          const stored = info.existing && info.existing.type === type ? ((info.existing.meta ?? {}) as Row) : {}
+          const stored = info.existing && info.existing.type === type ? (jsonObject(info.existing.meta) ?? {}) : {}
           const sealer = sealerFor(info.req!.server.services.config)
-          const meta: Row = { ...(values.meta as Row) }
+          const meta: Body = { ...jsonObject(values.meta) }
           for (const k of secretKeys(kinds, type)) {
-            if (typeof meta[k] === 'string' && meta[k] !== '') meta[k] = sealer.seal(meta[k] as string, sealContext(table, id, k))
+            const v = meta[k]
+            if (typeof v === 'string' && v !== '') meta[k] = sealer.seal(v, sealContext(table, id, k))
             else if (stored[k]) meta[k] = stored[k]
           }
           out.meta = JSON.stringify(meta)
@@ -319,14 +325,15 @@ export const commandStorages = storage({
 // ------------------------------------------------------------------------------------------------ endpoints
 
 export const DEFAULT_ENDPOINT = '00000000-0000-0000-0000-000000000001'
-const PORTS: Array<[string, string, number]> = [
+type PortName = 'https_port' | 'http_port' | 'ssh_port' | 'rdp_port' | 'mysql_port' | 'mariadb_port' | 'postgresql_port' | 'redis_port'
+const PORTS: Array<[PortName, string, number]> = [
   ['https_port', 'HTTPS port', 443], ['http_port', 'HTTP port', 80], ['ssh_port', 'SSH port', 2222], ['rdp_port', 'RDP port', 3389],
   ['mysql_port', 'MySQL port', 33061], ['mariadb_port', 'MariaDB port', 33062], ['postgresql_port', 'PostgreSQL port', 54320], ['redis_port', 'Redis port', 63790],
 ]
 /** Magnus's Oracle listening ports (JumpServer's MAGNUS_ORACLE_PORTS default). */
 const ORACLE_PORTS = '30000-30030'
 
-export const endpoints: ResourceDef = {
+export const endpoints: ResourceDef<'endpoints'> = {
   name: 'terminal.endpoint',
   app: 'terminal',
   model: 'endpoint',
@@ -356,7 +363,7 @@ export const endpoints: ResourceDef = {
   },
 }
 
-export const endpointRules: ResourceDef = {
+export const endpointRules: ResourceDef<'endpoint_rules'> = {
   name: 'terminal.endpointrule',
   app: 'terminal',
   model: 'endpointrule',
@@ -386,23 +393,25 @@ export const endpointRules: ResourceDef = {
  * the first rule by priority whose IP group holds the target and whose endpoint has a host and a port for the
  * protocol; else the default endpoint. An empty host is the host the request came to.
  */
-export async function matchEndpoint(req: FastifyRequest, targetIp: string, protocol: string): Promise<Row> {
+/** An endpoint as a component reads it: its host and a port per protocol. */
+export type EndpointAnswer = Pick<RowOf<'endpoints'>, 'id' | 'name' | 'host'> & Record<PortName, number> & { oracle_port_range: string }
+
+export async function matchEndpoint(req: FastifyRequest, targetIp: string, protocol: string): Promise<EndpointAnswer> {
   const db = req.ctx.db
   const portCol = `${protocol}_port`
   const hasPort = PORTS.some(([n]) => n === portCol)
-  const rules = await sql<Row>`select r.ip_group, e.* from endpoint_rules r join endpoints e on e.id = r.endpoint_id order by r.priority, r.name`.execute(db)
-  let chosen: Row | undefined
+  const rules = await sql<RowOf<'endpoints'> & Pick<RowOf<'endpoint_rules'>, 'ip_group'>>`select r.ip_group, e.* from endpoint_rules r join endpoints e on e.id = r.endpoint_id order by r.priority, r.name`.execute(db)
+  let chosen: Partial<RowOf<'endpoints'>> & Pick<RowOf<'endpoints'>, 'id' | 'name' | 'host'> | undefined
   for (const r of rules.rows) {
     if (!targetIp || !ipMatches(targetIp, r.ip_group)) continue
     const isDefault = String(r.id) === DEFAULT_ENDPOINT
-    if (!isDefault && (!r.host || (hasPort && Number(r[portCol]) === 0))) continue
+    if (!isDefault && (!r.host || (hasPort && Number(r[portCol as PortName]) === 0))) continue
     chosen = r
     break
   }
-  if (!chosen) chosen = (await sql<Row>`select * from endpoints where id = ${DEFAULT_ENDPOINT}`.execute(db)).rows[0] ?? { id: DEFAULT_ENDPOINT, name: 'Default', host: '' }
-  const out: Row = { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req) }
+  if (!chosen) chosen = (await sql<RowOf<'endpoints'>>`select * from endpoints where id = ${DEFAULT_ENDPOINT}`.execute(db)).rows[0] ?? { id: DEFAULT_ENDPOINT, name: 'Default', host: '' }
+  const out = { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req), oracle_port_range: ORACLE_PORTS } as EndpointAnswer
   for (const [n] of PORTS) out[n] = Number(chosen[n] ?? 0)
-  out.oracle_port_range = ORACLE_PORTS
   return out
 }
 
