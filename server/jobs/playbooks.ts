@@ -5,12 +5,10 @@
  * the folder), then browsed and edited through `playbook/<id>/file/` (lina's Workspace calls). Both are the
  * creator's own, as in JumpServer.
  */
-import { randomUUID } from 'node:crypto'
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, posix, relative, resolve, sep } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { userDisplay } from '../engine/index.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { UploadTooLarge, zipEntries } from '../engine/files.ts'
 import type { ResourceApi, ResourceDef, Row } from '../engine/types.ts'
@@ -209,7 +207,6 @@ export const playbooks: ResourceDef = {
 
 /** `POST /api/v1/ops/playbooks/`: JSON `{name, comment}` makes an empty playbook; multipart `path` a zip's. */
 async function createPlaybook(req: FastifyRequest, reply: FastifyReply, api: ResourceApi): Promise<unknown> {
-  const user = requireUser(req)
   const lang = req.ctx.lang
   let name = ''
   let comment = ''
@@ -245,26 +242,19 @@ async function createPlaybook(req: FastifyRequest, reply: FastifyReply, api: Res
     name = typeof body.name === 'string' ? body.name : ''
     comment = typeof body.comment === 'string' ? body.comment : ''
   }
-  name = name.trim()
-  if (!name) throw validationError({ name: [tr(lang, 'This field is required.')] })
-  if (name.length > 128) throw validationError({ name: [tr(lang, 'Ensure this field has no more than {n} characters.', { n: 128 })] })
-  const id = randomUUID()
-  const dir = playbookDir(id)
-  writeTree(dir, files)
+  // The engine's create checks the name and comment (400 field errors) and stores the row; the folder follows.
+  const row = await api.create(req, { name: name.trim(), comment })
+  const id = String(row.id)
   try {
-    await req.ctx.db.transaction().execute(async (tx) => {
-      await tx.insertInto('ops_playbooks').values({
-        id, name, comment: comment.slice(0, 1024), create_method: method, org_id: req.ctx.orgId, creator_id: user.id, created_by: userDisplay(user),
-      }).execute()
-      await api.audit(tx, req, 'create', { id, name })
-    })
+    writeTree(playbookDir(id), files)
+    if (method === 'upload') await req.ctx.db.updateTable('ops_playbooks').set({ create_method: method }).where('id', '=', id).execute()
   } catch (e) {
-    rmSync(dir, { recursive: true, force: true })
+    await req.ctx.db.deleteFrom('ops_playbooks').where('id', '=', id).execute()
     throw e
   }
   reply.code(201)
-  const [row] = await api.serialize(req, [await api.getObject(req, id)])
-  return row
+  const [out] = await api.serialize(req, [await api.getObject(req, id)])
+  return out
 }
 
 // ------------------------------------------------------------------------------------------ the file browser
