@@ -53,8 +53,8 @@ export function TemplatesPage() {
     listPlaybooks().then(setPlaybooks, (e: unknown) => setError(describeError(e)))
   }, [])
   useEffect(load, [load])
-  const remove = async (what: string, name: string, del: () => Promise<unknown>) => {
-    if (!window.confirm(t`Delete ${what} ${name}?`)) return
+  const remove = async (question: string, del: () => Promise<unknown>) => {
+    if (!window.confirm(question)) return
     try {
       await del()
       load()
@@ -89,7 +89,7 @@ export function TemplatesPage() {
                     <TableCell><RouteLink to={`${BASE}/adhoc/${a.id}/update`}>{a.name}</RouteLink></TableCell>
                     <TableCell><span className={styles.mono}>{a.args}</span></TableCell>
                     <TableCell>
-                      <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={t`Delete ${a.name}`} onClick={() => void remove(t`the command`, a.name, () => deleteAdhoc(a.id))} />
+                      <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={t`Delete ${a.name}`} onClick={() => void remove(t`Delete the command ${a.name}?`, () => deleteAdhoc(a.id))} />
                     </TableCell>
                   </TableRow>
                 ))}
@@ -113,7 +113,7 @@ export function TemplatesPage() {
                     <TableCell>{p.comment}</TableCell>
                     <TableCell>
                       <Button size="small" appearance="subtle" icon={<EditRegular />} aria-label={t`Edit ${p.name}`} onClick={() => go(`${BASE}/playbook/${p.id}`)} />
-                      <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={t`Delete ${p.name}`} onClick={() => void remove(t`the playbook`, p.name, () => deletePlaybook(p.id))} />
+                      <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={t`Delete ${p.name}`} onClick={() => void remove(t`Delete the playbook ${p.name}?`, () => deletePlaybook(p.id))} />
                     </TableCell>
                   </TableRow>
                 ))}
