@@ -60,6 +60,7 @@ addMessages({
   [M.inUse]: ['当前 Playbook 正在被作业使用', 'この Playbook はジョブで使用中です'],
   [M.keyRequired]: ['key 是必填项', 'key は必須です'],
   'Playbook template': ['Playbook 模板', 'Playbook テンプレート'],
+  Templates: ['模板管理', 'テンプレート'],
   'Command template': ['命令模板', 'コマンドテンプレート'],
   Module: ['模块', 'モジュール'],
   Args: ['参数', '引数'],

@@ -39,3 +39,12 @@ create table ops_job_versions (
   date_created timestamptz not null default now(),
   primary key (job_id, version)
 );
+
+-- The templates' search (server/engine/query.ts searchExpression() over their search fields, repeated exactly).
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+    execute $i$create index ops_adhocs_search_trgm on ops_adhocs using gin ((coalesce(name::text, '') || ' ' || coalesce(args::text, '')) gin_trgm_ops)$i$;
+    execute $i$create index ops_playbooks_search_trgm on ops_playbooks using gin ((coalesce(name::text, '') || ' ' || coalesce(comment::text, '')) gin_trgm_ops)$i$;
+  end if;
+end $$;
