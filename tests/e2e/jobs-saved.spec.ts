@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, login, type Api } from './generic-support.ts'
+import { api, login } from './generic-support.ts'
 
 const SHOTS = process.env.E2E_SHOTS_DIR
 async function shots(page: Page, name: string) {
@@ -27,7 +27,6 @@ test.describe('saved jobs and playbooks on real hosts', () => {
   test.describe.configure({ timeout: 180_000 })
   let sshd: Sshd
   let host: SshdUser
-  let a: Api
   let dir: string
   const suffix = Date.now().toString(36)
   const hostName = `pbhost-${suffix}`
@@ -35,7 +34,7 @@ test.describe('saved jobs and playbooks on real hosts', () => {
   test.beforeAll(async ({ request }) => {
     sshd = await startSshd()
     host = await sshd.addUser()
-    a = await api(request)
+    const a = await api(request)
     const me = await a.get('/api/v1/users/profile/')
     const asset = await a.post('/api/v1/assets/hosts/', { name: hostName, address: sshd.host, platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })
     await a.post('/api/v1/accounts/accounts/', { asset: asset.id, name: `${hostName}-acc`, username: host.username, secret_type: 'password', secret: host.password, privileged: true })
@@ -50,7 +49,7 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await page.getByRole('checkbox', { name: new RegExp(hostName) }).check()
   }
 
-  test('a command template, a saved job on a schedule, its run in the job and in Job logs', async ({ page }) => {
+  test('a command template, a saved job on a schedule, its run in the job and in Job logs', async ({ page, request }) => {
     await page.setViewportSize({ width: 1440, height: 1000 })
     // A command template.
     await login(page, '/workbench/ops/templates')
@@ -84,6 +83,7 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     const jobId = page.url().split('/').filter(Boolean).pop()!
 
     // The schedule fires: Settings → Tasks' "run now" queues the schedule's task, as the runner would in 6 hours.
+    const a = await api(request)
     const tasks = await a.get(`/api/v1/ops/tasks/?search=${encodeURIComponent(`ops.tasks.run_ops_job:${jobId}`)}`) as unknown as Array<{ id: string; name: string; interval: number }>
     const schedule = tasks.find((x) => x.name === `ops.tasks.run_ops_job:${jobId}`)!
     expect(schedule.interval).toBe(6)

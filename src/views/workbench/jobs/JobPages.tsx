@@ -431,7 +431,7 @@ export function ExecutionDetailPage() {
           <dl className={styles.dl}>
             <dt>{t`Job`}</dt><dd>{typeof execution.job === 'object' ? <RouteLink to={`${BASE}/job/${execution.job.id}`}>{execution.job.name}</RouteLink> : execution.job}</dd>
             <dt>{t`Content`}</dt><dd className={styles.mono}>{execution.material}</dd>
-            <dt>{t`Status`}</dt><dd role="status"><StatusBadge status={execution.status} /></dd>
+            <dt>{t`Status`}</dt><dd><span role="status"><StatusBadge status={execution.status} /></span></dd>
             <dt>{t`Time cost`}</dt><dd>{execution.time_cost.toFixed(2)} s</dd>
             <dt>{t`Date start`}</dt><dd>{when(execution.date_start)}</dd>
             {execution.summary.error && <><dt>{t`Error`}</dt><dd className={styles.mono}>{execution.summary.error}</dd></>}

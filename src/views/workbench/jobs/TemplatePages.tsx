@@ -32,7 +32,7 @@ const useStyles = makeStyles({
     display: 'grid', gridTemplateColumns: 'minmax(200px, 260px) minmax(0, 1fr)', gap: tokens.spacingHorizontalL, alignItems: 'start',
     '@media (max-width: 720px)': { gridTemplateColumns: '1fr' },
   },
-  editor: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0, height: '480px' },
+  editor: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
 })
 
 const methodOf = (p: Playbook) => (typeof p.create_method === 'object' ? p.create_method.value : p.create_method)

@@ -35,7 +35,10 @@ export default function YamlEditor({ value, onChange, label, readOnly = false }:
           EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.updateListener.of((u) => { if (u.docChanged) change.current(u.state.doc.toString()) }),
-          EditorView.theme({ '&': { height: '100%', fontSize: '13px' }, '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } }),
+          // Long lines wrap and the editor grows with its text: no scrolling region inside the page (axe's
+          // scrollable-region-focusable; CodeMirror's scroller is not a tab stop).
+          EditorView.lineWrapping,
+          EditorView.theme({ '&': { fontSize: '13px' }, '.cm-content': { minHeight: '320px' }, '.cm-scroller': { overflow: 'visible', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } }),
         ],
       }),
     })
@@ -50,5 +53,5 @@ export default function YamlEditor({ value, onChange, label, readOnly = false }:
     if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } })
   }, [value])
 
-  return <div ref={host} style={{ height: '100%', minHeight: '320px', border: '1px solid var(--colorNeutralStroke1)', borderRadius: '4px', overflow: 'hidden' }} />
+  return <div ref={host} style={{ border: '1px solid var(--colorNeutralStroke1)', borderRadius: '4px', overflow: 'hidden' }} />
 }
