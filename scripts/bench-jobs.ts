@@ -58,6 +58,23 @@ try {
     console.log(`quick job, uname -a on ${n} assets: ${s.toFixed(2)} s (${detail.summary.ok.length} ok, ${(n / s).toFixed(1)} hosts/s)`)
     if (n === 100 && (s > BUDGET_S || detail.summary.ok.length !== 100)) ok = false
   }
+  // A playbook job (shell: uname -a) on the same 100 assets: each host logged in to first, then one ansible-playbook.
+  {
+    const pb = (await admin.post('/api/v1/ops/playbooks/', { name: 'bench-uname' })).json() as { id: string }
+    await admin.patch(`/api/v1/ops/playbook/${pb.id}/file/`, { key: 'main.yml', content: '- hosts: all\n  gather_facts: no\n  tasks:\n    - shell: uname -a\n' })
+    const t0 = performance.now()
+    const r = await admin.post('/api/v1/ops/jobs/', { instant: true, type: 'playbook', playbook: pb.id, assets: ids.slice(0, 100), runas: 'root', runas_policy: 'privileged_first' })
+    const taskId = r.json().task_id as string
+    await new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: { cookie: admin.cookieHeader() } })
+      ws.on('open', () => ws.send(JSON.stringify({ task: taskId })))
+      ws.on('message', (d) => { if ((JSON.parse(d.toString()) as { end?: boolean }).end) { ws.close(); resolve() } })
+      ws.on('error', reject)
+    })
+    const s = (performance.now() - t0) / 1000
+    const detail = (await admin.get(`/api/v1/ops/job-execution/task-detail/${taskId}/`)).json() as { summary: { ok: string[] } }
+    console.log(`playbook job (shell: uname -a, forks 10) on 100 assets: ${s.toFixed(2)} s (${detail.summary.ok.length} ok)`)
+  }
   // Ansible over the same 100 hosts.
   const dir = await mkdtemp(join(tmpdir(), 'bench-jobs-'))
   try {

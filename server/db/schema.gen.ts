@@ -722,6 +722,19 @@ export interface OperateLogs {
   user: Generated<string>;
 }
 
+export interface OpsAdhocs {
+  args: Generated<string>;
+  comment: Generated<string>;
+  created_by: Generated<string>;
+  creator_id: string;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  module: Generated<string>;
+  name: string;
+  org_id: string;
+}
+
 export interface OpsJobExecutions {
   asset_results: Generated<Json>;
   created_by: Generated<string>;
@@ -760,11 +773,33 @@ export interface OpsJobs {
   name: string;
   nodes: Generated<Json>;
   org_id: string;
+  playbook_id: string | null;
   runas: Generated<string>;
   runas_policy: Generated<string>;
   timeout: Generated<number>;
   type: Generated<string>;
   version: Generated<number>;
+}
+
+export interface OpsJobVersions {
+  created_by: Generated<string>;
+  data: Json;
+  date_created: Generated<Timestamp>;
+  job_id: string;
+  version: number;
+}
+
+export interface OpsPlaybooks {
+  comment: Generated<string>;
+  create_method: Generated<string>;
+  created_by: Generated<string>;
+  creator_id: string;
+  date_created: Generated<Timestamp>;
+  date_updated: Generated<Timestamp>;
+  id: string;
+  name: string;
+  org_id: string;
+  vcs_url: Generated<string>;
 }
 
 export interface Organizations {
@@ -1337,8 +1372,11 @@ export interface DB {
   login_logs: LoginLogs;
   nodes: Nodes;
   operate_logs: OperateLogs;
+  ops_adhocs: OpsAdhocs;
   ops_job_executions: OpsJobExecutions;
+  ops_job_versions: OpsJobVersions;
   ops_jobs: OpsJobs;
+  ops_playbooks: OpsPlaybooks;
   organizations: Organizations;
   password_change_logs: PasswordChangeLogs;
   password_history: PasswordHistory;

@@ -13,7 +13,9 @@ import { addMessages, tr } from '../i18n.ts'
 import { getSetting } from '../settings/store.ts'
 import { readLog } from '../tasks/logs.ts'
 import { taskRunner } from '../tasks/service.ts'
-import { BLACKLIST, blacklisted, expandAssets, JOB_STOP_CHANNEL, jobSettings, parseCron, RUN_JOB_TASK, RUNAS_POLICIES, syncJobSchedule } from './run.ts'
+import { ansibleSettings, removeEndedRuns } from './ansible.ts'
+import { playbookSettings, registerPlaybookFiles } from './playbooks.ts'
+import { BLACKLIST, blacklisted, failStaleExecutions, materialOf, expandAssets, JOB_STOP_CHANNEL, jobSettings, parseCron, RUN_JOB_TASK, RUNAS_POLICIES, syncJobSchedule } from './run.ts'
 
 addMessages({
   'This field is required.': ['该字段是必填项。', 'この項目は必須です。'],
@@ -27,10 +29,11 @@ addMessages({
   'Only adhoc shell jobs are supported so far.': ['目前仅支持 Shell 类型的快捷命令作业。', '現在はシェルのアドホックジョブのみ対応しています。'],
   'Command execution is disabled.': ['命令执行已被禁用。', 'コマンド実行は無効になっています。'],
   'The execution has already finished.': ['该执行已结束。', 'この実行はすでに終了しています。'],
+  'A job with this name already exists.': ['同名作业已存在。', '同じ名前のジョブがすでに存在します。'],
 })
 
 const JOB_FIELDS = ['id', 'name', 'instant', 'type', 'module', 'args', 'assets', 'nodes', 'runas', 'runas_policy', 'timeout', 'chdir', 'comment',
-  'is_periodic', 'interval', 'crontab', 'version', 'org_id', 'creator_id', 'created_by', 'date_created', 'date_updated'] as const
+  'is_periodic', 'interval', 'crontab', 'version', 'playbook_id', 'org_id', 'creator_id', 'created_by', 'date_created', 'date_updated'] as const
 
 type ExecRow = {
   id: string; job_id: string; task_id: string; status: string; parameters: unknown; material: string; job_type: string; result: unknown; summary: unknown
@@ -80,7 +83,7 @@ async function commandExecutionOn(req: FastifyRequest) {
 }
 
 /** Queues an execution of a job: the row, then the background task (its id is the execution's `task_id`). */
-async function startExecution(req: FastifyRequest, job: { id: string; type: string; module: string; args: string; version: number; org_id: string }, parameters: Record<string, unknown>) {
+async function startExecution(req: FastifyRequest, job: { id: string; type: string; module: string; args: string; version: number; org_id: string; playbook_id: string | null }, parameters: Record<string, unknown>) {
   const user = requireUser(req)
   const id = randomUUID()
   const runner = taskRunner(req.server)!
@@ -89,7 +92,7 @@ async function startExecution(req: FastifyRequest, job: { id: string; type: stri
   const taskId = randomUUID()
   await req.ctx.db.insertInto('ops_job_executions').values({
     id, job_id: job.id, task_id: taskId, job_version: job.version, status: 'pending', parameters: JSON.stringify(parameters),
-    material: job.type === 'adhoc' ? `${job.module}:${job.args}` : job.args, job_type: job.type, org_id: job.org_id, creator_id: user.id, created_by: created,
+    material: await materialOf(req.ctx.db, job), job_type: job.type, org_id: job.org_id, creator_id: user.id, created_by: created,
   }).execute()
   await runner.enqueue(RUN_JOB_TASK, { id: taskId, kwargs: { execution_id: id }, creatorId: user.id, creator: created, lang: req.ctx.lang })
   return { id, taskId }
@@ -103,13 +106,22 @@ export function registerJobs(app: FastifyInstance): void {
   else if (Number.isInteger(env) && env > 0) jobSettings.parallelism = Math.min(env, 200)
   const hostTimeout = Number(process.env.JOB_HOST_TIMEOUT)
   if (Number.isInteger(hostTimeout) && hostTimeout > 0) jobSettings.hostTimeoutSeconds = hostTimeout
+  playbookSettings.dataDir = ansibleSettings.dataDir = app.services.config.dataDir
+  jobSettings.services = app.services
+  jobSettings.log = app.log
+  registerPlaybookFiles(app)
+  // Run folders a killed process left behind (a private key may be in one), once their execution has ended.
+  app.addHook('onReady', async () => {
+    await failStaleExecutions(app.services.database.db).catch(() => undefined)
+    await removeEndedRuns(app.services.database.db).catch(() => undefined)
+  })
 
   const ownJob = async (req: FastifyRequest, raw: string) => {
     const user = requireUser(req)
     if (!isUuid(raw)) throw notFound('Job')
     const job = await req.ctx.db.selectFrom('ops_jobs').select(JOB_FIELDS).where('id', '=', normUuid(raw)).where('creator_id', '=', user.id).executeTakeFirst()
     if (!job) throw notFound('Job')
-    return job
+    return { ...job, playbook: job.playbook_id }
   }
   /** An execution of the caller's, by its id or its task id. */
   const ownExecution = async (req: FastifyRequest, raw: string) => {
@@ -141,46 +153,64 @@ export function registerJobs(app: FastifyInstance): void {
     return ownJob(req, (req.params as { id: string }).id)
   })
 
-  app.post('/api/v1/ops/jobs/', async (req, reply) => {
+  /**
+   * The fields of a job from a body (create, or update over `existing`: PATCH keeps what is not sent), checked with
+   * 400 field errors, assets refused when outside the creator's grants.
+   */
+  const parseJob = async (req: FastifyRequest, body: Record<string, unknown>, existing?: Awaited<ReturnType<typeof ownJob>>) => {
     const user = requireUser(req)
-    await requirePerm(req, 'ops.add_job')
-    const body = (req.body ?? {}) as Record<string, unknown>
-    const instant = body.instant === true
-    if (instant) await requirePerm(req, 'ops.add_jobexecution')
-    await commandExecutionOn(req)
     const lang = req.ctx.lang
+    const pick = (k: string, dflt: unknown) => (k in body ? body[k] : existing ? (existing as Record<string, unknown>)[k] : dflt)
+    const instant = existing ? existing.instant : body.instant === true
     const errors: Record<string, string[]> = {}
-    const type = body.type ?? 'adhoc'
-    const module = body.module ?? 'shell'
-    if (type !== 'adhoc' || module !== 'shell') errors[type !== 'adhoc' ? 'type' : 'module'] = [tr(lang, 'Only adhoc shell jobs are supported so far.')]
-    const args = body.args
-    if (typeof args !== 'string' || !args.trim()) errors.args = [tr(lang, 'This field is required.')]
+    const type = pick('type', 'adhoc')
+    const module = type === 'playbook' ? 'playbook' : pick('module', 'shell')
+    let playbookId: string | null = null
+    let playbookName = ''
+    if (type !== 'adhoc' && type !== 'playbook') errors.type = [tr(lang, '"{value}" is not a valid choice.', { value: String(type) })]
+    else if (type === 'adhoc' && module !== 'shell') errors.module = [tr(lang, 'Only adhoc shell jobs are supported so far.')]
+    let args = pick('args', '')
+    if (type === 'playbook') {
+      const raw = 'playbook' in body ? body.playbook : existing?.playbook_id
+      const pid = typeof raw === 'string' ? raw : typeof raw === 'object' && raw && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : ''
+      const pb = isUuid(pid) ? await req.ctx.db.selectFrom('ops_playbooks').select(['id', 'name']).where('id', '=', normUuid(pid)).where('creator_id', '=', user.id)
+        .where('org_id', '=', req.ctx.orgId).executeTakeFirst() : undefined
+      if (!pb) errors.playbook = [tr(lang, 'This field is required.')]
+      else {
+        playbookId = pb.id
+        playbookName = pb.name
+        args = typeof args === 'string' ? args.slice(0, 4096) : ''
+      }
+    } else if (typeof args !== 'string' || !args.trim()) errors.args = [tr(lang, 'This field is required.')]
     else if (args.length > 4096) errors.args = [tr(lang, 'Ensure this field has no more than {n} characters.', { n: 4096 })]
     else {
       const word = blacklisted(args)
       if (word) errors.args = [tr(lang, 'The command "{word}" is not allowed in a job.', { word })]
     }
-    const assets = uuidList(body.assets)
-    const nodes = uuidList(body.nodes)
+    const assets = uuidList(pick('assets', []))
+    const nodes = uuidList(pick('nodes', []))
     if (!assets) errors.assets = [tr(lang, 'Expected a list of ids.')]
     if (!nodes) errors.nodes = [tr(lang, 'Expected a list of ids.')]
-    const runas = body.runas === undefined ? 'root' : body.runas
+    const runas = pick('runas', 'root')
     if (typeof runas !== 'string' || !runas || runas.length > 128) errors.runas = [tr(lang, 'This field is required.')]
-    const policy = body.runas_policy ?? 'skip'
+    const policy = pick('runas_policy', 'skip')
     if (typeof policy !== 'string' || !(RUNAS_POLICIES as readonly string[]).includes(policy)) errors.runas_policy = [tr(lang, '"{value}" is not a valid choice.', { value: String(policy) })]
-    const timeout = body.timeout ?? -1
+    const timeout = pick('timeout', -1)
     if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < -1 || timeout > 86_400) errors.timeout = [tr(lang, 'A valid integer is required.')]
-    const chdir = body.chdir ?? ''
+    const chdir = pick('chdir', '') ?? ''
     if (typeof chdir !== 'string' || chdir.length > 1024) errors.chdir = [tr(lang, 'Ensure this field has no more than {n} characters.', { n: 1024 })]
-    const comment = typeof body.comment === 'string' ? body.comment.slice(0, 1024) : ''
-    const periodic = !instant && body.is_periodic === true
-    const crontab = typeof body.crontab === 'string' ? body.crontab.trim() : ''
-    const interval = body.interval === undefined || body.interval === null || body.interval === '' ? null : body.interval
+    const rawComment = pick('comment', '')
+    const comment = typeof rawComment === 'string' ? rawComment.slice(0, 1024) : ''
+    const periodic = !instant && pick('is_periodic', false) === true
+    const rawCron = pick('crontab', '')
+    const crontab = typeof rawCron === 'string' ? rawCron.trim() : ''
+    const rawInterval = pick('interval', null)
+    const interval = rawInterval === undefined || rawInterval === null || rawInterval === '' ? null : rawInterval
     if (crontab && !parseCron(crontab)) errors.crontab = [tr(lang, 'Not a valid cron expression (five fields: minute hour day month weekday)')]
     if (interval !== null && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 1 || interval > 24 * 365)) errors.interval = [tr(lang, 'A valid integer is required.')]
     if (periodic && !crontab && interval === null) errors.crontab = [tr(lang, 'Set a crontab or an interval before enabling the schedule')]
-    let name = body.name
-    if (instant) name = `job-${randomUUID().slice(-12)}`
+    let name = pick('name', '')
+    if (instant && !existing) name = `job-${randomUUID().slice(-12)}`
     else if (typeof name !== 'string' || !name.trim() || name.length > 128) errors.name = [tr(lang, 'This field is required.')]
     if (Object.keys(errors).length) throw validationError(errors)
     if (!assets!.length && !nodes!.length) throw validationError({ assets: [tr(lang, 'Select at least one asset or node.')] })
@@ -190,13 +220,41 @@ export function registerJobs(app: FastifyInstance): void {
       const names = (await req.ctx.db.selectFrom('assets').select('name').where('id', 'in', excluded).execute()).map((a) => a.name)
       throw validationError({ assets: [tr(lang, 'These assets are not granted to you: {names}', { names: (names.length ? names : excluded).join(', ') })] })
     }
-    const id = randomUUID()
-    const row = {
-      id, name: (name as string).trim(), instant, type: 'adhoc', module: 'shell', args: args as string, assets: JSON.stringify(assets), nodes: JSON.stringify(nodes),
-      runas: runas as string, runas_policy: policy as string, timeout: timeout as number, chdir: chdir as string, comment, org_id: req.ctx.orgId,
-      creator_id: user.id, created_by: userDisplay(user), is_periodic: periodic, crontab, interval: crontab ? null : (interval as number | null),
+    const trimmed = (name as string).trim()
+    if (!instant) {
+      const clash = await req.ctx.db.selectFrom('ops_jobs').select('id').where('creator_id', '=', user.id).where('org_id', '=', req.ctx.orgId)
+        .where('instant', '=', false).where('name', '=', trimmed).$if(!!existing, (q) => q.where('id', '<>', existing!.id)).executeTakeFirst()
+      if (clash) throw validationError({ name: [tr(lang, 'A job with this name already exists.')] })
     }
-    await req.ctx.db.insertInto('ops_jobs').values(row).execute()
+    return {
+      values: {
+        name: trimmed, instant, type: type as string, module: module as string, args: args as string, playbook_id: playbookId,
+        assets: JSON.stringify(assets), nodes: JSON.stringify(nodes), runas: runas as string, runas_policy: policy as string, timeout: timeout as number,
+        chdir: chdir as string, comment, is_periodic: periodic, crontab, interval: crontab ? null : (interval as number | null),
+      },
+      playbookName,
+    }
+  }
+
+  const saveVersion = async (db: typeof app.services.database.db, jobId: string, version: number, by: string) => {
+    const j = await db.selectFrom('ops_jobs').select(JOB_FIELDS).select('playbook_id').where('id', '=', jobId).executeTakeFirstOrThrow()
+    await db.insertInto('ops_job_versions').values({ job_id: jobId, version, data: JSON.stringify(j), created_by: by })
+      .onConflict((oc) => oc.columns(['job_id', 'version']).doNothing()).execute()
+  }
+
+  app.post('/api/v1/ops/jobs/', async (req, reply) => {
+    const user = requireUser(req)
+    await requirePerm(req, 'ops.add_job')
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const instant = body.instant === true
+    if (instant || body.run_after_save === true) await requirePerm(req, 'ops.add_jobexecution')
+    await commandExecutionOn(req)
+    const { values } = await parseJob(req, body)
+    const id = randomUUID()
+    await req.ctx.db.transaction().execute(async (tx) => {
+      await tx.insertInto('ops_jobs').values({ id, ...values, org_id: req.ctx.orgId, creator_id: user.id, created_by: userDisplay(user) }).execute()
+      if (!values.instant) await saveVersion(tx, id, 1, userDisplay(user))
+    })
     const runner = taskRunner(req.server)!
     await syncJobSchedule(req.ctx.db, id, runner.timeZone, runner.clock())
     const job = await ownJob(req, id)
@@ -204,6 +262,36 @@ export function registerJobs(app: FastifyInstance): void {
     if (instant || body.run_after_save === true) taskId = (await startExecution(req, job, {})).taskId
     reply.code(201)
     return { ...job, ...(taskId ? { task_id: taskId } : {}) }
+  })
+
+  // Editing a saved job makes a new version when what it runs or where changes (JumpServer's `version`).
+  const update = async (req: FastifyRequest) => {
+    await requirePerm(req, 'ops.change_job')
+    await commandExecutionOn(req)
+    const user = requireUser(req)
+    const job = await ownJob(req, (req.params as { id: string }).id)
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const { values } = await parseJob(req, body, job)
+    const keyOf = (v: Record<string, unknown>) => JSON.stringify([v.type, v.module, v.args, v.playbook_id, JSON.parse(JSON.stringify(v.assets)), JSON.parse(JSON.stringify(v.nodes)), v.runas, v.runas_policy, v.timeout, v.chdir])
+    const before = keyOf({ ...job, assets: JSON.stringify(job.assets), nodes: JSON.stringify(job.nodes) })
+    const changed = before !== keyOf(values)
+    const version = changed ? job.version + 1 : job.version
+    await req.ctx.db.transaction().execute(async (tx) => {
+      await tx.updateTable('ops_jobs').set({ ...values, version, date_updated: new Date() }).where('id', '=', job.id).execute()
+      if (changed) await saveVersion(tx, job.id, version, userDisplay(user))
+    })
+    const runner = taskRunner(req.server)!
+    await syncJobSchedule(req.ctx.db, job.id, runner.timeZone, runner.clock())
+    return ownJob(req, job.id)
+  }
+  app.put('/api/v1/ops/jobs/:id/', (req) => update(req))
+  app.patch('/api/v1/ops/jobs/:id/', (req) => update(req))
+
+  app.get('/api/v1/ops/jobs/:id/versions/', async (req) => {
+    await requirePerm(req, 'ops.view_job')
+    const job = await ownJob(req, (req.params as { id: string }).id)
+    const rows = await req.ctx.db.selectFrom('ops_job_versions').select(['version', 'data', 'created_by', 'date_created']).where('job_id', '=', job.id).orderBy('version', 'desc').execute()
+    return rows
   })
 
   app.delete('/api/v1/ops/jobs/:id/', async (req, reply) => {
@@ -217,6 +305,7 @@ export function registerJobs(app: FastifyInstance): void {
 
   app.get('/api/v1/ops/job-executions/', async (req) => {
     await requirePerm(req, 'ops.view_jobexecution')
+    await failStaleExecutions(req.ctx.db)
     const user = requireUser(req)
     const q = req.query as { job_id?: string }
     const { limit, offset } = limits(req)
@@ -240,6 +329,7 @@ export function registerJobs(app: FastifyInstance): void {
 
   app.get('/api/v1/ops/job-executions/:id/', async (req) => {
     await requirePerm(req, 'ops.view_jobexecution')
+    await failStaleExecutions(req.ctx.db)
     return serializeExecution(await ownExecution(req, (req.params as { id: string }).id))
   })
 
@@ -256,6 +346,7 @@ export function registerJobs(app: FastifyInstance): void {
 
   app.get('/api/v1/ops/job-execution/task-detail/:taskId/', async (req) => {
     await requirePerm(req, 'ops.view_jobexecution')
+    await failStaleExecutions(req.ctx.db)
     const e = await ownExecution(req, (req.params as { taskId: string }).taskId)
     const s = serializeExecution(e)
     return { status: e.status, is_finished: s.is_finished, is_success: s.is_success, time_cost: s.time_cost, job_id: e.job_id, summary: e.summary, result: e.result }

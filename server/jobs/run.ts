@@ -8,7 +8,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { SshError, withSsh } from '../automation/ssh.ts'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { SshError, sshLogin, withSsh } from '../automation/ssh.ts'
 import type { DB } from '../db/connection.ts'
 import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
 import { decideCommand } from '../resources/acls/decide.ts'
@@ -16,6 +18,10 @@ import { assetGrant, ensureUserGrants } from '../resources/perms/grants.ts'
 import { accountCredential, credentialTarget, knownHostKey, loadAssets, reachAll, recordHostKey } from '../ssh/target.ts'
 import { defineTask, TaskFailed, type TaskContext } from '../tasks/kinds.ts'
 import { addMessages } from '../i18n.ts'
+import { openSystemTicket, systemClose, waitForDecision } from '../tickets/gate.ts'
+import type { Services } from '../tickets/notify.ts'
+import { inventoryName, runAnsiblePlaybook, type PlaybookHost } from './ansible.ts'
+import { dangerousKeywords, playbookDir } from './playbooks.ts'
 import { nextRun, parseCron } from '../tasks/schedule.ts'
 
 export { parseCron }
@@ -30,7 +36,11 @@ const OUTPUT_KEEP = 32 * 1024
 export const RUNAS_POLICIES = ['skip', 'privileged_first', 'privileged_only'] as const
 
 /** Tunables (the app sets them from its config: JOB_PARALLELISM, JOB_HOST_TIMEOUT). */
-export const jobSettings = { parallelism: 10, hostTimeoutSeconds: 60, connectTimeoutMs: 10_000 }
+export const jobSettings: {
+  parallelism: number; hostTimeoutSeconds: number; connectTimeoutMs: number; playbookTimeoutSeconds: number
+  /** The app's services (set by registerJobs): a review ACL opens its command-confirm ticket with them. */
+  services?: Services; log?: { warn(m: string): void }
+} = { parallelism: 10, hostTimeoutSeconds: 60, connectTimeoutMs: 10_000, playbookTimeoutSeconds: 3600 }
 
 /** The blacklisted word a command starts with (each line and each `;`, `&&`, `||`, `|` part), or undefined. */
 export function blacklisted(command: string): string | undefined {
@@ -43,7 +53,7 @@ export function blacklisted(command: string): string | undefined {
 
 export interface JobRow {
   id: string; name: string; module: string; args: string; assets: unknown; nodes: unknown; runas: string; runas_policy: string
-  timeout: number; chdir: string; org_id: string; creator_id: string; created_by: string; type: string
+  timeout: number; chdir: string; org_id: string; creator_id: string; created_by: string; type: string; playbook_id: string | null
 }
 
 /** The assets of a job that its creator is granted now (assets + assets under the nodes), and those that are not. */
@@ -85,7 +95,7 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   if (ex.task_id !== ctx.id) throw new Error('this job execution belongs to another task: run the job again instead')
   const job = await db.selectFrom('ops_jobs').selectAll().where('id', '=', ex.job_id).executeTakeFirstOrThrow()
   const params = (ex.parameters ?? {}) as Record<string, unknown>
-  const command = typeof params.args === 'string' ? params.args : job.args
+  const command = job.type === 'playbook' ? ex.material : typeof params.args === 'string' ? params.args : job.args
   const now = () => ctx.now()
   // A stop that arrived before the run began leaves the row `canceled`: nothing runs.
   const started = await db.updateTable('ops_job_executions').set({ status: 'running', date_start: now() }).where('id', '=', ex.id).where('status', '<>', 'canceled').executeTakeFirst()
@@ -113,8 +123,23 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   ctx.signal.addEventListener('abort', onParent, { once: true })
   const unlisten = await ctx.database.listen(JOB_STOP_CHANNEL, (payload) => { if (payload === ex.id) stop.abort(new Error('stopped')) })
   try {
-    await ctx.log(`>>> Job ${job.name}: ${job.module} "${command}" as ${job.runas} (${job.runas_policy})`)
-    const word = blacklisted(command)
+    await ctx.log(job.type === 'playbook'
+      ? `>>> Job ${job.name}: playbook "${command}" as ${job.runas} (${job.runas_policy})`
+      : `>>> Job ${job.name}: ${job.module} "${command}" as ${job.runas} (${job.runas_policy})`)
+    if (job.type === 'playbook') {
+      // JumpServer's dangerous keywords (and our forbidden plugin folders): refused before anything runs.
+      const found = job.playbook_id ? dangerousKeywords(playbookDir(job.playbook_id)) : []
+      if (!job.playbook_id || !existsSync(join(playbookDir(job.playbook_id), 'main.yml'))) {
+        await ctx.log('The playbook has no main.yml')
+        return await finish('failed', 'The playbook has no main.yml')
+      }
+      if (found.length) {
+        const text = found.map((f) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.keyword}`).join('; ')
+        await ctx.log(`The playbook uses forbidden keywords: ${text}`)
+        return await finish('failed', `Forbidden keywords: ${text}`)
+      }
+    }
+    const word = job.type === 'adhoc' ? blacklisted(command) : undefined
     if (word) {
       await ctx.log(ctx.t('The command "{word}" is not allowed to run in a job', { word }))
       return await finish('failed', ctx.t('The command "{word}" is not allowed', { word }))
@@ -139,11 +164,21 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
         await ctx.log(`${a.name} | SKIPPED | ${ctx.t('no granted account for runas {runas} ({policy})', { runas: job.runas, policy: job.runas_policy })}`)
         continue
       }
-      const d = decideCommand(acls, { user: username, asset: a, account: account.username }, command)
-      if (d.action === 'reject' || d.action === 'review') {
-        const msg = ctx.t('Command rejected by ACL: {acl} ({action})', { acl: d.acl?.name ?? '', action: d.action })
-        await ctx.log(msg)
-        return await finish('failed', msg)
+      if (job.type === 'adhoc') {
+        const d = decideCommand(acls, { user: username, asset: a, account: account.username }, command)
+        if (d.action === 'reject' || (d.action === 'review' && !d.acl)) {
+          const msg = ctx.t('Command rejected by ACL: {acl} ({action})', { acl: d.acl?.name ?? '', action: d.action })
+          await ctx.log(msg)
+          return await finish('failed', msg)
+        }
+        if (d.action === 'review' && d.acl) {
+          const answer = await review(ctx, { ...job, creator_id: job.creator_id }, a, account.username, command, d.acl, stop.signal)
+          if (answer !== 'approved') {
+            const msg = `Command rejected by ACL: ${d.acl.name} (review: ${answer})`
+            await ctx.log(msg)
+            return await finish(stop.signal.aborted ? 'canceled' : 'failed', msg)
+          }
+        }
       }
       plan.push({ asset: a, account })
     }
@@ -153,6 +188,17 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
     }
 
     const reaches = await reachAll(db, plan.map((p) => p.asset))
+    if (job.type === 'playbook') {
+      await runPlaybookPlan(ctx, ex.id, job, plan, reaches, stop.signal, results, summary)
+      for (const p of plan) if (!results.has(p.asset.id)) results.set(p.asset.id, { name: p.asset.name, status: 'skipped', output: 'not run' })
+      if (stop.signal.aborted) {
+        await ctx.log('The job was stopped')
+        return await finish('canceled', 'stopped')
+      }
+      const bad = Object.keys(summary.failures).length + Object.keys(summary.dark).length
+      await ctx.log(`>>> ok: ${summary.ok.length}, failures: ${Object.keys(summary.failures).length}, dark: ${Object.keys(summary.dark).length}, skipped: ${summary.skipped.length}, excludes: ${Object.keys(summary.excludes).length}`)
+      return await finish(bad === 0 && summary.ok.length > 0 && !summary.error ? 'success' : 'failed')
+    }
     const hostTimeout = job.timeout > 0 ? job.timeout * 1000 : jobSettings.hostTimeoutSeconds * 1000
     const shellCommand = job.chdir ? `cd ${shellQuote(job.chdir)} && ${command}` : command
     const runOne = async ({ asset, account }: (typeof plan)[number]) => {
@@ -217,6 +263,129 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
+type Summary = { ok: string[]; failures: Record<string, string>; dark: Record<string, string>; skipped: string[]; excludes: Record<string, string>; error: string }
+
+/** Answers of review ACLs already asked in this run (one ticket per rule, whatever the number of assets). */
+const reviewAnswers = new WeakMap<TaskContext, Map<string, Promise<string>>>()
+
+/**
+ * A `review` command ACL: opens a command-confirm ticket to the rule's reviewers (server/tickets, as the terminal's
+ * approval gate) and waits for its decision; stopping the run closes the ticket.
+ */
+async function review(ctx: TaskContext, job: JobRow, asset: { id: string; name: string; address: string }, account: string, command: string,
+  acl: { id: string; name: string; reviewers: Array<{ id: string }> }, signal: AbortSignal): Promise<string> {
+  let answers = reviewAnswers.get(ctx)
+  if (!answers) reviewAnswers.set(ctx, (answers = new Map()))
+  const known = answers.get(acl.id)
+  if (known) return known
+  const p = (async () => {
+    const services = jobSettings.services
+    if (!services || !acl.reviewers.length) return 'no reviewer'
+    const ticketId = await openSystemTicket(services, {
+      type: 'command_confirm', orgId: job.org_id, userId: job.creator_id, reviewerIds: acl.reviewers.map((r) => r.id),
+      columns: {
+        apply_run_user_id: job.creator_id, apply_run_asset: `${asset.name}(${asset.address})`.slice(0, 128), apply_run_account: account.slice(0, 128),
+        apply_run_command: command.slice(0, 4096), apply_from_session_id: null, apply_from_cmd_filter_acl_id: acl.id,
+      },
+    }, jobSettings.log ?? { warn: () => undefined })
+    await ctx.log(`Command review by ACL ${acl.name}: ticket ${ticketId} opened, waiting for its reviewers`)
+    await ctx.db.updateTable('ops_job_executions').set({ summary: JSON.stringify({ ticket_id: ticketId }) }).where('task_id', '=', ctx.id).execute()
+    try {
+      const d = await waitForDecision(services.database, ticketId, { signal, pollMs: 2000 })
+      await ctx.log(`Command review by ACL ${acl.name}: ${d}`)
+      return d
+    } catch {
+      await systemClose(services, ticketId, 'System').catch(() => undefined)
+      return 'stopped'
+    }
+  })()
+  answers.set(acl.id, p)
+  return p
+}
+
+/** A playbook job: each host logged in to first (host key, account), then one `ansible-playbook` run. */
+async function runPlaybookPlan(ctx: TaskContext, executionId: string, job: JobRow, plan: Array<{ asset: Awaited<ReturnType<typeof loadAssets>>[number]; account: Chosen }>,
+  reaches: Awaited<ReturnType<typeof reachAll>>, signal: AbortSignal, results: Map<string, HostResult>, summary: Summary): Promise<void> {
+  const { db } = ctx
+  const dark = async (asset: { id: string; name: string }, why: string) => {
+    results.set(asset.id, { name: asset.name, status: 'dark', output: why })
+    summary.dark[asset.name] = why
+    await ctx.log(`${asset.name} | UNREACHABLE! >>\n${why}`)
+  }
+  const ready: Array<PlaybookHost & { name: string }> = []
+  const taken = new Set<string>()
+  let next = 0
+  const worker = async () => {
+    while (next < plan.length && !signal.aborted) {
+      const { asset, account } = plan[next++]!
+      const reach = reaches.get(asset.id)!
+      if (reach.gateway || reach.gatewayError) {
+        await dark(asset, 'playbooks are not run through a gateway yet (run it as an adhoc command, or on an asset without a domain)')
+        continue
+      }
+      const cred = await accountCredential(db, asset.id, account.id)
+      if (!cred) { await dark(asset, 'the account is no longer active'); continue }
+      if (cred.secretType === 'ssh_key' && cred.passphrase) { await dark(asset, 'a private key with a passphrase cannot be handed to Ansible'); continue }
+      const t = credentialTarget(asset.address, reach.port, cred)
+      const known = await knownHostKey(db, asset.id, reach.port)
+      if (known) t.hostKeyFingerprint = known
+      try {
+        const r = await sshLogin(t, { timeoutMs: jobSettings.connectTimeoutMs, signal })
+        if (!known) await recordHostKey(db, asset.id, reach.port, r.hostKeyFingerprint)
+      } catch (err) {
+        await dark(asset, err instanceof Error ? err.message : String(err))
+        continue
+      }
+      ready.push({ asset, port: reach.port, name: '', account: { id: cred.id, username: cred.username, secretType: cred.secretType, secret: cred.secret } })
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobSettings.parallelism, plan.length)) }, worker))
+  if (signal.aborted || !ready.length) return
+  for (const h of ready) h.name = inventoryName(h.asset, taken)
+  const entry = existsSync(join(playbookDir(job.playbook_id!), 'main.yml')) ? 'main.yml' : 'main.yaml'
+  const timeoutMs = (job.timeout > 0 ? job.timeout : jobSettings.playbookTimeoutSeconds) * 1000
+  const out = await runAnsiblePlaybook({ executionId, playbookDir: playbookDir(job.playbook_id!), entry, hosts: ready, timeoutMs, signal, log: (t) => ctx.log(t) })
+  if (out.timedOut) summary.error = `The playbook ran longer than ${timeoutMs / 1000} s and was stopped`
+  else if (!out.stopped && out.code !== 0 && !out.recap.size) summary.error = `ansible-playbook ended with code ${out.code}`
+  for (const h of ready) {
+    const r = out.recap.get(h.name)
+    const output = (out.lines.get(h.name) ?? []).join('\n')
+    if (out.stopped) {
+      results.set(h.asset.id, { name: h.asset.name, status: 'failed', output: output || 'stopped' })
+    } else if (!r) {
+      results.set(h.asset.id, { name: h.asset.name, status: 'failed', output: output || summary.error || 'no result' })
+      summary.failures[h.asset.name] = summary.error || 'no result'
+    } else if (r.unreachable) {
+      results.set(h.asset.id, { name: h.asset.name, status: 'dark', output, rc: out.code })
+      summary.dark[h.asset.name] = output.slice(-1024)
+    } else if (r.failed) {
+      results.set(h.asset.id, { name: h.asset.name, status: 'failed', output, rc: out.code })
+      summary.failures[h.asset.name] = output.slice(-1024)
+    } else {
+      results.set(h.asset.id, { name: h.asset.name, status: 'ok', output, rc: 0 })
+      summary.ok.push(h.asset.name)
+    }
+  }
+}
+
+/** JumpServer's zombie-task reason. */
+export const STALE_REASON = 'This task has been marked as a zombie task because it has not updated its status for too long'
+
+/**
+ * Executions left `pending`/`running` whose task has ended (its process died and the runner failed it after its
+ * lease, or it never recorded an end) are marked failed with the task's reason. Returns how many.
+ */
+export async function failStaleExecutions(db: DB): Promise<number> {
+  const rows = (await sql<{ id: string; reason: string; date_finished: Date | null }>`
+    update ops_job_executions e set status = 'failed', date_finished = coalesce(t.date_finished, now()),
+      summary = e.summary || jsonb_build_object('error', ${STALE_REASON} || coalesce(': ' || nullif(t.reason, ''), ''))
+    from task_executions t
+    where t.id = e.task_id and e.status in ('pending', 'running') and t.state in ('SUCCESS', 'FAILURE')
+    returning e.id, t.reason, t.date_finished`.execute(db)).rows
+  return rows.length
+}
+
+
 /** The task's state follows the run's (issue 35): a run that did not succeed fails its task, its result kept. */
 async function outcome(ctx: TaskContext, result: Promise<unknown>): Promise<unknown> {
   const r = await result
@@ -253,11 +422,18 @@ defineTask({
     // The schedule's task execution is the job execution's task: its log is the run's log.
     await ctx.db.insertInto('ops_job_executions').values({
       id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
-      material: `${job.module}:${job.args}`, job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
+      material: await materialOf(ctx.db, job), job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
     }).execute()
     return outcome(ctx, runExecution(ctx, id))
   },
 })
+
+/** What an execution ran, as Job logs show it: `shell:<command>`, or the playbook's name (its folder's `main.yml`). */
+export async function materialOf(db: DB, job: { type: string; module: string; args: string; playbook_id: string | null }): Promise<string> {
+  if (job.type === 'adhoc') return `${job.module}:${job.args}`
+  const p = job.playbook_id ? await db.selectFrom('ops_playbooks').select('name').where('id', '=', job.playbook_id).executeTakeFirst() : undefined
+  return `${p?.name ?? job.playbook_id ?? ''}:main.yml`
+}
 
 /** Keeps a saved job's schedule row in step with its periodic settings (none for instant or deleted jobs). */
 export async function syncJobSchedule(db: DB, jobId: string, tz: string, now: Date): Promise<void> {

@@ -25,6 +25,7 @@ import { tempTokens } from '../profile/temp-tokens.ts'
 import { CLOUD_RESOURCES, registerCloud } from '../cloud/resources.ts'
 import '../cloud/sync.ts'
 import { jobLogs } from '../jobs/resources.ts'
+import { adhocs, playbooks } from '../jobs/playbooks.ts'
 
 /** Every resource declared through the engine (server/engine, docs/engine.md), in registration order. */
 export const RESOURCES = [
@@ -40,6 +41,8 @@ export const RESOURCES = [
   accessKeys, tempTokens,
   ...CLOUD_RESOURCES,
   jobLogs,
+  adhocs,
+  playbooks,
 ]
 
 export async function registerResources(app: FastifyInstance): Promise<void> {

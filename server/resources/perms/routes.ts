@@ -139,6 +139,25 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     return out
   }
 
+  /**
+   * lina's job center tree (`nodes/children-with-assets/tree/`): the lazy node tree, and the granted assets placed
+   * directly in each node shown (zTree leaves whose `meta.type` is `asset`), at most 1,000 per call.
+   */
+  async function zTreeWithAssets(req: FastifyRequest, who: Who) {
+    const ctx = req.ctx
+    const nodes = (await zTree(req, who)).filter((n) => n.id !== 'favorite')
+    const keys = nodes.map((n) => String(n.id))
+    if (!keys.length) return nodes
+    const granted = await grantedAssets(ctx.db, who.subject, ctx.orgId)
+    const rows = (await sql<{ id: string; name: string; address: string; key: string; platform_id: number; org_id: string }>`
+      select t.id, t.name, t.address, x.key, t.platform_id, t.org_id from assets t join asset_nodes an on an.asset_id = t.id join nodes x on x.id = an.node_id
+      where ${granted.cond} and x.org_id = ${ctx.orgId} and x.key = any(${keys}::text[]) order by t.name limit 1000`.execute(ctx.db)).rows
+    return [...nodes, ...rows.map((a) => ({
+      id: a.id, name: a.name, title: a.address, pId: a.key, isParent: false, open: false, iconSkin: 'file',
+      meta: { type: 'asset', data: { id: a.id, name: a.name, address: a.address, platform_id: a.platform_id, org_id: a.org_id } },
+    }))]
+  }
+
   async function nodeAssets(req: FastifyRequest, who: Who, node: string) {
     const ctx = req.ctx
     if (node === 'favorite') {
@@ -171,6 +190,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     get('assets/:asset/accounts/', (req, who, p) => assetDetail(req, who, p.asset!, true))
     get('nodes/', (req, who) => nodeList(req, who))
     get('nodes/children/tree/', (req, who) => zTree(req, who))
+    get('nodes/children-with-assets/tree/', (req, who) => zTreeWithAssets(req, who))
     get('nodes/:node/assets/', (req, who, p) => nodeAssets(req, who, p.node!))
   }
 

@@ -11,7 +11,7 @@ import {
 import { DismissRegular, PlayRegular, StopRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { assetResults, executionDetail, frequentUsernames, runQuickJob, stopExecution, type AssetResult, type ExecutionDetail, type RunasPolicy } from '../../../api/jobs.ts'
+import { assetResults, executionDetail, frequentUsernames, listAdhocs, runQuickJob, stopExecution, type Adhoc, type AssetResult, type ExecutionDetail, type RunasPolicy } from '../../../api/jobs.ts'
 import { MY_ASSETS_URL, MY_NODE_TREE_URL } from '../../../api/perms.ts'
 import { listResources, type Row } from '../../../api/resources.ts'
 import { followTaskLog } from '../../../api/tasks.ts'
@@ -87,6 +87,8 @@ export function QuickJobPage() {
     }
   }, [search])
   useEffect(() => { void frequentUsernames().then(setUsernames, () => undefined) }, [])
+  const [templates, setTemplates] = useState<Adhoc[]>([])
+  useEffect(() => { void listAdhocs().then(setTemplates, () => undefined) }, [])
   useEffect(() => () => stopFollow.current?.(), [])
 
   const loadTree = useCallback((parent?: TreeItem) => fetchTreeLevel(MY_NODE_TREE_URL, parent ? { key: parent.id } : {}), [])
@@ -191,6 +193,12 @@ export function QuickJobPage() {
               <Dropdown placeholder={t`Run a previous command`} disabled={!history.length} value="" selectedOptions={[]}
                 onOptionSelect={(_, d) => setCommand(d.optionValue ?? '')}>
                 {history.map((h) => <Option key={h} value={h}>{h}</Option>)}
+              </Dropdown>
+            </Field>
+            <Field label={t`Template`}>
+              <Dropdown placeholder={t`Open a command template`} disabled={!templates.length} value="" selectedOptions={[]}
+                onOptionSelect={(_, d) => setCommand(templates.find((x) => x.id === d.optionValue)?.args ?? command)}>
+                {templates.map((x) => <Option key={x.id} value={x.id}>{x.name}</Option>)}
               </Dropdown>
             </Field>
             <Field label={t`Run as`}>
