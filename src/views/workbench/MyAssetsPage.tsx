@@ -4,7 +4,7 @@
  * the user's grant (`/api/v1/perms/users/self/…`): the server never lists an asset no valid permission grants.
  */
 import { Badge, Button, makeStyles, tokens } from '@fluentui/react-components'
-import { PlugConnectedRegular, StarFilled, StarRegular } from '@fluentui/react-icons'
+import { FolderOpenRegular, PlugConnectedRegular, StarFilled, StarRegular } from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
@@ -20,6 +20,9 @@ import { ListTable } from '../../ui/list/ListTable.tsx'
 import type { ListConfig, ListControl } from '../../ui/list/types.ts'
 import { LazyTree } from '../../ui/tree/LazyTree.tsx'
 import { ConnectDialog } from './ConnectDialog.tsx'
+
+/** The file manager's folder name for an organization or asset name (a slash would split it). */
+const folderName = (name: string) => name.replace(/\//g, '_')
 
 const useStyles = makeStyles({
   layout: { display: 'grid', gridTemplateColumns: 'minmax(220px, 280px) minmax(0, 1fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
@@ -92,11 +95,20 @@ export function MyAssetsPage() {
           id: 'connect', label: msg`Connect`, width: 120,
           render: (row) => <Button size="small" icon={<PlugConnectedRegular />} onClick={() => setConnecting(String(row.id))} aria-label={t`Connect to ${String(row.name)}`}>{t`Connect`}</Button>,
         },
+        {
+          id: 'files', label: msg`Files`, width: 110,
+          render: (row) => (
+            <Button size="small" icon={<FolderOpenRegular />} aria-label={t`Files of ${String(row.name)}`}
+              onClick={() => void navigate({ to: '/workbench/file-manager', search: { path: `/${folderName(String(row.org_name ?? ''))}/${folderName(String(row.name))}` } } as never)}>
+              {t`Files`}
+            </Button>
+          ),
+        },
       ],
       min: ['name', 'connect'],
-      defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect'],
+      defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect', 'files'],
     },
-  }), [nodeId, t])
+  }), [nodeId, t, navigate])
   return (
     <Page title={t`My assets`} back={false}>
       <div className={styles.layout}>
