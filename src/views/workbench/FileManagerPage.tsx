@@ -16,7 +16,7 @@ import {
 } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react'
 import {
   deleteFile, downloadUrl, joinPath, listFiles, makeFolder, parentPath, renameFile, uploadFile, type FileEntry, type FileListing, type UploadHandle,
 } from '../../api/files.ts'
@@ -32,6 +32,9 @@ const useStyles = makeStyles({
   scroll: { overflowX: 'auto' },
   name: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, wordBreak: 'break-all' },
   nowrap: { whiteSpace: 'nowrap' },
+  /** Narrow screens keep the name and the actions; the date goes. */
+  wide: { whiteSpace: 'nowrap', '@media (max-width: 640px)': { display: 'none' } },
+  nameCell: { minWidth: '8em' },
   row: { display: 'flex', gap: tokens.spacingHorizontalXXS },
   progress: { display: 'grid', gap: tokens.spacingVerticalXXS, marginBottom: tokens.spacingVerticalM, maxWidth: '480px' },
   hidden: { display: 'none' },
@@ -162,12 +165,12 @@ export function FileManagerPage() {
             <BreadcrumbButton onClick={() => go('/')} current={parts.length === 0}>{t`All assets`}</BreadcrumbButton>
           </BreadcrumbItem>
           {parts.map((p, i) => (
-            <span key={i} style={{ display: 'contents' }}>
+            <Fragment key={i}>
               <BreadcrumbDivider />
               <BreadcrumbItem>
                 <BreadcrumbButton onClick={() => go(`/${parts.slice(0, i + 1).join('/')}`)} current={i === parts.length - 1}>{p}</BreadcrumbButton>
               </BreadcrumbItem>
-            </span>
+            </Fragment>
           ))}
         </Breadcrumb>
       </nav>
@@ -208,7 +211,7 @@ export function FileManagerPage() {
               <TableRow>
                 <TableHeaderCell>{t`Name`}</TableHeaderCell>
                 {remote && <TableHeaderCell>{t`Size`}</TableHeaderCell>}
-                {remote && <TableHeaderCell>{t`Modified`}</TableHeaderCell>}
+                {remote && <TableHeaderCell className={styles.wide}>{t`Modified`}</TableHeaderCell>}
                 {remote && <TableHeaderCell>{t`Actions`}</TableHeaderCell>}
               </TableRow>
             </TableHeader>
@@ -221,7 +224,7 @@ export function FileManagerPage() {
                 const isDir = e.type === 'dir' || (!remote)
                 return (
                   <TableRow key={e.name}>
-                    <TableCell>
+                    <TableCell className={styles.nameCell}>
                       <span className={styles.name}>
                         {isDir ? <FolderRegular aria-hidden /> : <DocumentRegular aria-hidden />}
                         {isDir
@@ -232,7 +235,7 @@ export function FileManagerPage() {
                       </span>
                     </TableCell>
                     {remote && <TableCell className={styles.nowrap}>{isDir ? '' : formatSize(e.size)}</TableCell>}
-                    {remote && <TableCell className={styles.nowrap}>{e.mtime ? dateFormat.format(new Date(e.mtime * 1000)) : ''}</TableCell>}
+                    {remote && <TableCell className={styles.wide}>{e.mtime ? dateFormat.format(new Date(e.mtime * 1000)) : ''}</TableCell>}
                     {remote && (
                       <TableCell>
                         <span className={styles.row}>
