@@ -12,7 +12,9 @@ import { useCallback, useMemo, useRef, useState } from 'react'
 import { MY_ASSETS_URL, MY_NODE_TREE_URL, myNodeAssetsUrl, setFavorite, type Choice } from '../../api/perms.ts'
 import type { Row } from '../../api/resources.ts'
 import { fetchTreeLevel, type TreeItem } from '../../api/tree.ts'
+import { useAccess } from '../../ui/common/access.tsx'
 import { describeError } from '../../ui/common/errors.ts'
+import { hasPerm } from '../../ui/common/perms.ts'
 import { notify } from '../../ui/common/notify.tsx'
 import { Page } from '../../ui/common/Page.tsx'
 import { defineResource } from '../../ui/common/resource.ts'
@@ -66,6 +68,7 @@ export function MyAssetsPage() {
   const search = useSearch({ strict: false }) as Record<string, unknown>
   const navigate = useNavigate()
   const nodeId = typeof search.node_id === 'string' ? search.node_id : undefined
+  const files = hasPerm(useAccess().perms, 'rbac.view_filemanager')
   const [connecting, setConnecting] = useState<string | undefined>()
   const control = useRef<ListControl | undefined>(undefined)
   const load = useCallback((parent?: TreeItem) => fetchTreeLevel(MY_NODE_TREE_URL, parent ? { key: parent.id } : {}), [])
@@ -95,20 +98,20 @@ export function MyAssetsPage() {
           id: 'connect', label: msg`Connect`, width: 120,
           render: (row) => <Button size="small" icon={<PlugConnectedRegular />} onClick={() => setConnecting(String(row.id))} aria-label={t`Connect to ${String(row.name)}`}>{t`Connect`}</Button>,
         },
-        {
+        ...(!files ? [] : [{
           id: 'files', label: msg`Files`, width: 110,
-          render: (row) => (
+          render: (row: Row) => (
             <Button size="small" icon={<FolderOpenRegular />} aria-label={t`Files of ${String(row.name)}`}
               onClick={() => void navigate({ to: '/workbench/file-manager', search: { path: `/${folderName(String(row.org_name ?? ''))}/${folderName(String(row.name))}` } } as never)}>
               {t`Files`}
             </Button>
           ),
-        },
+        }]),
       ],
       min: ['name', 'connect'],
       defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect', 'files'],
     },
-  }), [nodeId, t, navigate])
+  }), [nodeId, t, navigate, files])
   return (
     <Page title={t`My assets`} back={false}>
       <div className={styles.layout}>
