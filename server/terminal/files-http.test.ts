@@ -123,3 +123,36 @@ describe('the web file manager\'s API (real sshd)', () => {
     expect((await f.t.client().get(FILE_MANAGER_URL)).statusCode).toBe(401)
   })
 })
+
+describe('the file tree across organizations', () => {
+  const f = useTerminalFixture()
+
+  it('an asset of another organization is under that organization\'s folder; its FTP log is that organization\'s, which the other organization does not list', async () => {
+    const g = await f.grantedUser('fmorg', { actions: ['all'] })
+    const org = await f.admin.post('/api/v1/orgs/orgs/', { name: 'FilesOrgB' })
+    expect(org.statusCode, org.body).toBe(201)
+    const orgB = org.json().id as string
+    const h = { 'x-jms-org': orgB }
+    // the user is a member (OrgUser) of org B
+    await sql`insert into role_bindings (id, user_id, role_id, scope, org_id) values (gen_random_uuid(), ${g.userId}, '00000000-0000-0000-0000-000000000007', 'org', ${orgB})`.execute(f.t.database.db)
+    const asset = await f.admin.request({ method: 'POST', url: '/api/v1/assets/hosts/', json: { name: 'fmorg-b-host', address: f.sshd.host, platform: 1, protocols: [{ name: 'ssh', port: f.sshd.port }] }, headers: h })
+    expect(asset.statusCode, asset.body).toBe(201)
+    const acc = await f.admin.request({ method: 'POST', url: '/api/v1/accounts/accounts/', json: { asset: asset.json().id, name: 'fmorg-b-acc', username: f.host.username, secret_type: 'password', secret: f.host.password }, headers: h })
+    expect(acc.statusCode, acc.body).toBe(201)
+    const perm = await f.admin.request({ method: 'POST', url: '/api/v1/perms/asset-permissions/', json: { name: 'fmorg-b', users: [g.userId], assets: [asset.json().id], accounts: ['@ALL'], actions: ['connect', 'upload'] }, headers: h })
+    expect(perm.statusCode, perm.body).toBe(201)
+    const root = (await g.c.get(FILE_MANAGER_URL)).json() as { entries: Array<{ name: string }> }
+    expect(root.entries.map((e) => e.name).sort()).toEqual(['DEFAULT', 'FilesOrgB'])
+    expect((await g.c.get(`${FILE_MANAGER_URL}?path=/FilesOrgB`)).json().entries.map((e: { name: string }) => e.name)).toEqual(['fmorg-b-host'])
+    // the asset of org B is not under DEFAULT, and org B's actions (no download) hold there
+    expect((await g.c.get(`${FILE_MANAGER_URL}?path=/DEFAULT/fmorg-b-host`)).statusCode).toBe(404)
+    const refused = await g.c.get(`${FILE_MANAGER_URL}download/?path=${encodeURIComponent('/FilesOrgB/fmorg-b-host/fmorg-b-acc/etc/hostname')}`)
+    expect(refused.statusCode).toBe(403)
+    const rows = (await sql<{ org_id: string; operate: string; is_success: boolean }>`select org_id, operate, is_success from ftp_logs where "user" like '%(fmorg)'`.execute(f.t.database.db)).rows
+    expect(rows).toEqual([{ org_id: orgB, operate: 'download', is_success: false }])
+    // the FTP logs list is organization-scoped: DEFAULT does not show it, org B does
+    const inDefault = (await f.admin.get('/api/v1/audits/ftp-logs/?user=fmorg(fmorg)')).json() as unknown[]
+    const inB = (await f.admin.request({ method: 'GET', url: '/api/v1/audits/ftp-logs/?user=fmorg(fmorg)', headers: h })).json() as unknown[]
+    expect([inDefault.length, inB.length]).toEqual([0, 1])
+  })
+})
