@@ -122,6 +122,31 @@ describe('the web file manager\'s API (real sshd)', () => {
     }
     expect((await f.t.client().get(FILE_MANAGER_URL)).statusCode).toBe(401)
   })
+
+  it('the grant is read on every call: download taken from the permission refuses the next download; a disabled permission empties the tree', async () => {
+    const g = await f.grantedUser('fmlive', { actions: ['all'] })
+    const host = hostDir()
+    writeFileSync(join(host, 'f.txt'), 'live')
+    const file = `/DEFAULT/${g.assetName}/${g.username}-acc${host}/f.txt`
+    expect((await g.c.get(`${FILE_MANAGER_URL}download/${q(file)}`)).body).toBe('live')
+    const p = await f.admin.patch(`/api/v1/perms/asset-permissions/${g.permId}/`, { actions: ['connect', 'upload'] })
+    expect(p.statusCode, p.body).toBe(200)
+    expect((await g.c.get(`${FILE_MANAGER_URL}download/${q(file)}`)).statusCode).toBe(403)
+    expect((await f.admin.patch(`/api/v1/perms/asset-permissions/${g.permId}/`, { is_active: false })).statusCode).toBe(200)
+    expect((await g.c.get(FILE_MANAGER_URL)).json().entries).toEqual([])
+    expect((await g.c.get(`${FILE_MANAGER_URL}download/${q(file)}`)).statusCode).toBe(404)
+  })
+
+  it('a user without the file manager (no organization role) is refused every call, granted assets or not', async () => {
+    const g = await f.grantedUser('fmnorole', { actions: ['all'] })
+    await sql`delete from role_bindings where user_id = ${g.userId} and scope = 'org'`.execute(f.t.database.db)
+    const folder = `/DEFAULT/${g.assetName}/${g.username}-acc/tmp`
+    expect((await g.c.get(FILE_MANAGER_URL)).statusCode).toBe(403)
+    expect((await g.c.get(`${FILE_MANAGER_URL}download/${q('/DEFAULT/x/y/etc/hostname')}`)).statusCode).toBe(403)
+    expect((await g.c.post(`${FILE_MANAGER_URL}mkdir/`, { path: `${folder}/fmnorole` })).statusCode).toBe(403)
+    expect((await upload(g, folder, 'x.txt', Buffer.from('x'))).statusCode).toBe(403)
+    expect(existsSync('/tmp/fmnorole') || existsSync('/tmp/x.txt')).toBe(false)
+  })
 })
 
 describe('the file tree across organizations', () => {
