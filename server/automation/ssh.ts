@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { connect as netConnect } from 'node:net'
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2'
+import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from 'ssh2'
 
 /** Where and as whom to log in. */
 export interface SshTarget {
@@ -403,6 +403,58 @@ export async function openShell(target: SshTarget, options: SshConnectOptions & 
       hop.client.shell({ term: options.term ?? 'xterm-256color', cols: options.cols, rows: options.rows }, (err, s) => (err ? reject(classify(err, 'target')) : resolve(s)))
     })
     return { serverVersion: hop.serverVersion, hostKeyFingerprint: hop.fingerprint, stream, close: closeAll }
+  } catch (err) {
+    closeAll()
+    throw err
+  }
+}
+
+/** An SFTP client on a host (the built-in terminal's file transfer): the channel and how to end every hop. */
+export interface SftpSession {
+  readonly hostKeyFingerprint: string
+  readonly sftp: SFTPWrapper
+  /** Called once when any hop's connection ends (the host closed it, the network failed). */
+  onClose(listener: () => void): void
+  close(): void
+}
+
+/**
+ * Log in (through the gateway when given) and open the SFTP subsystem. The caller owns the session. Failures are
+ * `SshError`s (the host key check is the target's `hostKeyFingerprint`, as for every login).
+ */
+export async function openSftp(target: SshTarget, options: SshConnectOptions = {}): Promise<SftpSession> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  const clients: Client[] = []
+  const closeAll = () => {
+    for (const c of [...clients].reverse()) c.end()
+  }
+  try {
+    let sock: ConnectConfig['sock'] | undefined
+    if (options.gateway) {
+      const gw = await openHop(options.gateway, 'gateway', timeoutMs, undefined, (c) => clients.push(c))
+      sock = await forward(gw.client, target.host, target.port)
+    }
+    const hop = await openHop(target, 'target', timeoutMs, sock, (c) => clients.push(c))
+    const sftp = await new Promise<SFTPWrapper>((resolve, reject) => {
+      hop.client.sftp((err, s) => (err ? reject(classify(err, 'target')) : resolve(s)))
+    })
+    const listeners: Array<() => void> = []
+    let closed = false
+    const fire = () => {
+      if (closed) return
+      closed = true
+      listeners.splice(0).forEach((l) => l())
+    }
+    for (const c of clients) c.on('close', fire)
+    sftp.on('close', fire)
+    return {
+      hostKeyFingerprint: hop.fingerprint, sftp,
+      onClose: (l) => (closed ? l() : listeners.push(l)),
+      close: () => {
+        fire()
+        closeAll()
+      },
+    }
   } catch (err) {
     closeAll()
     throw err

@@ -1,6 +1,7 @@
 /**
- * Pages that belong to components this server does not have yet: the file manager (`/koko/elfinder/sftp/`) and
- * the download centre (`/core/download/`); the web terminal (`/luna/`) is built in (server/app.ts). The console links to them as the
+ * Pages that belong to components this server does not have: the download centre (`/core/download/`); the web
+ * terminal (`/luna/`) is built in (server/app.ts), and koko's file manager (`/koko/elfinder/…`, the reference
+ * console's link) redirects to the console's own (Workbench → File manager, issue 31). The console links to them as the
  * reference console does; instead of a bare 404 they answer a short page, in the visitor's language, saying what is
  * needed (status 404 still: there is nothing there). In proxy mode the real JumpServer serves them.
  */
@@ -8,11 +9,6 @@ import type { FastifyInstance } from 'fastify'
 import { addMessages, tr } from '../i18n.ts'
 
 const PAGES: Array<{ prefix: string; title: string; body: string }> = [
-  {
-    prefix: '/koko/',
-    title: 'File manager',
-    body: 'The file manager needs the KoKo terminal component registered with this server. None is registered yet.',
-  },
   {
     prefix: '/core/download/',
     title: 'Download centre',
@@ -24,15 +20,14 @@ addMessages({
   'File manager': ['文件管理', 'ファイル管理'],
   'Download centre': ['下载中心', 'ダウンロードセンター'],
   'Back to the console': ['返回控制台', 'コンソールに戻る'],
-  [PAGES[0]!.body]: ['文件管理需要在本服务器注册 KoKo 终端组件，目前尚未注册。',
-    'ファイル管理には、このサーバーに登録された KoKo ターミナルコンポーネントが必要です。まだ登録されていません。'],
-  [PAGES[1]!.body]: ['下载中心提供 JumpServer 安装包中的客户端工具。本服务器不附带这些工具：请从您的 JumpServer 发行版安装客户端。',
+  [PAGES[0]!.body]: ['下载中心提供 JumpServer 安装包中的客户端工具。本服务器不附带这些工具：请从您的 JumpServer 发行版安装客户端。',
     'ダウンロードセンターは JumpServer インストールのクライアントツールを提供します。このサーバーには含まれていません。JumpServer の配布物からクライアントをインストールしてください。'],
 })
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 export function registerComponentPages(app: FastifyInstance): void {
+  app.get('/koko/*', async (_req, reply) => reply.redirect('/ui/workbench/file-manager', 302))
   for (const page of PAGES) {
     app.get(`${page.prefix}*`, async (req, reply) => {
       const lang = req.ctx?.lang ?? 'en'

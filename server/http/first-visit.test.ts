@@ -114,9 +114,11 @@ describe(`first visit: compression, caching, the reference console's calls (${db
     expect((await c.get('/static/img/../../app.ts')).statusCode).toBe(404)
   })
 
-  it('answers the file manager and download links with a page saying what is needed', async () => {
+  it('answers the download link with a page saying what is needed; koko\'s file manager link goes to the console\'s', async () => {
     const c = t.client()
-    for (const path of ['/koko/elfinder/sftp/', '/core/download/']) {
+    const koko = await c.get('/koko/elfinder/sftp/')
+    expect([koko.statusCode, koko.headers.location]).toEqual([302, '/ui/workbench/file-manager'])
+    for (const path of ['/core/download/']) {
       const r = await c.get(path, { 'accept-language': 'en' })
       expect(r.statusCode, path).toBe(404)
       expect(r.headers['content-type'], path).toMatch(/text\/html/)

@@ -30,6 +30,8 @@ import { hashToken } from '../resources/perms/tokens.ts'
 import { openSecret } from '../resources/accounts/secrets.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { getSetting } from '../settings/store.ts'
+import { FileSpace } from './files.ts'
+import { serveSftp } from './sftp.ts'
 import { TerminalError, type OpenRequest, type TerminalManager, type TerminalSession } from './session.ts'
 
 const { Server, utils } = ssh2
@@ -226,6 +228,13 @@ export async function startSshGateway(app: FastifyInstance, manager: TerminalMan
           })
         })
         session.on('exec', (_ok, no) => no?.())
+        session.on('sftp', (ok, no) => {
+          if (!login) return no?.()
+          const u = login.user
+          const only = login.kind === 'token' ? { assetId: login.token.asset_id } : login.target ? { asset: login.target } : undefined
+          const space = new FileSpace(db, { id: u.id, username: u.username, name: u.name }, { remoteAddr: ip, lang, tz: cfg.timeZone, only })
+          serveSftp(ok(), space, (err) => app.log.warn({ err }, 'ssh gateway sftp request failed'))
+        })
         session.on('subsystem', (_ok, no) => no?.())
       })
     })

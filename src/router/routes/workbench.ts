@@ -11,7 +11,7 @@ export const workbenchRoutes: RouteNode = view('workbench', 'Workbench', msg`Wor
   page('home', 'MyHome', msg`Home`, [], { icon: 'home' }),
   page('assets', 'MyAssets', msg`My assets`, ['perms.view_myassets'], { icon: 'myAssets' }),
   link('external-luna', 'WebTerminal', msg`Web terminal`, '/luna/', ['rbac.view_webterminal'], 'webTerminal'),
-  link('external-elfinder', 'FileManager', msg`File manager`, '/koko/elfinder/sftp/', ['rbac.view_filemanager'], 'fileManager'),
+  page('file-manager', 'FileManager', msg`File manager`, ['rbac.view_filemanager'], { icon: 'fileManager' }),
   group('ops', 'JobCenter', msg`Job center`, 'ops', [
     page('quick-job', 'QuickJob', msg`Quick job`, [job.view, job.add, 'ops.add_jobexecution']),
     page('job', 'JobList', msg`Jobs`, [job.view], {

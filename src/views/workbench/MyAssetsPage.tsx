@@ -4,7 +4,7 @@
  * the user's grant (`/api/v1/perms/users/self/…`): the server never lists an asset no valid permission grants.
  */
 import { Badge, Button, makeStyles, tokens } from '@fluentui/react-components'
-import { PlugConnectedRegular, StarFilled, StarRegular } from '@fluentui/react-icons'
+import { FolderOpenRegular, PlugConnectedRegular, StarFilled, StarRegular } from '@fluentui/react-icons'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
 import { useNavigate, useSearch } from '@tanstack/react-router'
@@ -12,7 +12,9 @@ import { useCallback, useMemo, useRef, useState } from 'react'
 import { MY_ASSETS_URL, MY_NODE_TREE_URL, myNodeAssetsUrl, setFavorite, type Choice } from '../../api/perms.ts'
 import type { Row } from '../../api/resources.ts'
 import { fetchTreeLevel, type TreeItem } from '../../api/tree.ts'
+import { useAccess } from '../../ui/common/access.tsx'
 import { describeError } from '../../ui/common/errors.ts'
+import { hasPerm } from '../../ui/common/perms.ts'
 import { notify } from '../../ui/common/notify.tsx'
 import { Page } from '../../ui/common/Page.tsx'
 import { defineResource } from '../../ui/common/resource.ts'
@@ -21,6 +23,9 @@ import type { ListConfig, ListControl } from '../../ui/list/types.ts'
 import { LazyTree } from '../../ui/tree/LazyTree.tsx'
 import { TreeLayout } from '../../ui/tree/TreeLayout.tsx'
 import { ConnectDialog } from './ConnectDialog.tsx'
+
+/** The file manager's folder name for an organization or asset name (a slash would split it). */
+const folderName = (name: string) => name.replace(/\//g, '_')
 
 const useStyles = makeStyles({
   badges: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXXS },
@@ -62,6 +67,7 @@ export function MyAssetsPage() {
   const search = useSearch({ strict: false }) as Record<string, unknown>
   const navigate = useNavigate()
   const nodeId = typeof search.node_id === 'string' ? search.node_id : undefined
+  const files = hasPerm(useAccess().perms, 'rbac.view_filemanager')
   const [connecting, setConnecting] = useState<string | undefined>()
   const control = useRef<ListControl | undefined>(undefined)
   const load = useCallback((parent?: TreeItem) => fetchTreeLevel(MY_NODE_TREE_URL, parent ? { key: parent.id } : {}), [])
@@ -91,13 +97,22 @@ export function MyAssetsPage() {
           id: 'connect', label: msg`Connect`, width: 120,
           render: (row) => <Button size="small" icon={<PlugConnectedRegular />} onClick={() => setConnecting(String(row.id))} aria-label={t`Connect to ${String(row.name)}`}>{t`Connect`}</Button>,
         },
+        ...(!files ? [] : [{
+          id: 'files', label: msg`Files`, width: 110,
+          render: (row: Row) => (
+            <Button size="small" icon={<FolderOpenRegular />} aria-label={t`Files of ${String(row.name)}`}
+              onClick={() => void navigate({ to: '/workbench/file-manager', search: { path: `/${folderName(String(row.org_name ?? ''))}/${folderName(String(row.name))}` } } as never)}>
+              {t`Files`}
+            </Button>
+          ),
+        }]),
       ],
       min: ['name', 'connect'],
-      defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect'],
+      defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect', 'files'],
       // connecting is what the page is for; the granted actions are the first to give way
-      priority: { favorite: 1, address: 2, platform: 3, granted_actions: 5 },
+      priority: { favorite: 1, address: 2, platform: 3, files: 4, granted_actions: 5 },
     },
-  }), [nodeId, t])
+  }), [nodeId, t, navigate, files])
   return (
     <Page title={t`My assets`} back={false}>
       <TreeLayout label={t`My asset tree`} showLabel={t`Show the asset tree`} hideLabel={t`Hide the asset tree`}

@@ -4,6 +4,7 @@ import { lazyPage, type PageRegistry } from '../../router/resources.ts'
 export const workbenchPages: PageRegistry = {
   MyHome: lazyPage(() => import('./MyHomePage.tsx'), 'MyHomePage'),
   MyAssets: lazyPage(() => import('./MyAssetsPage.tsx'), 'MyAssetsPage'),
+  FileManager: lazyPage(() => import('./FileManagerPage.tsx'), 'FileManagerPage'),
   QuickJob: lazyPage(() => import('./jobs/QuickJobPage.tsx'), 'QuickJobPage'),
   JobList: lazyPage(() => import('./jobs/JobPages.tsx'), 'JobListPage'),
   JobCreate: lazyPage(() => import('./jobs/JobPages.tsx'), 'JobFormPage'),
