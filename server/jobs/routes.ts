@@ -330,7 +330,9 @@ export function registerJobs(app: FastifyInstance): void {
   app.get('/api/v1/ops/job-executions/:id/', async (req) => {
     await requirePerm(req, 'ops.view_jobexecution')
     await failStaleExecutions(req.ctx.db)
-    return serializeExecution(await ownExecution(req, (req.params as { id: string }).id))
+    const e = await ownExecution(req, (req.params as { id: string }).id)
+    const job = await req.ctx.db.selectFrom('ops_jobs').select(['id', 'name', 'instant']).where('id', '=', e.job_id).executeTakeFirst()
+    return serializeExecution(e, job)
   })
 
   // Stop a run: the process running it hears the NOTIFY and aborts every host's connection.
