@@ -107,7 +107,7 @@ describe('playbooks and saved jobs', () => {
     permId = perm.json().id as string
     dir = mkdtempSync(join(tmpdir(), 'pb-marker-'))
     chmodSync(dir, 0o777)
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await t?.close()
     await sshd?.stop()
@@ -152,7 +152,7 @@ describe('playbooks and saved jobs', () => {
       await follow(wsUrl, op, tid)
       expect((await detail(tid)).summary.error).toMatch(/local_action|connection:local/)
     }
-  }, 60_000)
+  }, 180_000)
 
   it('never touches an asset that lost its grant between saving and running', async () => {
     const id = await playbook('grant-check', `- hosts: all\n  gather_facts: no\n  tasks:\n    - shell: touch ${dir}/grant-{{ inventory_hostname }}\n`)
@@ -175,7 +175,7 @@ describe('playbooks and saved jobs', () => {
     } finally {
       await admin.patch(`/api/v1/perms/asset-permissions/${permId}/`, { assets: [ids['pb-1'], ids['pb-2']] })
     }
-  }, 60_000)
+  }, 180_000)
 
   it('stops a running playbook: ansible-playbook is killed, its next task never runs', async () => {
     const id = await playbook('slow', `- hosts: all\n  gather_facts: no\n  tasks:\n    - shell: sleep 60\n    - shell: touch ${dir}/after-stop\n`)
@@ -188,7 +188,7 @@ describe('playbooks and saved jobs', () => {
     expect(log).toContain('The job was stopped')
     expect((await detail(taskId)).status).toBe('canceled')
     expect(existsSync(join(dir, 'after-stop'))).toBe(false)
-  }, 60_000)
+  }, 180_000)
 
   it('uploads a zip: its top folder taken off, zip-slip, bombs, too many files, plugins and a missing main.yml refused with nothing written', async () => {
     const ok = await upload(op, zip({ 'site/main.yml': '- hosts: all\n  tasks: []\n', 'site/roles/web/tasks/main.yml': '- debug: msg=hi\n' }))
@@ -221,7 +221,7 @@ describe('playbooks and saved jobs', () => {
     const zh = multipart('path', 'x.zip', zip({ 'site.yml': 'x' }))
     const r = await op.request({ method: 'POST', url: '/api/v1/ops/playbooks/', payload: zh.payload, headers: { 'content-type': zh.contentType, 'accept-language': 'zh' } })
     expect(r.json()).toEqual({ path: ['Playbook 顶层没有 main.yml。'] })
-  }, 60_000)
+  }, 180_000)
 
   it('browses and edits files: create, rename, save, delete; main.yml protected; paths outside refused; another user 404', async () => {
     const id = (await op.post('/api/v1/ops/playbooks/', { name: 'edit-me' })).json().id as string
@@ -292,7 +292,7 @@ describe('playbooks and saved jobs', () => {
     } finally {
       await admin.delete(`/api/v1/acls/command-filter-acls/${acl.json().id}/`)
     }
-  }, 60_000)
+  }, 180_000)
 
   it('saved jobs: edited with versions, templates own-only, stale executions failed after the lease', async () => {
     const saved = await op.post('/api/v1/ops/jobs/', { name: 'versioned', assets: [ids['pb-1']], args: 'id', runas_policy: 'privileged_first' })
@@ -324,7 +324,7 @@ describe('playbooks and saved jobs', () => {
     const e = (await op.get(`/api/v1/ops/job-executions/${exec.id}/`)).json() as { status: string; summary: { error: string }; is_finished: boolean }
     expect(e).toMatchObject({ status: 'failed', is_finished: true })
     expect(e.summary.error).toMatch(/^This task has been marked as a zombie task because it has not updated its status for too long: The process running this task \(dead-worker\) stopped responding/)
-  }, 60_000)
+  }, 180_000)
 
   it('answers every call lina 3.2.2\'s job center makes, with its shape', async () => {
     const job = (await op.post('/api/v1/ops/jobs/', { name: 'lina', assets: [ids['pb-1']], args: 'id', runas_policy: 'privileged_first' })).json() as { id: string }
@@ -367,5 +367,5 @@ describe('playbooks and saved jobs', () => {
     } finally {
       await admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_COMMAND_EXECUTION: true })
     }
-  }, 60_000)
+  }, 180_000)
 })
