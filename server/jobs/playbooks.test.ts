@@ -6,11 +6,14 @@
  * jobs' versions, stale executions, and lina 3.2.2's job center calls answering with their shapes.
  */
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import WebSocket from 'ws'
+import { ORG_IDS } from '../rbac/catalog.ts'
 import { multipart } from '../resources/terminal/test-support.ts'
 import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
@@ -313,17 +316,28 @@ describe('playbooks and saved jobs', () => {
     expect(((await admin.get('/api/v1/ops/adhocs/')).json() as unknown[])).toEqual([])
     expect((await admin.get(`/api/v1/ops/adhocs/${tpl.json().id}/`)).statusCode).toBe(404)
 
-    // A run whose process died: the runner fails its task after the lease; the execution follows.
-    const run = await op.post('/api/v1/ops/job-executions/', { job: id })
-    const exec = run.json() as { id: string; task_id: string }
+    // Runs whose process died (rows as it left them: the task RUNNING on a dead worker, its lease run out): the
+    // runner fails the task after the lease; the execution follows.
     const db = t.database.db
-    // Held by a process that is gone: running, lease ran out.
-    await db.updateTable('task_executions').set({ state: 'RUNNING', worker: 'dead-worker', lease_until: new Date(Date.now() - 1000) }).where('id', '=', exec.task_id).execute()
-    await db.updateTable('ops_job_executions').set({ status: 'running', date_start: new Date() }).where('id', '=', exec.id).execute()
-    expect(await taskRunner(t.app)!.reapExpired()).toContain(exec.task_id)
+    const opUser = await db.selectFrom('users').select('id').where('username', '=', 'operator').executeTakeFirstOrThrow()
+    const orphan = async () => {
+      const exec = { id: randomUUID(), task_id: randomUUID() }
+      await sql`insert into task_executions (id, task_name, args, kwargs, state, date_published, date_start, worker, lease_until, creator_id, creator)
+        values (${exec.task_id}, 'ops.tasks.run_ops_job_execution', '[]'::jsonb, ${JSON.stringify({ execution_id: exec.id })}::jsonb, 'RUNNING', now(), now(),
+          'dead-worker', ${new Date(Date.now() - 1000)}, ${opUser.id}, 'operator(operator)')`.execute(db)
+      await db.insertInto('ops_job_executions').values({ id: exec.id, job_id: id, task_id: exec.task_id, status: 'running', material: 'shell:id', org_id: ORG_IDS.DEFAULT,
+        creator_id: opUser.id, created_by: 'operator(operator)', date_start: new Date() }).execute()
+      expect(await taskRunner(t.app)!.reapExpired()).toContain(exec.task_id)
+      return exec
+    }
+    const exec = await orphan()
     const e = (await op.get(`/api/v1/ops/job-executions/${exec.id}/`)).json() as { status: string; summary: { error: string }; is_finished: boolean }
     expect(e).toMatchObject({ status: 'failed', is_finished: true })
     expect(e.summary.error).toMatch(/^This task has been marked as a zombie task because it has not updated its status for too long: The process running this task \(dead-worker\) stopped responding/)
+    // Read first by an auditor in Job logs: failed there too.
+    const exec2 = await orphan()
+    const logs = (await admin.get(`/api/v1/audits/job-logs/?task_id=${exec2.task_id}`)).json() as Array<{ status: string; is_finished: boolean }>
+    expect(logs).toEqual([expect.objectContaining({ status: 'failed', is_finished: true })])
   }, 180_000)
 
   it('answers every call lina 3.2.2\'s job center makes, with its shape', async () => {

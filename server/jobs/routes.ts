@@ -110,6 +110,10 @@ export function registerJobs(app: FastifyInstance): void {
   jobSettings.services = app.services
   jobSettings.log = app.log
   registerPlaybookFiles(app)
+  // Auditors read stale runs as failed too (Job logs is an engine resource: its reads pass here first).
+  app.addHook('preHandler', async (req) => {
+    if (req.method === 'GET' && req.url.startsWith('/api/v1/audits/job-logs/') && req.ctx?.user) await failStaleExecutions(app.services.database.db)
+  })
   // Run folders a killed process left behind (a private key may be in one), once their execution has ended.
   app.addHook('onReady', async () => {
     await failStaleExecutions(app.services.database.db).catch(() => undefined)
