@@ -79,7 +79,7 @@ describe('job center', () => {
     // A folder both host users may write to: markers show which host user ran a command.
     dir = mkdtempSync(join(tmpdir(), 'jobs-marker-'))
     chmodSync(dir, 0o777)
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await t?.close()
     await sshd?.stop()

@@ -6,11 +6,14 @@
  * jobs' versions, stale executions, and lina 3.2.2's job center calls answering with their shapes.
  */
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import WebSocket from 'ws'
+import { ORG_IDS } from '../rbac/catalog.ts'
 import { multipart } from '../resources/terminal/test-support.ts'
 import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
@@ -107,7 +110,7 @@ describe('playbooks and saved jobs', () => {
     permId = perm.json().id as string
     dir = mkdtempSync(join(tmpdir(), 'pb-marker-'))
     chmodSync(dir, 0o777)
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await t?.close()
     await sshd?.stop()
@@ -152,7 +155,7 @@ describe('playbooks and saved jobs', () => {
       await follow(wsUrl, op, tid)
       expect((await detail(tid)).summary.error).toMatch(/local_action|connection:local/)
     }
-  }, 60_000)
+  }, 180_000)
 
   it('never touches an asset that lost its grant between saving and running', async () => {
     const id = await playbook('grant-check', `- hosts: all\n  gather_facts: no\n  tasks:\n    - shell: touch ${dir}/grant-{{ inventory_hostname }}\n`)
@@ -175,7 +178,7 @@ describe('playbooks and saved jobs', () => {
     } finally {
       await admin.patch(`/api/v1/perms/asset-permissions/${permId}/`, { assets: [ids['pb-1'], ids['pb-2']] })
     }
-  }, 60_000)
+  }, 180_000)
 
   it('stops a running playbook: ansible-playbook is killed, its next task never runs', async () => {
     const id = await playbook('slow', `- hosts: all\n  gather_facts: no\n  tasks:\n    - shell: sleep 60\n    - shell: touch ${dir}/after-stop\n`)
@@ -188,7 +191,7 @@ describe('playbooks and saved jobs', () => {
     expect(log).toContain('The job was stopped')
     expect((await detail(taskId)).status).toBe('canceled')
     expect(existsSync(join(dir, 'after-stop'))).toBe(false)
-  }, 60_000)
+  }, 180_000)
 
   it('uploads a zip: its top folder taken off, zip-slip, bombs, too many files, plugins and a missing main.yml refused with nothing written', async () => {
     const ok = await upload(op, zip({ 'site/main.yml': '- hosts: all\n  tasks: []\n', 'site/roles/web/tasks/main.yml': '- debug: msg=hi\n' }))
@@ -221,7 +224,7 @@ describe('playbooks and saved jobs', () => {
     const zh = multipart('path', 'x.zip', zip({ 'site.yml': 'x' }))
     const r = await op.request({ method: 'POST', url: '/api/v1/ops/playbooks/', payload: zh.payload, headers: { 'content-type': zh.contentType, 'accept-language': 'zh' } })
     expect(r.json()).toEqual({ path: ['Playbook 顶层没有 main.yml。'] })
-  }, 60_000)
+  }, 180_000)
 
   it('browses and edits files: create, rename, save, delete; main.yml protected; paths outside refused; another user 404', async () => {
     const id = (await op.post('/api/v1/ops/playbooks/', { name: 'edit-me' })).json().id as string
@@ -292,7 +295,7 @@ describe('playbooks and saved jobs', () => {
     } finally {
       await admin.delete(`/api/v1/acls/command-filter-acls/${acl.json().id}/`)
     }
-  }, 60_000)
+  }, 180_000)
 
   it('saved jobs: edited with versions, templates own-only, stale executions failed after the lease', async () => {
     const saved = await op.post('/api/v1/ops/jobs/', { name: 'versioned', assets: [ids['pb-1']], args: 'id', runas_policy: 'privileged_first' })
@@ -313,18 +316,29 @@ describe('playbooks and saved jobs', () => {
     expect(((await admin.get('/api/v1/ops/adhocs/')).json() as unknown[])).toEqual([])
     expect((await admin.get(`/api/v1/ops/adhocs/${tpl.json().id}/`)).statusCode).toBe(404)
 
-    // A run whose process died: the runner fails its task after the lease; the execution follows.
-    const run = await op.post('/api/v1/ops/job-executions/', { job: id })
-    const exec = run.json() as { id: string; task_id: string }
+    // Runs whose process died (rows as it left them: the task RUNNING on a dead worker, its lease run out): the
+    // runner fails the task after the lease; the execution follows.
     const db = t.database.db
-    // Held by a process that is gone: running, lease ran out.
-    await db.updateTable('task_executions').set({ state: 'RUNNING', worker: 'dead-worker', lease_until: new Date(Date.now() - 1000) }).where('id', '=', exec.task_id).execute()
-    await db.updateTable('ops_job_executions').set({ status: 'running', date_start: new Date() }).where('id', '=', exec.id).execute()
-    expect(await taskRunner(t.app)!.reapExpired()).toContain(exec.task_id)
+    const opUser = await db.selectFrom('users').select('id').where('username', '=', 'operator').executeTakeFirstOrThrow()
+    const orphan = async () => {
+      const exec = { id: randomUUID(), task_id: randomUUID() }
+      await sql`insert into task_executions (id, task_name, args, kwargs, state, date_published, date_start, worker, lease_until, creator_id, creator)
+        values (${exec.task_id}, 'ops.tasks.run_ops_job_execution', '[]'::jsonb, ${JSON.stringify({ execution_id: exec.id })}::jsonb, 'RUNNING', now(), now(),
+          'dead-worker', ${new Date(Date.now() - 1000)}, ${opUser.id}, 'operator(operator)')`.execute(db)
+      await db.insertInto('ops_job_executions').values({ id: exec.id, job_id: id, task_id: exec.task_id, status: 'running', material: 'shell:id', org_id: ORG_IDS.DEFAULT,
+        creator_id: opUser.id, created_by: 'operator(operator)', date_start: new Date() }).execute()
+      expect(await taskRunner(t.app)!.reapExpired()).toContain(exec.task_id)
+      return exec
+    }
+    const exec = await orphan()
     const e = (await op.get(`/api/v1/ops/job-executions/${exec.id}/`)).json() as { status: string; summary: { error: string }; is_finished: boolean }
     expect(e).toMatchObject({ status: 'failed', is_finished: true })
     expect(e.summary.error).toMatch(/^This task has been marked as a zombie task because it has not updated its status for too long: The process running this task \(dead-worker\) stopped responding/)
-  }, 60_000)
+    // Read first by an auditor in Job logs: failed there too.
+    const exec2 = await orphan()
+    const logs = (await admin.get(`/api/v1/audits/job-logs/?task_id=${exec2.task_id}`)).json() as Array<{ status: string; is_finished: boolean }>
+    expect(logs).toEqual([expect.objectContaining({ status: 'failed', is_finished: true })])
+  }, 180_000)
 
   it('answers every call lina 3.2.2\'s job center makes, with its shape', async () => {
     const job = (await op.post('/api/v1/ops/jobs/', { name: 'lina', assets: [ids['pb-1']], args: 'id', runas_policy: 'privileged_first' })).json() as { id: string }
@@ -339,7 +353,7 @@ describe('playbooks and saved jobs', () => {
       ['GET', `/api/v1/ops/jobs/?type=adhoc&limit=10`, (b) => expect(b.results).toEqual(expect.arrayContaining([expect.objectContaining({ id: job.id, name: 'lina', type: 'adhoc' })]))],
       ['GET', `/api/v1/ops/jobs/${job.id}/`, (b) => expect(b).toMatchObject({ id: job.id, assets: [ids['pb-1']], runas: 'root', is_periodic: false, version: 1 })],
       ['GET', `/api/v1/ops/job-executions/?job_id=${job.id}&limit=10`, (b) => expect(b.results[0]).toMatchObject({ id: run.id, task_id: run.task_id, status: 'success', is_finished: true, time_cost: expect.any(Number) })],
-      ['GET', `/api/v1/ops/job-executions/${run.id}/`, (b) => expect(b).toMatchObject({ id: run.id, job: job.id, is_success: true })],
+      ['GET', `/api/v1/ops/job-executions/${run.id}/`, (b) => expect(b).toMatchObject({ id: run.id, job: { id: job.id, name: 'lina' }, is_success: true })],
       ['GET', `/api/v1/ops/job-execution/task-detail/${run.task_id}/`, (b) => expect(b).toMatchObject({ status: 'success', is_finished: true, is_success: true, job_id: job.id, summary: expect.any(Object) })],
       ['GET', `/api/v1/ops/playbooks/?limit=10`, (b) => expect(b.results).toEqual(expect.arrayContaining([expect.objectContaining({ id: pb.id, name: 'lina-pb' })]))],
       ['GET', `/api/v1/ops/playbooks/${pb.id}/`, (b) => expect(b).toMatchObject({ id: pb.id, create_method: 'blank' })],
@@ -367,5 +381,5 @@ describe('playbooks and saved jobs', () => {
     } finally {
       await admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_COMMAND_EXECUTION: true })
     }
-  }, 60_000)
+  }, 180_000)
 })

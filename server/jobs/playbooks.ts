@@ -213,6 +213,7 @@ async function createPlaybook(req: FastifyRequest, reply: FastifyReply, api: Res
   let comment = ''
   let files: Array<{ name: string; data: Buffer }> = [{ name: 'main.yml', data: Buffer.from('## write your playbook here\n') }]
   let method = 'blank'
+  let fields: Record<string, unknown> | undefined
   if (req.isMultipart()) {
     let zip: Buffer | undefined
     let fileName = ''
@@ -239,12 +240,12 @@ async function createPlaybook(req: FastifyRequest, reply: FastifyReply, api: Res
     if (!name) name = fileName.replace(/\.zip$/i, '').replace(/^.*[\\/]/, '')
     method = 'upload'
   } else {
-    const body = (req.body ?? {}) as { name?: unknown; comment?: unknown }
-    name = typeof body.name === 'string' ? body.name : ''
-    comment = typeof body.comment === 'string' ? body.comment : ''
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
+    // The engine checks the values as sent (types included).
+    fields = { ...body }
   }
   // The engine's create checks the name and comment (400 field errors) and stores the row; the folder follows.
-  const row = await api.create(req, { name: name.trim(), comment })
+  const row = await api.create(req, fields ?? { name: name.trim(), comment })
   const id = String(row.id)
   try {
     writeTree(playbookDir(id), files)

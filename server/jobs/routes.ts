@@ -110,6 +110,10 @@ export function registerJobs(app: FastifyInstance): void {
   jobSettings.services = app.services
   jobSettings.log = app.log
   registerPlaybookFiles(app)
+  // Auditors read stale runs as failed too (Job logs is an engine resource: its reads pass here first).
+  app.addHook('preHandler', async (req) => {
+    if (req.method === 'GET' && req.url.startsWith('/api/v1/audits/job-logs/') && req.ctx?.user) await failStaleExecutions(app.services.database.db)
+  })
   // Run folders a killed process left behind (a private key may be in one), once their execution has ended.
   app.addHook('onReady', async () => {
     await failStaleExecutions(app.services.database.db).catch(() => undefined)
@@ -330,7 +334,9 @@ export function registerJobs(app: FastifyInstance): void {
   app.get('/api/v1/ops/job-executions/:id/', async (req) => {
     await requirePerm(req, 'ops.view_jobexecution')
     await failStaleExecutions(req.ctx.db)
-    return serializeExecution(await ownExecution(req, (req.params as { id: string }).id))
+    const e = await ownExecution(req, (req.params as { id: string }).id)
+    const job = await req.ctx.db.selectFrom('ops_jobs').select(['id', 'name', 'instant']).where('id', '=', e.job_id).executeTakeFirst()
+    return serializeExecution(e, job)
   })
 
   // Stop a run: the process running it hears the NOTIFY and aborts every host's connection.

@@ -32,7 +32,7 @@ const useStyles = makeStyles({
   table: { overflowX: 'auto', maxWidth: '100%' },
   mono: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'pre-wrap', margin: 0, wordBreak: 'break-all' },
   error: { color: tokens.colorPaletteRedForeground1 },
-  dl: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalL}`, margin: 0 },
+  dl: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalL}`, margin: 0, '& dd': { margin: 0 } },
 })
 
 export function useStatusText() {
