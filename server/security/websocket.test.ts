@@ -35,8 +35,8 @@ describe(`websocket bounds (${dbKind()})`, () => {
   })
 
   const routes = websocketRoutes()
-  it('the generated cases include the site-message and task-log sockets', () => {
-    expect(routes.map((r) => r.url)).toEqual(expect.arrayContaining(['/ws/notifications/site-msg/', '/ws/ops/tasks/log/']))
+  it('the generated cases include the site-message, task-log and terminal sockets', () => {
+    expect(routes.map((r) => r.url)).toEqual(expect.arrayContaining(['/ws/notifications/site-msg/', '/ws/ops/tasks/log/', '/ws/terminal/']))
     for (const r of routes) expect(r.maxPayload).toBeLessThanOrEqual(1024 * 1024)
   })
 

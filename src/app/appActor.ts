@@ -79,7 +79,11 @@ const provided = appMachine.provide({
         }),
         readSessionMark: fromPromise(async () => Cookies.get(SESSION_MARK_COOKIE) ?? null),
         logout: fromPromise<unknown, void>(() => endServerSession()),
-        loadProfile: fromPromise<UserProfile | null, void>(({ signal }) => fetchProfile(signal)),
+        loadProfile: fromPromise<UserProfile | null, void>(async ({ signal }) => {
+          const profile = await fetchProfile(signal)
+          if (profile) syncPreferencesOnce()
+          return profile
+        }),
         readPersisted: fromPromise(async ({ input }) => readPersisted(input.username)),
       },
     }),
@@ -113,11 +117,7 @@ const provided = appMachine.provide({
         markAllRead: fromPromise<unknown, void>(() => markAllMessagesRead()),
       },
     }),
-    loadProfile: fromPromise(async ({ signal }) => {
-      const profile = await fetchProfile(signal)
-      syncPreferencesOnce()
-      return profile
-    }),
+    loadProfile: fromPromise(({ signal }) => fetchProfile(signal)),
     loadLicense: fromPromise(async ({ signal }) => {
       await whenIdle()
       return fetchLicense(signal)

@@ -169,7 +169,7 @@ test.describe('preferences and more information', () => {
     await createUser(request, token, username, [ROLES.OrgUser, ROLES.OrgAuditor])
     await finishFirstLogin(request, username, PASSWORD)
     await login(page, username, PASSWORD, '/ui/profile/setting')
-    await expect(page.getByRole('heading', { name: 'Preferences' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Preferences', exact: true })).toBeVisible()
     const colorScheme = (p: Page) => p.evaluate(() => document.documentElement.style.colorScheme)
     const stored = (p: Page, key: string) => p.evaluate((k) => localStorage.getItem(k), key)
 
@@ -188,7 +188,7 @@ test.describe('preferences and more information', () => {
     await expect.poll(() => stored(page, 'PreView')).toBe('audit')
     // language: the page speaks Japanese at once
     await page.getByLabel('Language', { exact: true }).selectOption('ja')
-    await expect(page.getByRole('heading', { name: '環境設定' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: '環境設定', exact: true })).toBeVisible()
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ja')
     await expectNoAxeViolations(page, 'Preferences in Japanese, dark')
     await shots(page, 'profile-setting-ja-dark')
@@ -200,7 +200,7 @@ test.describe('preferences and more information', () => {
     const fresh = await other.newPage()
     await login(fresh, username, PASSWORD, '/ui/profile/setting')
     await expect.poll(() => fresh.evaluate(() => document.documentElement.lang)).toBe('ja')
-    await expect(fresh.getByRole('heading', { name: '環境設定' })).toBeVisible()
+    await expect(fresh.getByRole('heading', { name: '環境設定', exact: true })).toBeVisible()
     await expect.poll(() => colorScheme(fresh)).toBe('dark')
     await expect.poll(() => stored(fresh, 'PreView')).toBe('audit')
     const later = fresh.waitForRequest((r) => r.url().includes('/api/v1/') && r.headers()['x-tz'] !== undefined)
