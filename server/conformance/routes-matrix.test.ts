@@ -92,9 +92,11 @@ describe(`the permission and organization matrix of the job center's routes (${d
     // the creator, in its organization
     expect((await admin.get(`/api/v1/ops/jobs/${jobId}/`, own)).statusCode).toBe(200)
     expect((await admin.get(`/api/v1/ops/job-executions/${executionId}/`, own)).statusCode).toBe(200)
-    // … not listed in another organization. (Retrieved by id there, the creator still gets it: the job center's
-    // `ownJob`/`ownExecution` do not filter by organization as its lists do — reported to the job center's owner,
-    // whose code this suite does not change; the assertion joins here with the fix.)
+    // … neither listed nor retrieved, run or stopped by id in another organization, as the lists are scoped
+    for (const url of [`/api/v1/ops/jobs/${jobId}/`, `/api/v1/ops/job-executions/${executionId}/`]) {
+      expect((await admin.get(url, foreign)).statusCode, url).toBe(404)
+    }
+    expect((await admin.post('/api/v1/ops/job-executions/', { job: jobId, parameters: {} }, foreign)).statusCode).toBe(404)
     expect(JSON.stringify((await admin.get('/api/v1/ops/jobs/', foreign)).json())).not.toContain(jobId)
     expect(JSON.stringify((await admin.get('/api/v1/ops/job-executions/', foreign)).json())).not.toContain(executionId)
     // no other user, whatever their role, reads, runs, stops or deletes it, in any organization

@@ -123,7 +123,8 @@ export function registerJobs(app: FastifyInstance): void {
   const ownJob = async (req: FastifyRequest, raw: string) => {
     const user = requireUser(req)
     if (!isUuid(raw)) throw notFound('Job')
-    const job = await req.ctx.db.selectFrom('ops_jobs').select(JOB_FIELDS).where('id', '=', normUuid(raw)).where('creator_id', '=', user.id).executeTakeFirst()
+    const job = await req.ctx.db.selectFrom('ops_jobs').select(JOB_FIELDS).where('id', '=', normUuid(raw)).where('creator_id', '=', user.id)
+      .where('org_id', '=', req.ctx.orgId).executeTakeFirst()
     if (!job) throw notFound('Job')
     return { ...job, playbook: job.playbook_id }
   }
@@ -133,7 +134,7 @@ export function registerJobs(app: FastifyInstance): void {
     if (!isUuid(raw)) throw notFound('Job execution')
     const id = normUuid(raw)
     const e = await req.ctx.db.selectFrom('ops_job_executions').selectAll().where((eb) => eb.or([eb('id', '=', id), eb('task_id', '=', id)]))
-      .where('creator_id', '=', user.id).executeTakeFirst()
+      .where('creator_id', '=', user.id).where('org_id', '=', req.ctx.orgId).executeTakeFirst()
     if (!e) throw notFound('Job execution')
     return e as ExecRow
   }
