@@ -31,6 +31,7 @@ import { accountCredential, credentialTarget, knownHostKey, reachOf, recordHostK
 import { getApprovalGate, type ApprovalHandle, type ApprovalRequest } from './approval.ts'
 import { BuiltinComponent } from './builtin.ts'
 import { Recorder } from './recorder.ts'
+import { ScreenFeed } from './screen-feed.ts'
 import './messages.ts'
 
 const { Terminal } = xtermHeadless
@@ -308,6 +309,8 @@ export class TerminalSession extends EventEmitter {
   private readonly shell: ShellSession
   private readonly screen: HeadlessTerminal
   private readonly serializer = new SerializeAddon()
+  /** Bounded feeding of the screen (screen-feed.ts): flush it before reading the screen. */
+  private readonly screenFeed: ScreenFeed
   private readonly recorder: Recorder
   private readonly manager: TerminalManager
   private closing?: Promise<void>
@@ -348,6 +351,7 @@ export class TerminalSession extends EventEmitter {
     this.lastInput = manager.now()
     this.screen = new Terminal({ cols: this.cols, rows: this.rows, scrollback: SCROLLBACK, allowProposedApi: true })
     this.screen.loadAddon(this.serializer)
+    this.screenFeed = new ScreenFeed(this.screen, SCROLLBACK)
     this.recorder = new Recorder(replayDir(manager.app.services.config.dataDir), this.id, init.start, this.cols, this.rows)
     this.recorder.on('drain', () => this.resumeOutput('recorder'))
     this.recorder.on('error', (err) => manager.app.log.warn({ err }, 'terminal recording failed'))
@@ -373,7 +377,7 @@ export class TerminalSession extends EventEmitter {
       this.early.push(d)
       this.earlyBytes += d.length
     }
-    this.screen.write(d)
+    this.screenFeed.write(d)
     this.recorder.output(d)
     if (!this.recorder.writable) this.pauseOutput('recorder')
     if (this.current && this.current.outputBytes < COMMAND_OUTPUT_MAX) {
@@ -402,6 +406,7 @@ export class TerminalSession extends EventEmitter {
 
   /** The screen as escape sequences that redraw it (re-attach). */
   serialize(): Promise<string> {
+    this.screenFeed.flush()
     return new Promise((resolve) => this.screen.write('', () => resolve(this.serializer.serialize({ scrollback: SCROLLBACK }))))
   }
 
@@ -410,6 +415,7 @@ export class TerminalSession extends EventEmitter {
     this.cols = cols
     this.rows = rows
     this.shell.stream.setWindow(rows, cols, 0, 0)
+    this.screenFeed.flush()
     this.screen.resize(cols, rows)
     this.recorder.resize(cols, rows)
   }
@@ -451,6 +457,7 @@ export class TerminalSession extends EventEmitter {
   }
 
   private inFullScreen(): boolean {
+    this.screenFeed.flush()
     return this.screen.buffer.active.type === 'alternate'
   }
 
@@ -459,6 +466,7 @@ export class TerminalSession extends EventEmitter {
     if (this.lineStart || this.lineStartPending) return
     this.lineStartPending = true
     this.finishCommand()
+    this.screenFeed.flush()
     this.screen.write('', () => {
       const b = this.screen.buffer.active
       this.lineStart = { x: b.cursorX, y: b.baseY + b.cursorY }
@@ -492,6 +500,7 @@ export class TerminalSession extends EventEmitter {
 
   /** The command line on the screen: from where the user started typing to the end of its (wrapped) line. */
   private async readLine(): Promise<string> {
+    this.screenFeed.flush()
     await new Promise<void>((resolve) => this.screen.write('', resolve))
     const start = this.lineStart
     if (!start) return ''
@@ -654,6 +663,7 @@ export class TerminalSession extends EventEmitter {
       app.log.warn({ err }, 'finishing a terminal session failed')
       await this.recorder.discard().catch(() => undefined)
     } finally {
+      this.screenFeed.dispose()
       this.screen.dispose()
       this.emit('close', info)
     }
