@@ -170,6 +170,15 @@ async function main() {
   const direct = { host: sshd.host, port: sshd.port, username: host.username, password: host.password }
   const viaGateway = { host: '127.0.0.1', port: gatewayPort, username: `JMS-${tk.id}`, password: tk.value }
   const results: Record<string, unknown> = {}
+  if (process.env.BENCH_VERBOSE) {
+    // the state of each open session's flow control, every 5 s
+    setInterval(() => {
+      for (const s of terminalManager(t.app).sessions.values()) {
+        const x = s as unknown as { pauses: Set<string>; recorder: { writable: boolean; gzip: { writableLength: number; readableLength: number } }; shell: { stream: { readableFlowing: boolean | null; isPaused(): boolean } } }
+        step(`session ${s.id.slice(0, 8)}: paused for [${[...x.pauses].join(',')}], recorder writable ${x.recorder.writable} (gzip in ${x.recorder.gzip.writableLength}, out ${x.recorder.gzip.readableLength}), host stream paused ${x.shell.stream.isPaused()}`)
+      }
+    }, 5000).unref()
+  }
 
   // 1. keystrokes
   const rtt: Record<string, number[]> = {}

@@ -60,9 +60,6 @@ function pseudoRequest(app: FastifyInstance, ip: string, ident: string, lang: La
   } as unknown as FastifyRequest
 }
 
-/** Output waiting for a slow SSH client beyond this pauses the host's output until it drains. */
-const CHANNEL_HIGH = 1024 * 1024
-
 const TOKEN_USER = /^JMS-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
 
 export interface GatewayHandle { port: number; close(): Promise<void> }
@@ -463,18 +460,10 @@ class Shell {
     this.early = ''
     if (early) s.input(early)
     await new Promise<void>((resolve) => {
-      // The host's output is paused only when more than CHANNEL_HIGH waits for the client (the channel's own mark is
-      // 16 KiB: pausing at it stopped the host's stream at every 32 KiB packet)
-      let paused = false
       const onOutput = (d: Buffer) => {
-        this.channel.write(d)
-        if (!paused && this.channel.writableLength > CHANNEL_HIGH) {
-          paused = true
+        if (!this.channel.write(d)) {
           s.pauseOutput('ssh')
-          this.channel.once('drain', () => {
-            paused = false
-            s.resumeOutput('ssh')
-          })
+          this.channel.once('drain', () => s.resumeOutput('ssh'))
         }
       }
       s.on('output', onOutput)
