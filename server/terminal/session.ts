@@ -79,6 +79,8 @@ export interface OpenRequest {
   onWaitEnd?: () => void
   /** Aborting while waiting for approval cancels the ticket. */
   signal?: AbortSignal
+  /** The login review is passed: the connection token was activated by its approved ticket (`?create_ticket=1`). */
+  loginApproved?: boolean
 }
 
 export interface SessionActions { copy: boolean; paste: boolean; upload: boolean; download: boolean; share: boolean }
@@ -180,7 +182,7 @@ export class TerminalManager {
       user: req.user.username, asset, account: accountUsername, ip: req.remoteAddr, now: new Date(this.now()), tz: this.app.services.config.timeZone,
     })
     if (decision.action === 'reject') throw new TerminalError('acl_rejected', tr(lang, 'The login was refused by the asset login rule "{name}".', { name: decision.acl!.name }))
-    if (decision.action === 'review') {
+    if (decision.action === 'review' && !req.loginApproved) {
       const acl = decision.acl!
       const approved = await awaitApproval(db, {
         kind: 'login_asset', orgId: asset.org_id, userId: req.user.id, assetId: asset.id, accountId: account.id, accountName: account.name,
