@@ -189,6 +189,7 @@ export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(funct
         {busy && <Spinner size="extra-tiny" />}
         <span role="status" aria-live="polite" data-terminal-status="">{status}</span>
         {phase === 'reconnecting' && <Button size="small" onClick={() => actor.current?.send({ type: 'RETRY_NOW' })}>{t`Reconnect now`}</Button>}
+        {phase === 'waiting' && <Button size="small" onClick={() => actor.current?.send({ type: 'CLOSE' })}>{t`Cancel`}</Button>}
       </div>
       {notice && (
         <MessageBar intent="warning" data-terminal-notice="">
