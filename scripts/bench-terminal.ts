@@ -13,6 +13,7 @@
  * work is counted in the figures. Needs root (sshd's throw-away users), ssh and sshpass.
  */
 import { spawn } from 'node:child_process'
+import { Session as InspectorSession } from 'node:inspector/promises'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
@@ -30,6 +31,8 @@ const MB = Number(process.env.BENCH_MB ?? 200)
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200)
 const KEYS = Number(process.env.BENCH_KEYS ?? 300)
 const HOLD_SECONDS = Number(process.env.BENCH_HOLD_SECONDS ?? 15)
+/** Which parts run (comma-separated): keys, cat, recorder, sessions; all by default. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'keys,cat,recorder,sessions').split(','))
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -37,6 +40,29 @@ const pct = (xs: number[], p: number) => {
 }
 const step = (s: string) => { if (process.env.BENCH_VERBOSE) console.log(`  … ${s}`) }
 const ms = (x: number) => `${x.toFixed(2)} ms`
+
+/**
+ * Runs `f` and answers its result with this process's CPU seconds (main thread and zlib's threads); with
+ * BENCH_PROFILE=<dir>, a CPU profile of the main thread while it ran is written there as `<name>.cpuprofile`.
+ */
+async function measured<T>(name: string, f: () => Promise<T>): Promise<T & { cpu: number }> {
+  const dir = process.env.BENCH_PROFILE
+  const inspector = dir ? new InspectorSession() : undefined
+  if (inspector) {
+    inspector.connect()
+    await inspector.post('Profiler.enable')
+    await inspector.post('Profiler.start')
+  }
+  const cpu0 = process.cpuUsage()
+  const r = await f()
+  const cpu = process.cpuUsage(cpu0)
+  if (inspector) {
+    const { profile } = await inspector.post('Profiler.stop')
+    await writeFile(join(dir!, `${name}.cpuprofile`), JSON.stringify(profile))
+    inspector.disconnect()
+  }
+  return { ...r, cpu: (cpu.user + cpu.system) / 1e6 }
+}
 
 /** Something that takes keystrokes and gives output. */
 interface Pipe { write(s: string): void; onData(f: (d: Buffer) => void): void; close(): void }
@@ -144,11 +170,19 @@ async function main() {
   const direct = { host: sshd.host, port: sshd.port, username: host.username, password: host.password }
   const viaGateway = { host: '127.0.0.1', port: gatewayPort, username: `JMS-${tk.id}`, password: tk.value }
   const results: Record<string, unknown> = {}
+  if (process.env.BENCH_VERBOSE) {
+    // the state of each open session's flow control, every 5 s
+    setInterval(() => {
+      for (const s of terminalManager(t.app).sessions.values()) {
+        const x = s as unknown as { pauses: Set<string>; recorder: { writable: boolean; gzip: { writableLength: number; readableLength: number } }; shell: { stream: { readableFlowing: boolean | null; isPaused(): boolean } } }
+        step(`session ${s.id.slice(0, 8)}: paused for [${[...x.pauses].join(',')}], recorder writable ${x.recorder.writable} (gzip in ${x.recorder.gzip.writableLength}, out ${x.recorder.gzip.readableLength}), host stream paused ${x.shell.stream.isPaused()}`)
+      }
+    }, 5000).unref()
+  }
 
   // 1. keystrokes
   const rtt: Record<string, number[]> = {}
-  const only = process.env.BENCH_ONLY
-  for (const [name, open] of only ? [] : [
+  for (const [name, open] of !PARTS.has('keys') ? [] : [
     ['direct', () => sshShell(direct)],
     ['gateway', () => sshShell(viaGateway)],
     ['websocket', () => wsShell(address, user.cookieHeader(), tk.id)],
@@ -172,102 +206,143 @@ async function main() {
   await chmod(dir, 0o755)
   const file = join(dir, 'big.txt')
   const line = randomBytes(3 * 1024 * 1024).toString('base64').replace(/(.{100})/g, '$1\n')
-  const parts: string[] = []
-  for (let size = 0; size < MB * 1024 * 1024; size += line.length) parts.push(line)
-  await writeFile(file, parts.join(''))
-  await chmod(file, 0o644)
-  const sshBase = ['-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR']
-  const d = only && only !== 'direct' ? { code: 0, seconds: 1, bytes: 0 } : await run(['sshpass', '-p', host.password, 'ssh', ...sshBase, '-p', String(sshd.port), `${host.username}@${sshd.host}`, `cat ${file}`])
-  const g = only && only !== 'gateway' ? { code: 0, seconds: 1, bytes: 0 } : await run(['sshpass', '-p', tk.value, 'ssh', ...sshBase, '-p', String(gatewayPort), `JMS-${tk.id}@127.0.0.1`], `exec cat ${file}\n`)
-  const mbps = (r: { bytes: number; seconds: number }) => r.bytes / 1024 / 1024 / r.seconds
-  console.log(`cat ${MB} MB direct OpenSSH : ${mbps(d).toFixed(1)} MB/s (${d.seconds.toFixed(1)} s)`)
-  console.log(`cat ${MB} MB via gateway   : ${mbps(g).toFixed(1)} MB/s (${g.seconds.toFixed(1)} s) — ${((mbps(g) / mbps(d)) * 100).toFixed(0)} % of direct`)
-  {
-    const p = await wsShell(address, user.cookieHeader(), (await token()).id)
-    await settle(p)
-    let bytes = 0
-    const t0 = performance.now()
-    await new Promise<void>((resolve) => {
-      let tail = ''
-      p.onData((b) => {
-        bytes += b.length
-        tail = (tail + b.toString('latin1')).slice(-64)
-        if (tail.includes('done-0bench')) resolve()
+  if (PARTS.has('cat') || PARTS.has('recorder')) {
+    const parts: string[] = []
+    for (let size = 0; size < MB * 1024 * 1024; size += line.length) parts.push(line)
+    await writeFile(file, parts.join(''))
+    await chmod(file, 0o644)
+  }
+  if (PARTS.has('cat')) {
+    const sshBase = ['-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR']
+    const mbps = (r: { bytes: number; seconds: number }) => r.bytes / 1024 / 1024 / r.seconds
+    const wsCat = async () => {
+      const p = await wsShell(address, user.cookieHeader(), (await token()).id)
+      await settle(p)
+      let bytes = 0
+      const t0 = performance.now()
+      await new Promise<void>((resolve) => {
+        let tail = ''
+        p.onData((b) => {
+          bytes += b.length
+          tail = (tail + b.subarray(-64).toString('latin1')).slice(-64)
+          if (tail.includes('done-0bench')) resolve()
+        })
+        p.write(`cat ${file}; echo done-$((0))bench\r`)
       })
-      p.write(`cat ${file}; echo done-$((0))bench\r`)
-    })
-    const s = (performance.now() - t0) / 1000
-    console.log(`cat ${MB} MB via websocket : ${(bytes / 1024 / 1024 / s).toFixed(1)} MB/s (${s.toFixed(1)} s)`)
-    results.throughput = { direct: mbps(d), gateway: mbps(g), websocket: bytes / 1024 / 1024 / s }
-    p.close()
+      const seconds = (performance.now() - t0) / 1000
+      p.close()
+      return { bytes, seconds }
+    }
+    // each way twice, interleaved, so a change of the machine's load during the run touches all of them
+    const runs: Record<'direct' | 'gateway' | 'websocket', Array<{ bytes: number; seconds: number; cpu: number }>> = { direct: [], gateway: [], websocket: [] }
+    for (let round = 0; round < Number(process.env.BENCH_CAT_ROUNDS ?? 2); round++) {
+      step(`cat round ${round + 1}`)
+      const ways = new Set((process.env.BENCH_CAT_WAYS ?? 'direct,gateway,websocket').split(','))
+      const skip = { bytes: 0, seconds: 1, cpu: 0 }
+      runs.direct.push(!ways.has('direct') ? skip : await measured(`direct-${round}`, () => run(['sshpass', '-p', host.password, 'ssh', ...sshBase, '-p', String(sshd.port), `${host.username}@${sshd.host}`, `cat ${file}`])))
+      runs.gateway.push(!ways.has('gateway') ? skip : await measured(`gateway-${round}`, () => run(['sshpass', '-p', tk.value, 'ssh', ...sshBase, '-p', String(gatewayPort), `JMS-${tk.id}@127.0.0.1`], `exec cat ${file}\n`)))
+      runs.websocket.push(!ways.has('websocket') ? skip : await measured(`websocket-${round}`, wsCat))
+    }
+    const best = (xs: Array<{ bytes: number; seconds: number }>) => Math.max(...xs.map(mbps))
+    const d = best(runs.direct)
+    const g = best(runs.gateway)
+    const w = best(runs.websocket)
+    const all = (xs: Array<{ bytes: number; seconds: number; cpu: number }>) => xs.map((x) => `${mbps(x).toFixed(1)}`).join(', ') +
+      `; this process's CPU ${xs.map((x) => (x.cpu / (x.bytes / 1024 / 1024) * 100).toFixed(2)).join(', ')} s per 100 MB`
+    console.log(`cat ${MB} MB direct OpenSSH : ${d.toFixed(1)} MB/s (runs: ${all(runs.direct)})`)
+    console.log(`cat ${MB} MB via gateway   : ${g.toFixed(1)} MB/s (runs: ${all(runs.gateway)}) — ${((g / d) * 100).toFixed(0)} % of direct`)
+    console.log(`cat ${MB} MB via websocket : ${w.toFixed(1)} MB/s (runs: ${all(runs.websocket)}) — ${((w / d) * 100).toFixed(0)} % of direct`)
+    results.throughput = { direct: d, gateway: g, websocket: w }
   }
 
   // 3. the recorder alone
-  {
+  if (PARTS.has('recorder')) {
     const chunk = Buffer.from(line.slice(0, 32 * 1024))
     const r = new Recorder(dir, 'recorder-bench', new Date(), 120, 40)
     const total = MB * 1024 * 1024
     const t0 = performance.now()
+    const cpu0 = process.cpuUsage()
     for (let n = 0; n < total; n += chunk.length) {
       r.output(chunk)
       if (!r.writable) await new Promise((resolve) => r.once('drain', resolve))
     }
     await r.finish()
     const s = (performance.now() - t0) / 1000
-    console.log(`recorder alone       : ${(MB / s).toFixed(1)} MB/s`)
+    const cpu = process.cpuUsage(cpu0)
+    console.log(`recorder alone       : ${(MB / s).toFixed(1)} MB/s (main thread + zlib's thread: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU for ${MB} MB)`)
     results.recorder = MB / s
   }
   await rm(file, { force: true })
 
-  // 4. concurrent sessions
-  {
+  // 4. concurrent sessions: directly (ssh2 clients to sshd), then through the websocket, the same pattern
+  if (PARTS.has('sessions')) {
+    const hold = async (pipes: Pipe[]) => {
+      const samples: number[] = []
+      await Promise.all(pipes.map(async (p, i) => {
+        let waiting: (() => void) | undefined
+        p.onData(() => waiting?.())
+        await new Promise((r) => setTimeout(r, (i * 1000) / pipes.length))
+        for (let k = 0; k < HOLD_SECONDS; k++) {
+          const t0 = performance.now()
+          await new Promise<void>((resolve) => {
+            waiting = resolve
+            p.write(k % 40 === 39 ? '\x15' : 'y')
+          })
+          waiting = undefined
+          samples.push(performance.now() - t0)
+          await new Promise((r) => setTimeout(r, 1000 - Math.min(999, performance.now() - t0)))
+        }
+      }))
+      return samples
+    }
+    const openMany = async (open: (i: number) => Promise<Pipe>) => {
+      const pipes: Pipe[] = []
+      for (let i = 0; i < SESSIONS; i += 10) {
+        pipes.push(...await Promise.all(Array.from({ length: Math.min(10, SESSIONS - i) }, async (_x, k) => {
+          const p = await open(i + k)
+          await settle(p)
+          return p
+        })))
+      }
+      return pipes
+    }
+    step('direct sessions')
+    const directPipes = await openMany(() => sshShell(direct))
+    const directSamples = await hold(directPipes)
+    for (const p of directPipes) p.close()
     const gc = (globalThis as { gc?: () => void }).gc
+    await new Promise((r) => setTimeout(r, 1000))
     gc?.()
     const rss0 = process.memoryUsage().rss
     // sockets per user are bounded (16): ten sessions per user
-    const users = []
+    const users: Array<Awaited<ReturnType<typeof t.as>>> = []
     for (let i = 0; i < Math.ceil(SESSIONS / 10); i++) {
       const id = await t.createUser({ username: `bench-${i}`, password: 'Bench-Pw-123!' })
       await admin.post('/api/v1/perms/asset-permissions/', { name: `bench-${i}`, users: [id], assets: [asset.id], accounts: ['@ALL'] })
       users.push(await t.as(`bench-${i}`))
     }
-    const pipes: Pipe[] = []
-    for (let i = 0; i < SESSIONS; i += 10) {
-      const u = users[i / 10]!
-      const batch = await Promise.all(Array.from({ length: Math.min(10, SESSIONS - i) }, async () => {
-        const tkn = (await u.post('/api/v1/authentication/connection-token/', { asset: asset.id, account: 'bench-acc', protocol: 'ssh' })).json() as { id: string }
-        const p = await wsShell(address, u.cookieHeader(), tkn.id)
-        await settle(p)
-        return p
-      }))
-      pipes.push(...batch)
-    }
+    step('websocket sessions')
+    const pipes = await openMany(async (i) => {
+      const u = users[Math.floor(i / 10)]!
+      const tkn = (await u.post('/api/v1/authentication/connection-token/', { asset: asset.id, account: 'bench-acc', protocol: 'ssh' })).json() as { id: string }
+      return wsShell(address, u.cookieHeader(), tkn.id)
+    })
     gc?.()
     const rss1 = process.memoryUsage().rss
     console.log(`${pipes.length} sessions open (server sessions: ${terminalManager(t.app).sessions.size})`)
-    const samples: number[] = []
-    await Promise.all(pipes.map(async (p, i) => {
-      let waiting: (() => void) | undefined
-      p.onData(() => waiting?.())
-      await new Promise((r) => setTimeout(r, (i * 1000) / pipes.length))
-      for (let k = 0; k < HOLD_SECONDS; k++) {
-        const t0 = performance.now()
-        await new Promise<void>((resolve) => {
-          waiting = resolve
-          p.write(k % 40 === 39 ? '\x15' : 'y')
-        })
-        waiting = undefined
-        samples.push(performance.now() - t0)
-        await new Promise((r) => setTimeout(r, 1000 - Math.min(999, performance.now() - t0)))
-      }
-    }))
+    const cpu0 = process.cpuUsage()
+    const samples = await hold(pipes)
+    const cpu = process.cpuUsage(cpu0)
+    const dp99 = pct(directSamples, 99)
     const p99 = pct(samples, 99)
-    console.log(`${pipes.length} sessions × 1 key/s for ${HOLD_SECONDS} s: echo median ${ms(pct(samples, 50))}, p99 ${ms(p99)} — added p99 ${ms(p99 - pct(rtt.direct ?? [0], 99))}`)
+    console.log(`${SESSIONS} direct sessions × 1 key/s for ${HOLD_SECONDS} s: echo median ${ms(pct(directSamples, 50))}, p99 ${ms(dp99)}`)
+    console.log(`${pipes.length} websocket sessions × 1 key/s for ${HOLD_SECONDS} s: echo median ${ms(pct(samples, 50))}, p99 ${ms(p99)} — added median ${ms(pct(samples, 50) - pct(directSamples, 50))}, p99 ${ms(p99 - dp99)} (this process's CPU: ${(((cpu.user + cpu.system) / 1e6) / HOLD_SECONDS * 100).toFixed(0)} % of a core)`)
     console.log(`resident memory: +${((rss1 - rss0) / 1024 / 1024).toFixed(1)} MB for ${pipes.length} sessions = ${((rss1 - rss0) / 1024 / 1024 / pipes.length).toFixed(2)} MB per session (server and its clients in one process${gc ? ', after GC' : ''})`)
-    results.concurrent = { sessions: pipes.length, median: pct(samples, 50), p99, rssPerSessionMB: (rss1 - rss0) / 1024 / 1024 / pipes.length }
+    results.concurrent = { sessions: pipes.length, directMedian: pct(directSamples, 50), directP99: dp99, median: pct(samples, 50), p99, rssPerSessionMB: (rss1 - rss0) / 1024 / 1024 / pipes.length }
     for (const p of pipes) p.close()
   }
   console.log(JSON.stringify(results))
+  console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
   await rm(dir, { recursive: true, force: true })
   await t.close()
   await sshd.stop()

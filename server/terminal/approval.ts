@@ -37,3 +37,27 @@ export function setApprovalGate(next: ApprovalGate | undefined): void {
 export function getApprovalGate(): ApprovalGate | undefined {
   return gate
 }
+
+/**
+ * A ticket opened before the connection: a connection token asked with `?create_ticket=1` under a login review
+ * (the token is inactive until the ticket's final approval activates it). The web terminal's `connect` on such a
+ * token waits on it: `reviewers` are the ticket's assignees' names; `decision` resolves with the decision and who
+ * made it (the rejecting reviewers); `cancel()` closes the ticket.
+ */
+export interface TicketWaitHandle {
+  reviewers: string[]
+  decision: Promise<{ decision: 'approved' | 'rejected' | 'closed'; by: string[] }>
+  cancel(): Promise<void>
+}
+
+export type TicketWaiter = (ticketId: string) => Promise<TicketWaitHandle>
+
+let waiter: TicketWaiter | undefined
+
+export function setTicketWaiter(next: TicketWaiter | undefined): void {
+  waiter = next
+}
+
+export function getTicketWaiter(): TicketWaiter | undefined {
+  return waiter
+}

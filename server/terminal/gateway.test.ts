@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { isUserBlocked } from '../auth/limits.ts'
+import { bindOtp } from '../auth/test-support.ts'
+import { totp } from '../auth/totp.ts'
 import { setSettings } from '../settings/store.ts'
 import { startGateway } from './index.ts'
 import { useTerminalFixture } from './test-support.ts'
@@ -15,11 +18,11 @@ class SshClient {
   exited: number | null = null
   private waiters: Array<() => void> = []
 
-  constructor(args: string[], password?: string) {
+  constructor(args: string[], password?: string, env?: NodeJS.ProcessEnv) {
     const ssh = ['ssh', '-tt', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR',
       '-o', 'NumberOfPasswordPrompts=1', '-o', 'ConnectTimeout=10', ...args]
     const cmd = password === undefined ? ssh : ['sshpass', '-p', password, ...ssh]
-    this.child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] })
+    this.child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env })
     const take = (d: Buffer) => {
       this.output += d.toString('utf8')
       this.wake()
@@ -168,6 +171,60 @@ describe('SSH gateway (Debian OpenSSH client against the built-in gateway)', () 
       const web = await f.t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: { username: g.username, password: g.password }, headers: { 'accept-language': 'en' } })
       expect(web.statusCode).toBe(400)
       expect(web.json().code).toBe('blocked')
+    } finally {
+      await setSettings(f.t.database.db, { SECURITY_LOGIN_LIMIT_COUNT: 7 })
+    }
+  })
+
+  it('MFA: OpenSSH answers the password, then the OTP as keyboard-interactive; a wrong OTP is refused and counts toward the login limits', async () => {
+    const g = await f.grantedUser('gwmfa')
+    const secret = await bindOtp(f.t, g.userId)
+    // OpenSSH's own prompts answered by an askpass program, by their text (SSH_ASKPASS_REQUIRE=force: even with a TTY)
+    const dir = mkdtempSync(join(tmpdir(), 'gw-askpass-'))
+    const askpass = join(dir, 'askpass.sh')
+    writeFileSync(askpass, [
+      '#!/bin/sh',
+      `printf '%s\\n' "$1" >> '${dir}/prompts'`,
+      'case "$1" in',
+      `  *OTP*) cat '${dir}/otp' ;;`,
+      `  *assword*) cat '${dir}/password' ;;`,
+      '  *) exit 1 ;;',
+      'esac',
+      '',
+    ].join('\n'))
+    chmodSync(askpass, 0o755)
+    writeFileSync(join(dir, 'password'), `${g.password}\n`)
+    const env = { SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' }
+    const valid = [-30_000, 0, 30_000].map((d) => totp(secret, Date.now() + d))
+    const wrong = ['000000', '111111', '222222', '333333'].find((c) => !valid.includes(c))!
+    const attempt = (otp: string) => {
+      writeFileSync(join(dir, 'otp'), `${otp}\n`)
+      return new SshClient(['-o', 'PreferredAuthentications=password,keyboard-interactive', '-o', 'PubkeyAuthentication=no', ...at(g.username)], undefined, env)
+    }
+    const logs = async () => (await sql<{ status: boolean; reason: string; mfa: number }>`select status, reason, mfa from login_logs where username = ${g.username} and type = 'T' order by datetime`.execute(f.t.database.db)).rows
+    await setSettings(f.t.database.db, { SECURITY_LOGIN_LIMIT_COUNT: 2 })
+    try {
+      // the right password, a wrong OTP: refused, never the menu
+      const bad = attempt(wrong)
+      expect(await bad.done()).not.toBe(0)
+      expect(bad.output).not.toContain('Opt> ')
+      const prompts = readFileSync(join(dir, 'prompts'), 'utf8')
+      expect(prompts).toMatch(/password/)
+      expect(prompts).toContain('OTP code: ')
+      expect((await logs()).at(-1)).toMatchObject({ status: false, mfa: 1 })
+      // the right password and OTP: the menu
+      const good = attempt(totp(secret))
+      await good.until(() => good.output.includes('Opt> '), 'menu after the OTP')
+      good.type('q\r')
+      expect(await good.done()).toBe(0)
+      expect((await logs()).at(-1)).toMatchObject({ status: true, mfa: 1 })
+      // two wrong OTPs in a row reach the limit (2): counted like the web login's failures, the user is marked blocked
+      // (a blocked user with MFA still gets in with the right password and the right code, as on the web: issue 36)
+      expect(await isUserBlocked(f.t.database.db, g.username)).toBe(false)
+      for (let i = 0; i < 2; i++) expect(await attempt(wrong).done()).not.toBe(0)
+      expect(await isUserBlocked(f.t.database.db, g.username)).toBe(true)
+      const rows = await logs()
+      expect(rows.slice(-2)).toEqual([{ status: false, reason: 'MFA failed', mfa: 1 }, { status: false, reason: 'MFA failed', mfa: 1 }])
     } finally {
       await setSettings(f.t.database.db, { SECURITY_LOGIN_LIMIT_COUNT: 7 })
     }

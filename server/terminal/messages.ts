@@ -8,6 +8,9 @@ export const TERMINAL_MESSAGES: Record<string, [zh: string, ja: string]> = {
   'The login was refused by the asset login rule "{name}".': ['登录被资产登录规则「{name}」拒绝。', 'ログインは資産ログインルール「{name}」により拒否されました。'],
   'This login needs approval (rule "{name}") and no approval is available.': ['此登录需要审批（规则「{name}」），但当前无法审批。', 'このログインには承認が必要です（ルール「{name}」）が、承認は利用できません。'],
   'The login was not approved.': ['登录未被批准。', 'ログインは承認されませんでした。'],
+  'The login was rejected by {name}.': ['登录被 {name} 拒绝。', 'ログインは {name} により却下されました。'],
+  'The login request was closed before it was approved.': ['登录申请在批准前已关闭。', 'ログイン申請は承認される前に閉じられました。'],
+  'This login needs approval and no approval is available.': ['此登录需要审批，但当前无法审批。', 'このログインには承認が必要ですが、承認は利用できません。'],
   'The host key of {host} has changed (recorded {old}, offered {new}). An administrator must clear the recorded key on the asset before you can connect.': [
     '{host} 的主机密钥已变更（记录为 {old}，现为 {new}）。需管理员在资产上清除已记录的密钥后才能连接。',
     '{host} のホスト鍵が変更されました（記録 {old}、提示 {new}）。接続するには管理者が資産の記録済み鍵を消去する必要があります。'],

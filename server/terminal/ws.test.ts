@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { TermClient, tokenFor, useTerminalFixture } from './test-support.ts'
 
@@ -71,5 +72,54 @@ describe('web terminal websocket (/ws/terminal/)', () => {
     await again.until(() => again.output.includes('after-4'), 'output after attach')
     again.send({ type: 'close' })
     await again.until(() => again.closed !== null, 'closed')
+  })
+
+  it('a token asked under a login review (?create_ticket=1) waits on its ticket: approved, the terminal opens; rejected, it says who; cancelled, the ticket closes', async () => {
+    const g = await f.grantedUser('wsreview')
+    const reviewerId = await f.t.createUser({ username: 'wsreviewer', password: 'Pw-wsreviewer-Aa1!x9' })
+    await sql`update users set name = 'Rita Reviewer' where id = ${reviewerId}`.execute(f.t.database.db)
+    const reviewer = await f.t.as('wsreviewer')
+    const acl = await f.admin.post('/api/v1/acls/login-asset-acls/', {
+      name: 'review wsreview', priority: 1, action: 'review', reviewers: [reviewerId],
+      users: { username_group: ['wsreview'] }, assets: { name_group: [g.assetName], address_group: ['*'] }, accounts: { username_group: ['*'] },
+    })
+    expect(acl.statusCode, acl.body).toBe(201)
+    const body = { asset: g.assetId, account: 'wsreview-acc', protocol: 'ssh', connect_method: 'web_cli' }
+    const ask = async () => {
+      expect((await g.c.post('/api/v1/authentication/connection-token/', body)).json().code).toBe('acl_review')
+      const r = await g.c.post('/api/v1/authentication/connection-token/?create_ticket=1', body)
+      expect(r.statusCode, r.body).toBe(201)
+      return r.json().id as string
+    }
+    const waiting = async (token: string) => {
+      const w = new TermClient(f.address, g.c)
+      await w.opened()
+      w.send({ type: 'connect', token, cols: 80, rows: 24 })
+      await w.until(() => !!w.frame('wait') || !!w.frame('error'), 'wait frame')
+      expect(w.frame('wait'), JSON.stringify(w.frames)).toMatchObject({ reason: 'approval', reviewers: ['Rita Reviewer'] })
+      return { w, ticket: String(w.frame('wait')!.ticket) }
+    }
+    const tickets = '/api/v1/tickets/apply-login-asset-tickets/'
+    // approved: wait-end, then the session as usual — the review is not asked again
+    const a = await waiting(await ask())
+    expect((await reviewer.put(`${tickets}${a.ticket}/approve/`)).statusCode).toBe(200)
+    await a.w.until(() => !!a.w.frame('session-info') || !!a.w.frame('error'), 'session-info after approval')
+    expect(a.w.frame('wait-end')).toBeTruthy()
+    expect(a.w.frame('session-info'), JSON.stringify(a.w.frames)).toBeTruthy()
+    a.w.type('echo approved-$((3*3))\r')
+    await a.w.until(() => a.w.output.includes('approved-9'), 'echo after approval')
+    a.w.send({ type: 'close' })
+    await a.w.until(() => a.w.closed !== null, 'closed')
+    // rejected: refused, naming the reviewer
+    const b = await waiting(await ask())
+    expect((await reviewer.put(`${tickets}${b.ticket}/reject/`)).statusCode).toBe(200)
+    await b.w.until(() => b.w.closed !== null, 'refused after rejection')
+    expect(b.w.frame('error')).toMatchObject({ code: 'acl_rejected', message: 'The login was rejected by Rita Reviewer.' })
+    expect(b.w.frame('session-info')).toBeUndefined()
+    // cancelled by the user: the ticket is closed
+    const c = await waiting(await ask())
+    c.w.send({ type: 'close' })
+    await c.w.until(() => c.w.closed !== null, 'closed')
+    await expect.poll(async () => (await reviewer.get(`${tickets}${c.ticket}/`)).json().status?.value).toBe('closed')
   })
 })

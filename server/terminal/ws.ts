@@ -13,6 +13,7 @@ import { isUuid, normUuid } from '../engine/parse.ts'
 import { tr } from '../i18n.ts'
 import { sameOrigin } from '../realtime/socket.ts'
 import { openSecret } from '../resources/accounts/secrets.ts'
+import { getTicketWaiter } from './approval.ts'
 import { TerminalError, type CloseInfo, type TerminalManager, type TerminalSession } from './session.ts'
 
 export const TERMINAL_SOCKET_PATH = '/ws/terminal/'
@@ -159,13 +160,35 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
         return
       }
       const tokenId = typeof msg.token === 'string' && isUuid(msg.token) ? normUuid(msg.token) : ''
-      const token = tokenId ? (await sql<{ id: string; asset_id: string; account: string; input_username: string; input_secret: string; protocol: string }>`select id, asset_id, account, input_username, input_secret, protocol
-        from connection_tokens where id = ${tokenId} and user_id = ${user.id} and is_active and date_expired > now()`.execute(db)).rows[0] : undefined
-      if (!token || token.protocol !== 'ssh') return fail('token_expired', tr(lang, 'The connection token is not valid or has expired.'))
+      const readToken = async () => tokenId ? (await sql<{ id: string; asset_id: string; account: string; input_username: string; input_secret: string; protocol: string; is_active: boolean; from_ticket_id: string | null }>`select id, asset_id, account, input_username, input_secret, protocol, is_active, from_ticket_id
+        from connection_tokens where id = ${tokenId} and user_id = ${user.id} and date_expired > now()`.execute(db)).rows[0] : undefined
+      let token = await readToken()
+      const expired = () => fail('token_expired', tr(lang, 'The connection token is not valid or has expired.'))
+      if (!token || token.protocol !== 'ssh' || (!token.is_active && !token.from_ticket_id)) return expired()
+      // A token asked under a login review (`?create_ticket=1`) is inactive until its ticket's final approval: wait
+      // for it here, as luna waits on the ticket's status; cancelling (close, or leaving) closes the ticket.
+      const fromTicket = token.from_ticket_id
+      if (!token.is_active && fromTicket) {
+        const waiter = getTicketWaiter()
+        if (!waiter) return fail('needs_approval', tr(lang, 'This login needs approval and no approval is available.'))
+        const handle = await waiter(fromTicket)
+        sendJson({ type: 'wait', reason: 'approval', ticket: fromTicket, reviewers: handle.reviewers })
+        const cancel = () => void handle.cancel().catch((err) => req.log.warn({ err }, 'closing a login ticket failed'))
+        abort.signal.addEventListener('abort', cancel, { once: true })
+        const { decision, by } = await handle.decision.finally(() => abort.signal.removeEventListener('abort', cancel))
+        if (socket.readyState !== socket.OPEN) return
+        sendJson({ type: 'wait-end' })
+        if (decision === 'rejected') {
+          return fail('acl_rejected', by.length ? tr(lang, 'The login was rejected by {name}.', { name: by.join(', ') }) : tr(lang, 'The login was not approved.'))
+        }
+        if (decision !== 'approved') return fail('acl_rejected', tr(lang, 'The login request was closed before it was approved.'))
+        token = await readToken()
+        if (!token?.is_active) return expired()
+      }
       const s = await manager.open({
         user, lang, assetId: token.asset_id, account: token.account, inputUsername: token.input_username || undefined,
         inputSecret: token.input_secret ? openSecret(app.services.database, 'connection_tokens', token.id, 'input_secret', token.input_secret) : undefined,
-        loginFrom: 'WT', remoteAddr: req.ip, cols, rows, signal: abort.signal,
+        loginFrom: 'WT', remoteAddr: req.ip, cols, rows, signal: abort.signal, loginApproved: !!fromTicket,
         onWait: (w) => sendJson({ type: 'wait', reason: 'approval', ticket: w.ticket, reviewers: w.reviewers }),
         onWaitEnd: () => sendJson({ type: 'wait-end' }),
       })

@@ -9,7 +9,7 @@ import { userDisplay } from '../engine/index.ts'
 import { addComment, openTicket, TICKET_CHANNEL, type TicketType } from './core.ts'
 import { afterOpen, announce, type Services } from './notify.ts'
 
-import type { ApprovalGate } from '../terminal/approval.ts'
+import type { ApprovalGate, TicketWaiter } from '../terminal/approval.ts'
 
 export type Decision = 'approved' | 'rejected' | 'closed'
 
@@ -144,6 +144,29 @@ export function createTicketApprovalGate(deps: GateDeps): ApprovalGate {
       async cancel() {
         await systemClose(deps, ticketId, 'System')
         // the waiter sees 'closed' through the notification (or the poll)
+      },
+    }
+  }
+}
+
+/** Names of a ticket's assignees, all levels (in the given state when asked). */
+async function assigneeNames(db: DB, ticketId: string, state?: string): Promise<string[]> {
+  return (await sql<{ name: string }>`select distinct u.name from ticket_assignees a join users u on u.id = a.user_id
+    where a.ticket_id = ${ticketId} and (${state ?? null}::text is null or a.state = ${state ?? null}) order by u.name`.execute(db)).rows.map((r) => r.name)
+}
+
+/** The waiter of a ticket opened with a connection token (`?create_ticket=1`); see approval.ts. */
+export function createTicketWaiter(deps: GateDeps): TicketWaiter {
+  return async (ticketId) => {
+    const db = deps.database.db
+    const reviewers = await assigneeNames(db, ticketId)
+    const decision = waitForDecision(deps.database, ticketId, { pollMs: deps.pollMs })
+      .then(async (d) => ({ decision: d, by: d === 'rejected' ? await assigneeNames(db, ticketId, 'rejected') : [] }))
+    return {
+      reviewers,
+      decision,
+      async cancel() {
+        await systemClose(deps, ticketId, 'System')
       },
     }
   }

@@ -3,8 +3,8 @@
  * session), the mailed direct-approve page, and the review endpoints of the ACLs (login-asset check, command
  * review). docs/tickets.md.
  */
-import { setApprovalGate } from '../terminal/approval.ts'
-import { createTicketApprovalGate } from './gate.ts'
+import { setApprovalGate, setTicketWaiter } from '../terminal/approval.ts'
+import { createTicketApprovalGate, createTicketWaiter } from './gate.ts'
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
@@ -57,6 +57,8 @@ export async function approveAs(req: FastifyRequest, ticketId: string, userId: s
 export async function registerTickets(app: FastifyInstance): Promise<void> {
   // The built-in terminal's review gates (a login asset ACL or a command filter ACL with review) wait on tickets.
   setApprovalGate(createTicketApprovalGate({ ...app.services, log: app.log }))
+  // …and the web terminal waits on the ticket of a connection token asked with `?create_ticket=1`.
+  setTicketWaiter(createTicketWaiter({ ...app.services, log: app.log }))
   for (const def of TICKET_RESOURCES) await registerResource(app, def)
 
   // Editing a root flow from an organization edits that organization's copy (serializers/flow.py).

@@ -2,6 +2,7 @@
  * What the signed-in user is granted (JumpServer's perms/users/self/… calls of the workbench), favourites and
  * connection tokens (contract §5.4, §5.9).
  */
+import { ApiError } from './client.ts'
 import { actionUrl, createResource, deleteResource, getJson, listResources, sendAction, withQuery, type Row } from './resources.ts'
 
 export const MY_ASSETS_URL = '/api/v1/perms/users/self/assets/'
@@ -68,6 +69,22 @@ export async function createConnectionToken(body: NewToken): Promise<Row & { val
   const row = (await createResource(CONNECTION_TOKENS_URL, body)) as Row & { value: string; ssh?: unknown }
   const ssh = row.ssh as Partial<TokenSsh> | null | undefined
   return { ...row, ssh: ssh && typeof ssh.command === 'string' ? ssh as TokenSsh : null }
+}
+
+/**
+ * Creates a connection token as lina and luna do under a login review: the first answer `acl_review` asks again
+ * with `?create_ticket=1`, which opens a login-asset-confirm ticket for the rule's reviewers and makes the token
+ * inactive until the ticket is approved (`review: true`; the web terminal's connection then waits on it).
+ */
+export async function createConnectionTokenReviewed(body: NewToken): Promise<Row & { value: string; ssh: TokenSsh | null; review: boolean }> {
+  try {
+    return { ...(await createConnectionToken(body)), review: false }
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== 'acl_review') throw e
+  }
+  const row = (await createResource(withQuery(CONNECTION_TOKENS_URL, { create_ticket: 1 }), body)) as Row & { value: string; ssh?: unknown }
+  const ssh = row.ssh as Partial<TokenSsh> | null | undefined
+  return { ...row, ssh: ssh && typeof ssh.command === 'string' ? ssh as TokenSsh : null, review: true }
 }
 
 export function expireConnectionToken(id: string): Promise<unknown> {

@@ -17,7 +17,7 @@ import { BRAND_GREEN } from '../app/brand.ts'
 import { darkTheme } from '../app/darkTheme.ts'
 import { LOCALES, switchLocale, type Locale } from '../app/i18n.ts'
 import { setThemeMode, useThemeMode } from '../app/themeMode.ts'
-import { createConnectionToken, grantedAsset, type MyAssetItem, type PermedAccount } from '../api/perms.ts'
+import { createConnectionTokenReviewed, grantedAsset, type MyAssetItem, type PermedAccount } from '../api/perms.ts'
 import { describeError } from '../ui/common/errors.ts'
 import { AccountDialog } from './AccountDialog.tsx'
 import { AssetPanel } from './AssetPanel.tsx'
@@ -136,7 +136,8 @@ export function LunaApp({ route }: { route: LunaRoute }) {
     setChoosing(undefined)
     setOpening(asset.id)
     try {
-      const token = await createConnectionToken({
+      // under a login review the token waits for its ticket: the tab shows the wait, its reviewers and Cancel
+      const token = await createConnectionTokenReviewed({
         asset: asset.id, account: account.alias, protocol: 'ssh', is_reusable: false,
         date_expired: new Date(Date.now() + TOKEN_LIFETIME_MS).toISOString(),
         ...(account.alias === '@INPUT' ? { input_username: inputUsername.trim() } : {}),

@@ -186,9 +186,10 @@ export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(funct
   return (
     <div className={mergeClasses(styles.root, !active && styles.hidden)} data-terminal-phase={phase}>
       <div className={styles.status}>
-        {busy && <Spinner size="extra-tiny" />}
+        {busy && <Spinner size="extra-tiny" aria-hidden />}
         <span role="status" aria-live="polite" data-terminal-status="">{status}</span>
         {phase === 'reconnecting' && <Button size="small" onClick={() => actor.current?.send({ type: 'RETRY_NOW' })}>{t`Reconnect now`}</Button>}
+        {phase === 'waiting' && <Button size="small" onClick={() => actor.current?.send({ type: 'CLOSE' })}>{t`Cancel`}</Button>}
       </div>
       {notice && (
         <MessageBar intent="warning" data-terminal-notice="">

@@ -262,3 +262,58 @@ test('the built-in inspector in /luna/: the tab\'s terminal machine, live, for a
   await expect(user.getByRole('complementary', { name: 'State inspector' })).toHaveCount(0)
   await ctx.close()
 })
+
+test('/luna/ under a login review: the tab waits naming the reviewer, opens once approved, says who rejected, and Cancel closes the ticket', async ({ browser, request }) => {
+  const a = await api(request)
+  const tag = unique('tr')
+  const { hostName, username } = await grantedHost(a, request, tag, ['connect'])
+  const token = await adminToken(request)
+  const adminId = await profileId(request, token)
+  const adminName = (await a.get('/api/v1/users/profile/') as { name: string }).name
+  await a.post('/api/v1/acls/login-asset-acls/', {
+    name: `${tag}-review`, priority: 1, action: 'review', reviewers: [adminId],
+    users: { username_group: [username] }, assets: { name_group: [hostName], address_group: ['*'] }, accounts: { username_group: ['*'] },
+  })
+  const decide = async (ticket: string, action: 'approve' | 'reject') => {
+    const r = await request.put(`/api/v1/tickets/apply-login-asset-tickets/${ticket}/${action}/`, { headers: { Authorization: `Bearer ${token}` } })
+    expect(r.status(), await r.text()).toBe(200)
+  }
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const page = await ctx.newPage()
+  await login(page, username, PASSWORD, '/ui/workbench/assets')
+  await page.goto('/luna/')
+  const assets = page.getByRole('list', { name: 'Assets' })
+  const status = page.locator('[data-terminal-phase]:visible [data-terminal-status]')
+  /** Opens a tab on the host and answers the ticket it waits on. */
+  const waitingTab = async (n: number) => {
+    await assets.getByRole('button', { name: new RegExp(hostName) }).click()
+    await expect(page.getByRole('tab')).toHaveCount(n)
+    await expect(page.locator('[data-terminal-phase="waiting"]:visible')).toBeVisible({ timeout: 30_000 })
+    await expect(status).toContainText(`Waiting for approval by ${adminName}`)
+    const ticket = /ticket ([0-9a-f-]{36})/.exec(await status.innerText())![1]!
+    return ticket
+  }
+
+  // approved through the API: the same tab goes on to the host
+  const first = await waitingTab(1)
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible()
+  await expectNoAxeViolations(page, 'web terminal waiting for approval')
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: 'test-results/luna-1440-waiting.png' })
+  await decide(first, 'approve')
+  await expect(page.locator('[data-terminal-phase="open"]:visible')).toBeVisible({ timeout: 30_000 })
+  await typeLine(page, `echo reviewed-$((4*4))-${tag}`)
+  await expect(screen(page)).toContainText(`reviewed-16-${tag}`)
+
+  // rejected: the tab fails and says who rejected
+  const second = await waitingTab(2)
+  await decide(second, 'reject')
+  await expect(page.locator('[data-terminal-phase="failed"]:visible')).toBeVisible({ timeout: 30_000 })
+  await expect(status).toContainText(`The login was rejected by ${adminName}.`)
+
+  // cancelled by the user: the tab ends and the ticket is closed
+  const third = await waitingTab(3)
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.locator('[data-terminal-phase="closed"]:visible')).toBeVisible()
+  await expect.poll(async () => (await a.get(`/api/v1/tickets/apply-login-asset-tickets/${third}/`) as { status: { value: string } }).status.value).toBe('closed')
+  await ctx.close()
+})

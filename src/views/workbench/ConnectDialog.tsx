@@ -12,7 +12,7 @@ import {
 import { CopyRegular, WindowConsoleRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
-import { createConnectionToken, grantedAsset, type GrantedAsset } from '../../api/perms.ts'
+import { createConnectionTokenReviewed, grantedAsset, type GrantedAsset } from '../../api/perms.ts'
 import { webTerminalUrl } from '../../api/terminal.ts'
 import { describeError } from '../../ui/common/errors.ts'
 import { notify } from '../../ui/common/notify.tsx'
@@ -36,7 +36,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
   const [expiry, setExpiry] = useState<number>(EXPIRIES[0])
   const [reusable, setReusable] = useState(false)
   const [busy, setBusy] = useState(false)
-  const [token, setToken] = useState<{ id: string; value: string; expires: string; ssh: string | undefined } | undefined>()
+  const [token, setToken] = useState<{ id: string; value: string; expires: string; ssh: string | undefined; review?: boolean } | undefined>()
 
   useEffect(() => {
     let live = true
@@ -55,12 +55,12 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
   const create = async () => {
     setBusy(true)
     try {
-      const r = await createConnectionToken({
+      const r = await createConnectionTokenReviewed({
         asset: assetId, account, protocol, is_reusable: reusable,
         date_expired: new Date(Date.now() + expiry * 1000).toISOString(),
         ...(account === '@INPUT' ? { input_username: inputUsername } : {}),
       })
-      setToken({ id: String(r.id), value: r.value, expires: String(r.date_expired ?? ''), ssh: r.ssh?.command })
+      setToken({ id: String(r.id), value: r.value, expires: String(r.date_expired ?? ''), ssh: r.ssh?.command, review: r.review })
     } catch (e) {
       notify('error', t`Could not create the connection token`, describeError(e))
     } finally {
@@ -118,6 +118,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
             )}
             {token && (
               <div className={styles.form}>
+                {token.review && <Text role="status" weight="semibold" data-token-review="">{t`This login needs a reviewer's approval: a ticket was opened. The web terminal waits for the approval; the token works elsewhere once it is approved.`}</Text>}
                 <Text>{t`The connection token is shown only now. A terminal component (the web terminal, or an SSH client through the SSH gateway) accepts it in place of the account's password:`}</Text>
                 <Field label={t`Connection token`}>
                   <Input readOnly value={token.value} className={styles.value} data-token-value
