@@ -45,7 +45,7 @@ test.describe('states and defaults (issue 35)', () => {
     await page.locator('input[name="password"]').press('Enter')
     await page.waitForURL(/\/ui\/console\/dashboard/)
     await expect(page.getByRole('banner').getByText(title, { exact: true })).toBeVisible()
-    await expect(page.getByRole('banner').getByText('BASTION')).toHaveCount(0)
+    await expect(page.getByRole('banner').getByText('BASTION', { exact: true })).toHaveCount(0)
   })
 
   test('the host form shows the node and protocols the server fills', async ({ page }) => {
