@@ -128,4 +128,25 @@ test.describe('states and defaults (issue 35)', () => {
     await expectNoAxeViolations(page, 'platform detail')
     await shots(page, 'platform-structured')
   })
+
+  test('a storage’s meta is its type’s own typed fields, and a secret left empty keeps the stored one', async ({ page }) => {
+    const name = unique('s3-typed')
+    await login(page, '/settings/terminal/replay-storage/create?type=s3', undefined, { reuse: true })
+    const meta = page.locator('[data-field="meta"]')
+    await expect(meta.getByRole('textbox', { name: 'Bucket' })).toBeVisible()
+    await page.locator('[data-field="name"]').getByRole('textbox').fill(name)
+    await meta.getByRole('textbox', { name: 'Bucket' }).fill('replays')
+    await meta.getByRole('textbox', { name: 'Endpoint' }).fill('http://127.0.0.1:9')
+    await meta.getByLabel('Access key secret').fill('typed-secret')
+    await expectNoAxeViolations(page, 'storage form with typed meta')
+    await shots(page, 'storage-typed-meta')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(async () => results(await a.get(`/api/v1/terminal/replay-storages/?name=${name}`))[0]?.meta).toMatchObject({ BUCKET: 'replays', ENDPOINT: 'http://127.0.0.1:9', SECRET_KEY_SET: true })
+    // edited again without the secret: the stored one stays
+    const made = results(await a.get(`/api/v1/terminal/replay-storages/?name=${name}`))[0]!
+    await page.goto(`/ui/settings/terminal/replay-storage/${made.id}/update`)
+    await page.locator('[data-field="meta"]').getByRole('textbox', { name: 'Bucket' }).fill('replays-2')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(async () => results(await a.get(`/api/v1/terminal/replay-storages/?name=${name}`))[0]?.meta).toMatchObject({ BUCKET: 'replays-2', SECRET_KEY_SET: true })
+  })
 })
