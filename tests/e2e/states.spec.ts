@@ -149,4 +149,13 @@ test.describe('states and defaults (issue 35)', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(async () => results(await a.get(`/api/v1/terminal/replay-storages/?name=${name}`))[0]?.meta).toMatchObject({ BUCKET: 'replays-2', SECRET_KEY_SET: true })
   })
+
+  test('the dashboard chart’s date axis speaks the console’s language', async ({ page, baseURL }) => {
+    await page.context().addCookies([{ name: 'django_language', value: 'zh-hans', url: baseURL! }])
+    await login(page, '/audit/dashboard')
+    const chart = page.locator('#main svg').filter({ hasText: /\d+月\d+日/ })
+    await expect(chart.first()).toBeVisible({ timeout: 20_000 })
+    await expect(page.locator('#main svg').filter({ hasText: /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/ })).toHaveCount(0)
+    await shots(page, 'audit-dashboard-zh')
+  })
 })
