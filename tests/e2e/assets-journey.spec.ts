@@ -81,7 +81,7 @@ test('an administrator builds a tree, creates six kinds of assets, tests them, l
     await page.getByRole('button', { name: 'Create', exact: true }).click()
     await page.getByRole('menuitem', typeof type === 'string' ? { name: type, exact: true } : { name: type }).click()
     await expect(page).toHaveURL(/\/create\?.*platform=\d+/)
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
+    await page.locator('[data-field="name"]').getByRole('textbox').fill(name)
     await page.locator('[data-field="address"]').getByRole('textbox').fill(address)
     await more?.()
     await page.getByRole('button', { name: 'Save', exact: true }).click()

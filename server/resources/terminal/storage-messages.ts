@@ -8,8 +8,8 @@ addMessages({
   'Replay storage': ['录像存储', '録画ストレージ'],
   'Command storage': ['命令存储', 'コマンドストレージ'],
   'Meta': ['配置', '設定'],
-  'Settings of the type; secrets are never shown (their <KEY>_SET tells whether one is stored).': [
-    '该类型的配置；密钥不会显示（<KEY>_SET 表示是否已设置）。', 'タイプごとの設定。秘密は表示されません（<KEY>_SET で設定済みかが分かります）。'],
+  'Settings of the type. Secrets are never shown: leave one empty to keep the stored one.': [
+    '该类型的配置。密钥不会显示：留空则保留已保存的值。', 'タイプごとの設定。秘密は表示されません。空のままにすると保存済みの値が保たれます。'],
   'Default storage': ['默认存储', 'デフォルトストレージ'],
   'Null': ['空', 'なし'],
   'Server': ['服务器', 'サーバー'],

@@ -251,7 +251,7 @@ function storage(opts: { name: string; model: string; verboseName: string; path:
     idField(),
     { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128, unique: true },
     { name: 'type', type: 'labeled_choice', label: 'Type', default: 'server', choices: Object.keys(kinds).map((k) => ({ value: k, label: KIND_LABELS[k] ?? k })) },
-    { name: 'meta', type: 'json', label: 'Meta', required: false, default: {}, help_text: 'Settings of the type; secrets are never shown (their <KEY>_SET tells whether one is stored).',
+    { name: 'meta', type: 'json', label: 'Meta', required: false, default: {}, help_text: 'Settings of the type. Secrets are never shown: leave one empty to keep the stored one.',
       get: (row) => publicMeta(kinds, row),
       // the form edits the type's own keys as typed inputs (issue 35: a JSON text area); a type without keys has none
       childrenFrom: { field: 'type', children: async (v) => (kinds[String(v)]?.length ? kinds[String(v)] : undefined) } },

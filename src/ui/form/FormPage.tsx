@@ -59,8 +59,8 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
   const styles = useStyles()
   const go = useGo()
   const navigate = useNavigate()
+  // read when the form is done: the router records where this history entry came from once it has resolved
   const entry = useRouterState({ select: (s) => s.location.state })
-  const [origin] = useState(() => originOf(entry))
   const { resource } = config
   const url = config.url ?? resource.url
   const [initial] = useState(() => config.initial?.(search))
@@ -77,7 +77,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
     if (!saved) return
     const name = nameOf(saved)
     const detail = resource.routes.detail
-    const exit = formExit(origin, list.path, form.mode === 'create' || !detail ? 'list' : 'detail')
+    const exit = formExit(originOf(entry), list.path, form.mode === 'create' || !detail ? 'list' : 'detail')
     const toList = andContinue ? false : exit.toList
     const links: ReactNode = (
       <div className={styles.links}>
@@ -99,7 +99,7 @@ function FormPageBody({ config, id, cloneFrom, search }: { config: FormPageConfi
     }
   }
   const cancel = () => {
-    const back = formExit(origin, list.path, 'list').href
+    const back = formExit(originOf(entry), list.path, 'list').href
     if (back) void navigate({ href: back, replace: true } as never)
     else go(list.path, kept)
   }

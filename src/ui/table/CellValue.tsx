@@ -10,6 +10,7 @@ import { displayValue, summary, type Display, type FormatterKind, type Structure
 const useStyles = makeStyles({
   clip: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '100%' },
   empty: { color: tokens.colorNeutralForeground3 },
+  wrap: { overflowWrap: 'anywhere' },
   fields: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: tokens.spacingHorizontalM, rowGap: tokens.spacingVerticalXXS, margin: 0 },
   fieldKey: { color: tokens.colorNeutralForeground3 },
   fieldValue: { margin: 0, minWidth: 0, overflowWrap: 'anywhere' },
@@ -58,6 +59,10 @@ export function CellValue({ kind, value, field, to, search, layout = 'inline' }:
   const styles = useStyles()
   const { t } = useLingui()
   const shown = displayValue(kind, value, field)
+  // a detail row has room: its text wraps instead of being cut
+  if (layout === 'block' && (shown.kind === 'text' || shown.kind === 'items') && !(kind === 'detailLink' && to)) {
+    return <span className={styles.wrap}>{shown.kind === 'text' ? shown.text : shown.items.join(', ')}</span>
+  }
   switch (shown.kind) {
     case 'empty':
       return <span className={styles.empty}>-</span>

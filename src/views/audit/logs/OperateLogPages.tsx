@@ -39,6 +39,8 @@ export function OperateLogDetailPage() {
     resource: item.resource,
     tabs: [{ id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> }],
     activity: false,
+    // titled by what was acted on, not by the log's own id
+    rowName: (row) => [row.resource_type, row.resource].filter(Boolean).map(String).join(' ') || String(row.id),
   }
   return <GenericDetailPage config={config} />
 }
