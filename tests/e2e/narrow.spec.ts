@@ -35,8 +35,13 @@ async function settle(page: Page): Promise<void> {
   })
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
   await expect(page.locator('h1, [role="grid"]').first()).toBeVisible()
-  // a frame for the layout of what just arrived (a column fit, a lazily drawn header)
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+  // a frame for the layout of what just arrived (a column fit, a lazily drawn header), and the end of what moves in
+  // (a message bar slides in: mid-way it reaches past its box)
+  await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+    const running = document.getAnimations().filter((a) => a.playState === 'running')
+    await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 1000))])
+  })
 }
 
 /** How far the document and the page's scroller reach past the window, in px (0: nothing scrolls sideways). */
