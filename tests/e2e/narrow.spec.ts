@@ -183,6 +183,10 @@ test.describe('at 1440 px', () => {
     expect(headers).not.toContain('ID')
     expect(headers.filter((h) => h === 'Authentication backend')).toHaveLength(1)
     expect(headers).not.toContain('Reason display')
+    // Home's recent logins: the user's format, no zone offset (one formatter for every time)
+    await visit(page, '/workbench/home')
+    const first = page.getByRole('table').filter({ hasText: 'IP' }).getByRole('row').nth(1).getByRole('cell').first()
+    await expect(first).toHaveText(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/)
     // the asset list has a tab for custom assets
     await visit(page, '/console/assets/assets')
     await page.getByRole('tab', { name: 'Custom' }).click()
