@@ -85,7 +85,7 @@ export function MyAssetsPage() {
         { name: 'comment', label: msg`Comment` },
       ],
       extra: [
-        { id: 'granted_actions', label: msg`Actions`, render: (row) => <Actions row={row} />, width: 260 },
+        { id: 'granted_actions', label: msg`Actions`, render: (row) => <Actions row={row} />, width: 240 },
         { id: 'favorite', label: msg`Favourite`, render: (row) => <Favorite row={row} onChanged={() => control.current?.reload()} />, width: 90 },
         {
           id: 'connect', label: msg`Connect`, width: 120,
@@ -94,8 +94,8 @@ export function MyAssetsPage() {
       ],
       min: ['name', 'connect'],
       defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect'],
-      // connecting is what the page is for; the granted actions are the first to give way
-      priority: { favorite: 1, address: 2, platform: 3, granted_actions: 5 },
+      // connecting is what the page is for, then what the grant allows; where the asset is gives way first
+      priority: { favorite: 1, granted_actions: 2, address: 3, platform: 4 },
     },
   }), [nodeId, t])
   return (
