@@ -18,8 +18,7 @@ import { Page } from '../../ui/common/Page.tsx'
 import { defineResource } from '../../ui/common/resource.ts'
 import { ListTable } from '../../ui/list/ListTable.tsx'
 import type { ListConfig, ListControl } from '../../ui/list/types.ts'
-import { LazyTree } from '../../ui/tree/LazyTree.tsx'
-import { TreeLayout } from '../../ui/tree/TreeLayout.tsx'
+import { LazyTree, TreeLayout } from '../../ui/tree/LazyTree.tsx'
 import { ConnectDialog } from './ConnectDialog.tsx'
 
 const useStyles = makeStyles({
