@@ -96,8 +96,14 @@ test.describe('at 360 px', () => {
     const wide: string[] = []
     for (const { name, path } of paths) {
       await visit(page, path)
-      const o = await overflow(page)
-      if (o.document > 0 || o.main > 0) wide.push(`${name} ${path}: document +${o.document} px, main +${o.main} px`)
+      let o = await overflow(page)
+      // measured again once the page has settled further (a "not found" message still sliding in measured +1 px
+      // now and then); a pixel is sub-pixel rounding of fractional widths, not a page that scrolls sideways
+      if (o.document > 0 || o.main > 0) {
+        await settle(page)
+        o = await overflow(page)
+      }
+      if (o.document > 1 || o.main > 1) wide.push(`${name} ${path}: document +${o.document} px, main +${o.main} px`)
     }
     expect(wide, 'pages wider than a 360 px screen').toEqual([])
   })
