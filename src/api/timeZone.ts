@@ -85,6 +85,11 @@ function storage(): Storage | undefined {
   }
 }
 
+/** The zone the user chose in Preferences, or null (the browser's own is used: the one sent as X-TZ). */
+export function preferredTimeZone(): string | null {
+  return preferred()
+}
+
 function preferred(): string | null {
   try {
     return storage()?.getItem(PREFERRED_TIME_ZONE_KEY) ?? null

@@ -23,6 +23,8 @@ const useStyles = makeStyles({
     maxWidth: '200px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap',
     '@media (max-width: 767.98px)': { maxWidth: '72px' },
   },
+  // on a narrow screen the name alone (the button's label says what it is): the view's name needs the room
+  icon: { '@media (max-width: 479.98px)': { display: 'none' } },
 })
 
 export function OrgSwitcher() {
@@ -51,7 +53,7 @@ export function OrgSwitcher() {
   return (
     <Menu checkedValues={{ org: currentOrg ? [currentOrg.id] : [] }} onCheckedValueChange={(_, d) => void choose(d.checkedItems[0]!)}>
       <MenuTrigger disableButtonEnhancement>
-        <Button appearance="transparent" className={buttonClass} icon={<OrganizationRegular />} aria-label={t`Switch organization, current: ${name}`}>
+        <Button appearance="transparent" className={buttonClass} icon={{ children: <OrganizationRegular />, className: styles.icon }} aria-label={t`Switch organization, current: ${name}`}>
           <span className={styles.name}>{name}</span>
           <ChevronDownRegular className={styles.chevron} fontSize={20} aria-hidden="true" />
         </Button>

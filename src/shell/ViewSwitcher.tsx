@@ -1,4 +1,4 @@
-import { Button } from '@fluentui/react-components'
+import { Button, makeStyles } from '@fluentui/react-components'
 import { Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '../ui/common/overlays.tsx'
 import { ChevronDownRegular } from '@fluentui/react-icons'
 import type { MessageDescriptor } from '@lingui/core'
@@ -24,12 +24,21 @@ export const VIEW_TITLES: Record<ViewName, MessageDescriptor> = {
   profile: msg`Profile`,
 }
 
+const useStyles = makeStyles({
+  // one line, cut on a narrow screen (a long translation must not wrap the header into two rows)
+  name: {
+    whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '200px',
+    '@media (max-width: 767.98px)': { maxWidth: '88px' },
+  },
+})
+
 const ViewSwitcherTip = deferred(() => import('./ViewSwitcherTip.tsx').then((m) => m.ViewSwitcherTip))
 
 /** Console / audit / workbench / tickets / settings, as allowed (spec 000 §2.2, §2.3). */
 export function ViewSwitcher() {
   const { t, i18n } = useLingui()
   const buttonClass = useHeaderStyles().button
+  const styles = useStyles()
   const view = useCurrentView()
   const facts = useGuardFacts()
   const navigate = useNavigate()
@@ -64,7 +73,7 @@ export function ViewSwitcher() {
             aria-label={t`Switch view, current: ${current}`}
             aria-describedby={showTip ? 'view-switcher-tip' : undefined}
           >
-            {current}
+            <span className={styles.name}>{current}</span>
           </Button>
         </MenuTrigger>
         <MenuPopover>

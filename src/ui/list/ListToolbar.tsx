@@ -15,8 +15,9 @@ import type { CommandHelpers, ListCommand } from './types.ts'
 import type { SetListState } from './useListState.ts'
 
 const useStyles = makeStyles({
-  toolbar: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM },
-  end: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, marginLeft: 'auto' },
+  // a button's label stays on one line (on a narrow screen the buttons wrap to the next row instead)
+  toolbar: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM, '& button': { whiteSpace: 'nowrap' } },
+  end: { display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: tokens.spacingHorizontalXS, marginLeft: 'auto' },
 })
 
 export interface ListToolbarProps {

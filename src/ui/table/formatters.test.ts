@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chooseFormatter, displayValue, formatDateTime, humanizeKey, objectLabel, structuredValue, summary } from './formatters.ts'
+import { chooseFormatter, displayValue, formatDateTime, formatMoment, humanizeKey, objectLabel, structuredValue, summary } from './formatters.ts'
 
 describe('chooseFormatter', () => {
   it('chooses by name before type', () => {
@@ -92,5 +92,32 @@ describe('structured values instead of raw JSON (issue 35)', () => {
     expect(humanizeKey('gather_facts_enabled')).toBe('Gather facts enabled')
     expect(humanizeKey('INDEX_BY_DATE')).toBe('Index by date')
     expect(humanizeKey('autoConfig')).toBe('Auto config')
+  })
+})
+
+describe('one time formatter (issue 35)', () => {
+  const instant = new Date('2026-11-27T19:41:37Z')
+  it('shows a moment in the zone chosen in Preferences, without an offset', () => {
+    expect(formatDateTime(instant, 'Asia/Shanghai')).toBe('2026/11/28 03:41:37')
+    expect(formatDateTime(instant, 'UTC')).toBe('2026/11/27 19:41:37')
+    expect(formatDateTime(new Date('2026-07-01T00:00:00Z'), 'America/New_York')).toBe('2026/06/30 20:00:00')
+  })
+  it('reads what the server or the browser wrote, whatever zone it was written in', () => {
+    expect(formatMoment('2026/11/27 19:41:37 +0000', 'Asia/Shanghai')).toBe('2026/11/28 03:41:37')
+    expect(formatMoment('2026/11/28 03:41:37 +0800', 'UTC')).toBe('2026/11/27 19:41:37')
+    expect(formatMoment('2026-11-27T19:41:37.512Z', 'Asia/Tokyo')).toBe('2026/11/28 04:41:37')
+  })
+  it('without a chosen zone uses the browser\u2019s (the zone the server is told)', () => {
+    localStorage.removeItem('bastionPreferredTimeZone')
+    expect(formatMoment('2026/11/27 19:41:37 +0000')).toBe(formatDateTime(instant, null))
+    localStorage.setItem('bastionPreferredTimeZone', 'Asia/Kolkata')
+    expect(formatMoment('2026/11/27 19:41:37 +0000')).toBe('2026/11/28 01:11:37')
+    localStorage.removeItem('bastionPreferredTimeZone')
+  })
+  it('keeps a text that is no moment, shows nothing for nothing, and survives an unknown zone', () => {
+    expect(formatMoment('soon')).toBe('soon')
+    expect(formatMoment(null)).toBe('')
+    expect(formatMoment('')).toBe('')
+    expect(formatDateTime(instant, 'Not/AZone')).toBe(formatDateTime(instant, null))
   })
 })

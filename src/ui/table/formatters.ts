@@ -4,6 +4,7 @@
  */
 import type { FieldMeta } from '../../api/metadata.ts'
 import { parseServerDateTime } from '../../api/resources.ts'
+import { preferredTimeZone } from '../../api/timeZone.ts'
 
 export type FormatterKind =
   | 'detailLink' | 'text' | 'longText' | 'number' | 'yesNo' | 'choice' | 'labeledChoice' | 'datetime'
@@ -100,9 +101,44 @@ function two(n: number): string {
   return String(n).padStart(2, '0')
 }
 
-/** `YYYY/MM/DD HH:mm:ss` in local time. */
-export function formatDateTime(date: Date): string {
+const zoneFormats = new Map<string, Intl.DateTimeFormat | null>()
+
+/** The parts of a date in a time zone (null: a zone Intl does not know). */
+function zoneFormat(zone: string): Intl.DateTimeFormat | null {
+  let f = zoneFormats.get(zone)
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    } catch {
+      f = null
+    }
+    zoneFormats.set(zone, f)
+  }
+  return f
+}
+
+/**
+ * The console's one way of showing a moment: `YYYY/MM/DD HH:mm:ss` in the user's time zone — the one chosen in
+ * Preferences, else the browser's (the zone the server is told, X-TZ). Without a chosen zone no Intl is asked
+ * (its zone database costs a first visit tens of ms).
+ */
+export function formatDateTime(date: Date, zone: string | null = preferredTimeZone()): string {
+  const f = zone ? zoneFormat(zone) : null
+  if (f) {
+    const p = Object.fromEntries(f.formatToParts(date).map((part) => [part.type, part.value]))
+    return `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}:${p.second}`
+  }
   return `${date.getFullYear()}/${two(date.getMonth() + 1)}/${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
+}
+
+/**
+ * A moment as the server or the browser wrote it (`2026/11/28 03:41:37 +0000`, ISO 8601) shown as `formatDateTime`
+ * does; a text that is not a moment is shown as it is, nothing as ''.
+ */
+export function formatMoment(value: unknown, zone: string | null = preferredTimeZone()): string {
+  if (value === null || value === undefined || value === '') return ''
+  const date = parseServerDateTime(value) ?? (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? new Date(value) : undefined)
+  return date && !Number.isNaN(date.getTime()) ? formatDateTime(date, zone) : String(value)
 }
 
 function choiceLabel(field: Pick<FieldMeta, 'choices'>, value: unknown): string {
@@ -186,8 +222,7 @@ export function displayValue(kind: FormatterKind, value: unknown, field: Partial
     case 'labeledChoice':
       return { kind: 'text', text: isObject(value) ? objectLabel({ label: value.label, value: value.value }) : choiceLabel(field, value) }
     case 'datetime': {
-      const date = parseServerDateTime(value)
-      return { kind: 'text', text: date ? formatDateTime(date) : String(value) }
+      return { kind: 'text', text: formatMoment(value) }
     }
     case 'related':
       return { kind: 'text', text: objectLabel(value) }

@@ -16,6 +16,7 @@ import { createConnectionTokenReviewed, grantedAsset, type GrantedAsset } from '
 import { webTerminalUrl } from '../../api/terminal.ts'
 import { describeError } from '../../ui/common/errors.ts'
 import { notify } from '../../ui/common/notify.tsx'
+import { formatMoment } from '../../ui/table/formatters.ts'
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -136,7 +137,7 @@ export function ConnectDialog({ assetId, onClose }: { assetId: string; onClose: 
                         onClick={() => void copy(token.ssh!)} />} />
                   </Field>
                 ) : <Text size={200}>{t`The SSH gateway of this server is turned off.`}</Text>)}
-                <Text size={200}>{t`Expires: ${token.expires}`}</Text>
+                <Text size={200}>{t`Expires: ${formatMoment(token.expires)}`}</Text>
               </div>
             )}
           </DialogContent>

@@ -20,8 +20,7 @@ import { Page } from '../../ui/common/Page.tsx'
 import { defineResource } from '../../ui/common/resource.ts'
 import { ListTable } from '../../ui/list/ListTable.tsx'
 import type { ListConfig, ListControl } from '../../ui/list/types.ts'
-import { LazyTree } from '../../ui/tree/LazyTree.tsx'
-import { TreeLayout } from '../../ui/tree/TreeLayout.tsx'
+import { LazyTree, TreeLayout } from '../../ui/tree/LazyTree.tsx'
 import { ConnectDialog } from './ConnectDialog.tsx'
 
 /** The file manager's folder name for an organization or asset name (a slash would split it). */
@@ -91,7 +90,7 @@ export function MyAssetsPage() {
         { name: 'comment', label: msg`Comment` },
       ],
       extra: [
-        { id: 'granted_actions', label: msg`Actions`, render: (row) => <Actions row={row} />, width: 260 },
+        { id: 'granted_actions', label: msg`Actions`, render: (row) => <Actions row={row} />, width: 240 },
         { id: 'favorite', label: msg`Favourite`, render: (row) => <Favorite row={row} onChanged={() => control.current?.reload()} />, width: 90 },
         {
           id: 'connect', label: msg`Connect`, width: 120,
@@ -109,8 +108,8 @@ export function MyAssetsPage() {
       ],
       min: ['name', 'connect'],
       defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect', 'files'],
-      // connecting is what the page is for; the granted actions are the first to give way
-      priority: { favorite: 1, address: 2, platform: 3, files: 4, granted_actions: 5 },
+      // connecting is what the page is for, then what the grant allows; where the asset is gives way first
+      priority: { favorite: 1, granted_actions: 2, address: 3, platform: 4, files: 5 },
     },
   }), [nodeId, t, navigate, files])
   return (

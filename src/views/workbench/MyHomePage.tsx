@@ -6,6 +6,7 @@ import { myOverview } from '../../api/perms.ts'
 import type { Row } from '../../api/resources.ts'
 import { describeError } from '../../ui/common/errors.ts'
 import { Page } from '../../ui/common/Page.tsx'
+import { formatMoment } from '../../ui/table/formatters.ts'
 
 const useStyles = makeStyles({
   counters: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(180px, 1fr))', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalL },
@@ -43,7 +44,7 @@ export function MyHomePage() {
           <thead><tr><th scope="col">{t`Date`}</th><th scope="col">{t`IP`}</th><th scope="col">{t`City`}</th><th scope="col">{t`Type`}</th><th scope="col">{t`Status`}</th></tr></thead>
           <tbody>
             {(data?.logins ?? []).map((l, i) => (
-              <tr key={String(l.id ?? i)}><td>{text(l.datetime)}</td><td>{text(l.ip)}</td><td>{text(l.city)}</td><td>{text(l.type)}</td><td>{text(l.status)}</td></tr>
+              <tr key={String(l.id ?? i)}><td>{formatMoment(l.datetime)}</td><td>{text(l.ip)}</td><td>{text(l.city)}</td><td>{text(l.type)}</td><td>{text(l.status)}</td></tr>
             ))}
           </tbody>
         </table>

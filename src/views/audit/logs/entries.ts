@@ -20,7 +20,7 @@ export const AUDIT_LOG_ENTRIES = defineEntries([
     list: {
       defaults: ['username', 'type', 'ip', 'city', 'backend_display', 'mfa', 'reason_display', 'status', 'datetime'],
       exclude: ['id', 'backend', 'reason', 'actions'],
-      priority: { username: 1, datetime: 1, status: 2, ip: 3, type: 3, reason_display: 4, backend_display: 4, mfa: 5, city: 5, user_agent: 6 },
+      priority: { username: 1, datetime: 1, status: 2, ip: 2, type: 3, reason_display: 4, backend_display: 4, mfa: 5, city: 5, user_agent: 6 },
       link: 'username',
       labels: { reason_display: msg`Reason` },
     },

@@ -17,7 +17,7 @@ import { assetKindKey } from './resource.ts'
 import { assetConnectivityCommands } from '../assets-net/connectivity.ts'
 import { clearHostKeyCommand } from './hostKeyCommand.ts'
 
-const useStyles = makeStyles({ cards: { display: 'grid', gap: tokens.spacingVerticalL } })
+const useStyles = makeStyles({ cards: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: tokens.spacingVerticalL } })
 
 const categoryOf = (row: Row) => {
   const c = row.category as { value?: string } | string | undefined
