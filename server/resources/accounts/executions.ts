@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { DB, RowOf } from '../../db/connection.ts'
 import { userDisplay } from '../../engine/index.ts'
-import type { Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { Ctx, FieldDef, ResourceDef } from '../../engine/types.ts'
 import { requireUser } from '../../http/context.ts'
 import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
@@ -70,10 +70,10 @@ export const SECRET_STATES = [
 ]
 const TRIGGERS = [{ value: 'manual', label: 'Manual trigger' }, { value: 'timing', label: 'Timing trigger' }]
 
-const timedelta = (row: Row) => {
+const timedelta = (row: Pick<RowOf<'account_automation_executions'>, 'date_start' | 'date_finished'>) => {
   if (!row.date_start) return 0
-  const end = row.date_finished ? new Date(row.date_finished as string).getTime() : Date.now()
-  return Math.round((end - new Date(row.date_start as string).getTime()) / 10) / 100
+  const end = row.date_finished ? new Date(row.date_finished).getTime() : Date.now()
+  return Math.round((end - new Date(row.date_start).getTime()) / 10) / 100
 }
 
 const orgOf = (ctx: Ctx) => (ctx.orgId === ORG_IDS.ROOT ? undefined : ctx.orgId)

@@ -38,7 +38,7 @@ const inSeventyYears = () => new Date(Date.now() + 70 * 365.25 * 86400_000)
 
 const members = (table: string, to: string) => ({ table, from: 'assetpermission_id', to })
 
-export const assetPermissions: ResourceDef = {
+export const assetPermissions: ResourceDef<'asset_permissions'> = {
   name: 'perms.assetpermission',
   app: 'perms',
   model: 'assetpermission',
