@@ -118,7 +118,7 @@ async function createExecution(type: AutomationType, req: FastifyRequest): Promi
   return { task: r.task, id: r.execution }
 }
 
-function executionDef(type: AutomationType, o: { name: string; verboseName: string; path: string; perms?: ResourceDef['perms'] }): ResourceDef {
+function executionDef(type: AutomationType, o: { name: string; verboseName: string; path: string; perms?: ResourceDef['perms'] }): ResourceDef<'account_automation_executions'> {
   const automation = AUTOMATION_DEFS[type]
   return {
     name: o.name,
@@ -168,7 +168,7 @@ backupExecutions.secretGuard = SECRET_GUARD
 
 const executionOrgCond = (ctx: Ctx) => (orgOf(ctx) ? sql`t.execution_id in (select e.id from account_automation_executions e where e.org_id = ${ctx.orgId})` : undefined)
 
-export const automationRecords: ResourceDef = {
+export const automationRecords: ResourceDef<'account_automation_records'> = {
   name: 'accounts.changesecretrecord',
   app: 'accounts',
   model: 'changesecretrecord',
@@ -197,7 +197,7 @@ export const automationRecords: ResourceDef = {
   ordering: { fields: ['date_started', 'asset_name', 'username', 'status'], default: ['asset_name', 'username'] },
 }
 
-export const gatheredAccounts: ResourceDef = {
+export const gatheredAccounts: ResourceDef<'gathered_accounts'> = {
   name: 'accounts.gatheredaccount',
   app: 'accounts',
   model: 'gatheredaccount',
