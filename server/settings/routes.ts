@@ -26,7 +26,7 @@ import { allSettings, invalidateSettingsCache, sealSetting, setSettings } from '
 import { IMAGE_URL_PREFIX, registerSettingImages, storeImage, UploadedImage } from './images.ts'
 import './messages.ts'
 import './messages-rest.ts'
-import type { Body } from '../http/body.ts'
+import type { Values } from '../http/body.ts'
 
 export const SETTINGS_API = '/api/v1/settings/setting/'
 
@@ -51,7 +51,7 @@ const isSecret = (f: FieldDef) => !!(f.secret || f.write_only)
 /** Stored value with a nested object's missing keys filled from the declaration. */
 function outValue(f: FieldDef, v: unknown): unknown {
   if (f.type === 'nested' && f.default && typeof f.default === 'object') {
-    return { ...(f.default as Body), ...(v && typeof v === 'object' && !Array.isArray(v) ? (v as Body) : {}) }
+    return { ...(f.default as Values), ...(v && typeof v === 'object' && !Array.isArray(v) ? (v as Values) : {}) }
   }
   return v === undefined ? null : v
 }
@@ -62,9 +62,9 @@ function shown(f: FieldDef, v: unknown): string {
   return choice ? choice.label : toDisplay(f, v)
 }
 
-export async function readCategory(req: FastifyRequest, cat: SettingsCategory): Promise<Body> {
+export async function readCategory(req: FastifyRequest, cat: SettingsCategory): Promise<Values> {
   const stored = await allSettings(req.ctx.db)
-  const out: Body = {}
+  const out: Values = {}
   const secrets: Record<string, boolean> = {}
   for (const f of cat.fields) {
     const v = stored.get(f.name)
@@ -87,7 +87,7 @@ function describe(req: FastifyRequest, cat: SettingsCategory): Record<string, un
   }
 }
 
-async function write(req: FastifyRequest, partial: boolean): Promise<Body> {
+async function write(req: FastifyRequest, partial: boolean): Promise<Values> {
   return writeCategory(req, await authorized(req, 'change'), req.body, partial)
 }
 
@@ -95,11 +95,11 @@ async function write(req: FastifyRequest, partial: boolean): Promise<Body> {
  * Validates and saves the keys of `body` in one category (the caller checked the permission): field errors → 400
  * and nothing saved; one transaction with the images and the operate log; answers the category as read.
  */
-export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, body: unknown, partial: boolean): Promise<Body> {
+export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, body: unknown, partial: boolean): Promise<Values> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw validationError({ non_field_errors: [tr(req.ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: pyType(body) })] })
   }
-  const input: Body = { ...(body as Body) }
+  const input: Values = { ...(body as Values) }
   const secretsWritten: string[] = []
   for (const f of cat.fields.filter(isSecret)) {
     const v = input[f.name]
@@ -115,7 +115,7 @@ export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, 
   const before = new Map(await allSettings(db))
   const crossErrors = cat.clean?.(values, before)
   if (crossErrors) throw validationError(Object.fromEntries(Object.entries(crossErrors).map(([k, list]) => [k, list.map((m) => tr(req.ctx.lang, m))])))
-  const toStore: Body = {}
+  const toStore: Values = {}
   const diff: DiffEntry[] = []
   const images: [string, UploadedImage][] = []
   const config = req.server.services.config

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { DB, RowOf } from '../../db/connection.ts'
-import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
+import type { Ctx, FieldDef, ResourceDef, WriteInfo } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { nextRun, parseCron } from '../../tasks/schedule.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
@@ -126,7 +127,7 @@ const recipientsField: FieldDef = {
 
 const trailer: FieldDef[] = [commentField, createdBy, updatedBy, dateCreated, dateUpdated]
 
-async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, info: WriteInfo<AutomationRow>): Promise<Record<string, unknown> | undefined> {
+async function validateAutomation(type: AutomationType, values: Values, ctx: Ctx, info: WriteInfo<AutomationRow>): Promise<Record<string, unknown> | undefined> {
   const errors: Record<string, string[]> = {}
   if (values.name) {
     const dup = await sql`select 1 from account_automations where type = ${type} and name = ${values.name} and org_id = ${info.existing?.org_id ?? ctx.orgId} and id <> ${info.existing?.id ?? randomUUID()}`.execute(ctx.db)

@@ -11,7 +11,7 @@ import ssh2 from 'ssh2'
 import { SshError, withSsh, type SshSession, type SshTarget } from '../../automation/ssh.ts'
 import { credentialTarget, reachOf, type Credential } from '../../ssh/target.ts'
 import type { DB, RowOf } from '../../db/connection.ts'
-import { jsonObject, type Body } from '../../http/body.ts'
+import { jsonObject, type Values } from '../../http/body.ts'
 import { DEFAULT_SYMBOLS } from './automations.ts'
 
 export type { Credential }
@@ -20,7 +20,7 @@ export interface HostAsset {
   name: string
   address: string
   port: number
-  platformAutomation: Body
+  platformAutomation: Values
   /** The gateway of the asset's domain that every login to the asset goes through (an SSH forward). */
   gateway?: SshTarget & { name: string }
   /** Why the asset cannot be reached: its domain's gateway has no account to log in with. */

@@ -11,7 +11,7 @@ import { sql } from 'kysely'
 import { userDisplay } from '../../engine/index.ts'
 import { isUuid } from '../../engine/parse.ts'
 import type { ResourceApi, ResourceDef } from '../../engine/types.ts'
-import type { Body } from '../../http/body.ts'
+import type { Values } from '../../http/body.ts'
 import type { RowOf } from '../../db/connection.ts'
 import { requireUser } from '../../http/context.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
@@ -38,7 +38,7 @@ async function createToken(req: FastifyRequest, reply: FastifyReply, api: Resour
   const { prepared, errors: parseErrors } = await prepareWrite(ctx.db, connectionTokens, connectionTokens.fields, req.body ?? {}, ctx, { op: 'create', partial: false, req })
   if (parseErrors) throw validationError(parseErrors)
   const body = prepared!.values
-  const str = (v: unknown) => (v && typeof v === 'object' && !(v instanceof Date) ? String((v as Body).id ?? (v as Body).value ?? '') : v === undefined || v === null ? '' : String(v))
+  const str = (v: unknown) => (v && typeof v === 'object' && !(v instanceof Date) ? String((v as Values).id ?? (v as Values).value ?? '') : v === undefined || v === null ? '' : String(v))
   const assetId = str(body.asset)
   const account = str(body.account)
   const protocol = str(body.protocol)
