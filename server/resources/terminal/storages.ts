@@ -408,9 +408,8 @@ export async function matchEndpoint(req: FastifyRequest, targetIp: string, proto
     break
   }
   if (!chosen) chosen = (await sql<RowOf<'endpoints'>>`select * from endpoints where id = ${DEFAULT_ENDPOINT}`.execute(db)).rows[0] ?? { id: DEFAULT_ENDPOINT, name: 'Default', host: '' }
-  const out = { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req), oracle_port_range: ORACLE_PORTS } as EndpointAnswer
-  for (const [n] of PORTS) out[n] = Number(chosen[n] ?? 0)
-  return out
+  const ports = Object.fromEntries(PORTS.map(([n]) => [n, Number(chosen[n] ?? 0)])) as Record<PortName, number>
+  return { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req), ...ports, oracle_port_range: ORACLE_PORTS }
 }
 
 function hostOf(req: FastifyRequest): string {
