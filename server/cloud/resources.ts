@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { DB, RowOf } from '../db/connection.ts'
 import { resourceApi, userDisplay } from '../engine/index.ts'
-import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../engine/types.ts'
-import { jsonObject, refId } from '../http/body.ts'
+import type { Ctx, FieldDef, ResourceDef, WriteInfo } from '../engine/types.ts'
+import { jsonObject, refId, type Values } from '../http/body.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
@@ -64,7 +64,7 @@ const SECRET_ATTRS = new Set(['password', 'access_key_secret', 'client_secret', 
 
 const refusalText = (e: ProviderRefusal, ctx: Ctx) => tr(ctx.lang, e.message, e.params)
 
-async function providerErrors(values: Row, ctx: Ctx, info: WriteInfo<RowOf<'cloud_accounts'>>): Promise<Record<string, unknown> | undefined> {
+async function providerErrors(values: Values, ctx: Ctx, info: WriteInfo<RowOf<'cloud_accounts'>>): Promise<Record<string, unknown> | undefined> {
   const provider = String(values.provider ?? info.existing?.provider ?? '')
   const p = PROVIDERS[provider]
   if (!p) return { provider: [tr(ctx.lang, 'This server cannot sync this provider yet.')] }
@@ -79,7 +79,7 @@ async function providerErrors(values: Row, ctx: Ctx, info: WriteInfo<RowOf<'clou
 }
 
 /** The secret attributes go into one sealed column; the rest stays readable. A blank secret keeps the stored one. */
-function splitAttrs(values: Row, info: WriteInfo<RowOf<'cloud_accounts'>>): Record<string, unknown> {
+function splitAttrs(values: Values, info: WriteInfo<RowOf<'cloud_accounts'>>): Record<string, unknown> {
   if (values.attrs === undefined) return {}
   const database = info.req!.server.services.database
   const id = info.existing ? String(info.existing.id) : randomUUID()
@@ -121,7 +121,7 @@ export const cloudAccounts: ResourceDef<'cloud_accounts'> = {
   },
 }
 
-async function taskErrors(values: Row, ctx: Ctx, info: WriteInfo<RowOf<'cloud_sync_tasks'>>): Promise<Record<string, unknown> | undefined> {
+async function taskErrors(values: Values, ctx: Ctx, info: WriteInfo<RowOf<'cloud_sync_tasks'>>): Promise<Record<string, unknown> | undefined> {
   const errors: Record<string, string[]> = {}
   const crontab = String(values.crontab ?? info.existing?.crontab ?? '')
   if (values.crontab && !parseCron(String(values.crontab))) errors.crontab = [tr(ctx.lang, 'Invalid crontab: five fields, e.g. 0 3 * * *')]

@@ -19,6 +19,7 @@ import { and, cleanIds, col, countAll, countRows, EXPORT_LIMIT, SMALL_MATCH, fet
 import { defineResource } from './registry.ts'
 import { serializeRows } from './serialize.ts'
 import { commitWrites, deleteRows, prepareMany, prepareWrite } from './write.ts'
+import { refId } from '../http/body.ts'
 import type { Action, FieldDef, ListOptions, PermAction, ResourceApi, ResourceDef, Row, TableName, Verb } from './types.ts'
 import type { DB } from '../db/connection.ts'
 import './messages.ts'
@@ -280,7 +281,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
       throw validationError({ non_field_errors: [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: body && typeof body === 'object' ? 'dict' : typeof body })] })
     }
     const fields = await resolveFields(def, ctx, partial ? 'partial_bulk_update' : 'bulk_update')
-    const wanted = body.map((item) => (item && typeof item === 'object' ? ((item as Row).id ?? (item as Row).pk) : undefined))
+    const wanted = body.map((item) => (item && typeof item === 'object' ? refId(item) : undefined))
     const ids = cleanIds(def, wanted.filter((x) => x !== undefined))
     const found = ids.length ? await fetchRows(ctx.db, def, [], [...scopeConds(def, ctx), idsCond(def, ids)]) : []
     const byId = new Map(found.map((r) => [String(r.id), r]))

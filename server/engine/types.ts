@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { RawBuilder } from 'kysely'
 import type { DB, RowOf, Tables } from '../db/connection.ts'
 import type { RequestContext } from '../http/request-context.ts'
+import type { Values } from '../http/body.ts'
 
 /**
  * An untyped row: what the engine's generic code reads (`t.*` of any resource's table plus its computed fields),
@@ -71,7 +72,7 @@ export interface Through {
   /** Extra condition on the link rows (alias `th`), e.g. `th.scope = 'system'`. */
   where?: (ctx: Ctx) => Cond | undefined
   /** Extra column values of a new link row (id, scope, org_id, …). */
-  values?: (ctx: Ctx) => Row
+  values?: (ctx: Ctx) => Values
 }
 
 export interface Relation {
@@ -161,7 +162,7 @@ export interface FieldDef<R = Row> {
   /** Custom write for computed fields (called inside the transaction after the row is saved). */
   write?: (tx: DB, id: unknown, value: any, ctx: Ctx, op: 'create' | 'update') => Promise<void>
   /** Input transform after validation (e.g. a plain password becoming a hash column). */
-  toColumns?: (value: any, ctx: Ctx) => Promise<Row> | Row
+  toColumns?: (value: any, ctx: Ctx) => Promise<Values> | Values
 }
 
 export interface FilterDef {
@@ -178,13 +179,13 @@ export type BulkDeleteGuard = 'org' | 'filtered' | 'ids' | 'never'
 export interface Hooks<R = Row> {
   /** Cross-field validation and defaults: return field errors (or nothing). Runs before the transaction; it may
    * also set values (defaults derived from other fields). */
-  validate?(values: Row, ctx: Ctx, info: WriteInfo<R>): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
+  validate?(values: Values, ctx: Ctx, info: WriteInfo<R>): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
   /** Extra column values for the row (inside the transaction, before the insert/update). */
-  columns?(values: Row, ctx: Ctx, info: WriteInfo<R> & { tx: DB }): Promise<Row> | Row
+  columns?(values: Values, ctx: Ctx, info: WriteInfo<R> & { tx: DB }): Promise<Values> | Values
   /** After the row and its links are saved (inside the transaction). */
-  afterSave?(tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo<R>): Promise<void>
+  afterSave?(tx: DB, id: unknown, values: Values, ctx: Ctx, info: WriteInfo<R>): Promise<void>
   /** After the transaction committed, once per saved object (work outside the database: a mail). Must not throw. */
-  afterCommit?(id: unknown, values: Row, ctx: Ctx, info: WriteInfo<R>): Promise<void>
+  afterCommit?(id: unknown, values: Values, ctx: Ctx, info: WriteInfo<R>): Promise<void>
   /** Before a delete (inside the transaction): throw an ApiError to refuse. */
   beforeDelete?(tx: DB, row: R, ctx: Ctx): Promise<void>
   /**

@@ -18,14 +18,15 @@ import { isUuid, normUuid, parseObject } from './parse.ts'
 import { and, cleanIds, col, fetchRows, idsCond, scopeConds } from './query.ts'
 import { resourceByName } from './registry.ts'
 import { serializeRows } from './serialize.ts'
+import type { Values } from '../http/body.ts'
 import type { Action, Ctx, FieldDef, Relation, ResourceDef, Row, WriteInfo } from './types.ts'
 
 type Errors = Record<string, unknown>
 
 export interface Prepared {
-  values: Row
+  values: Values
   /** Extra column values computed before the transaction (field `toColumns`). */
-  columns: Row
+  columns: Values
   /** Secret fields that were written (for the masked diff). */
   secrets: string[]
   orgId?: string
@@ -66,15 +67,15 @@ export function mapDbError(e: unknown, def: ResourceDef | undefined, lang: Ctx['
   return e
 }
 
-const isObject = (v: unknown): v is Row => !!v && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Values => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /** Resolves the organization of a new org-scoped object: the current org, or in ROOT an explicit `org_id`. */
-async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing?: Row): Promise<string | Errors | undefined> {
+async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Values, existing?: Row): Promise<string | Errors | undefined> {
   if (!def.orgScoped) return undefined
   if (existing) return String(existing.org_id)
   if (def.parent) {
     const raw = body[def.parent.field]
-    const id = raw && typeof raw === 'object' ? (raw as Row).id : raw
+    const id = raw && typeof raw === 'object' ? (raw as Values).id : raw
     const parentOrg = isUuid(id)
       ? (await sql<{ org_id: string }>`select org_id from ${sql.table(def.parent.table)} where id = ${normUuid(id)}`.execute(db)).rows[0]?.org_id
       : undefined
@@ -97,7 +98,7 @@ async function targetOrg(db: DB, def: ResourceDef, ctx: Ctx, body: Row, existing
 }
 
 /** In ROOT: the body's explicit `org_id`. */
-async function targetOrgOfBody(db: DB, ctx: Ctx, body: Row): Promise<string | Errors> {
+async function targetOrgOfBody(db: DB, ctx: Ctx, body: Values): Promise<string | Errors> {
   const raw = body.org_id
   if (isUuid(raw) && raw !== ORG_IDS.ROOT) {
     const r = await db.selectFrom('organizations').select('id').where('id', '=', normUuid(raw)).executeTakeFirst()
@@ -126,7 +127,7 @@ async function byNaturalKey(db: DB, target: ResourceDef, rel: Relation, raw: unk
 }
 
 /** Every referenced id must exist within the target's scope (and the relation's limit). */
-async function checkRelations(db: DB, fields: FieldDef[], values: Row, ctx: Ctx): Promise<Errors> {
+async function checkRelations(db: DB, fields: FieldDef[], values: Values, ctx: Ctx): Promise<Errors> {
   const errors: Errors = {}
   for (const f of fields) {
     if (!isRelation(f) || !f.relation || values[f.name] === undefined || values[f.name] === null) continue
@@ -162,7 +163,7 @@ async function checkRelations(db: DB, fields: FieldDef[], values: Row, ctx: Ctx)
   return errors
 }
 
-async function checkUnique(db: DB, def: ResourceDef, fields: FieldDef[], values: Row, ctx: Ctx, orgId: string | undefined, existing?: Row): Promise<Errors> {
+async function checkUnique(db: DB, def: ResourceDef, fields: FieldDef[], values: Values, ctx: Ctx, orgId: string | undefined, existing?: Row): Promise<Errors> {
   const errors: Errors = {}
   for (const f of fields) {
     const c = columnOf(f)
@@ -181,9 +182,10 @@ export async function prepareWrite(db: DB, def: ResourceDef, fields: FieldDef[],
   if (!isObject(body)) {
     return { errors: { non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: pyType(body) })] } }
   }
-  const input: Row = { ...body }
+  const input: Values = { ...body }
   for (const f of fields) {
-    if (f.encrypted && typeof input[f.name] === 'string' && input[f.name] !== '') input[f.name] = decryptOrPlain(input[f.name], ctx.session?.data.privateKey)
+    const v = input[f.name]
+    if (f.encrypted && typeof v === 'string' && v !== '') input[f.name] = decryptOrPlain(v, ctx.session?.data.privateKey)
   }
   const { values, errors } = parseObject(fields, input, ctx, { partial: info.partial, fillDefaults: info.op === 'create' })
   const org = await targetOrg(db, def, ctx, input, info.existing)
@@ -196,7 +198,7 @@ export async function prepareWrite(db: DB, def: ResourceDef, fields: FieldDef[],
     if (more) Object.assign(errors, more)
   }
   if (Object.keys(errors).length) return { errors }
-  const columns: Row = {}
+  const columns: Values = {}
   const secrets: string[] = []
   for (const f of fields) {
     if (values[f.name] === undefined) continue
@@ -206,8 +208,8 @@ export async function prepareWrite(db: DB, def: ResourceDef, fields: FieldDef[],
   return { prepared: { values, columns, secrets, orgId } }
 }
 
-function rowColumns(fields: FieldDef[], values: Row): Row {
-  const out: Row = {}
+function rowColumns(fields: FieldDef[], values: Values): Values {
+  const out: Values = {}
   for (const f of fields) {
     const c = columnOf(f)
     if (!c || f.read_only || f.toColumns || f.write || values[f.name] === undefined) continue
@@ -231,15 +233,15 @@ async function writeLinks(tx: DB, def: ResourceDef, f: FieldDef, id: unknown, id
     await sql`delete from ${sql.table(th.table)} as th where ${and(conds)}`.execute(tx)
   }
   for (const to of ids) {
-    const row: Row = { ...(th.values?.(ctx) ?? {}), [th.from]: id, [th.to]: to }
+    const row: Values = { ...(th.values?.(ctx) ?? {}), [th.from]: id, [th.to]: to }
     const cols = Object.keys(row)
     await sql`insert into ${sql.table(th.table)} (${sql.join(cols.map((c) => sql.ref(c)))})
       values (${sql.join(cols.map((c) => row[c]))}) on conflict do nothing`.execute(tx)
   }
 }
 
-function autoColumns(def: ResourceDef, ctx: Ctx, op: 'create' | 'update'): Row {
-  const out: Row = {}
+function autoColumns(def: ResourceDef, ctx: Ctx, op: 'create' | 'update'): Values {
+  const out: Values = {}
   const has = (n: string) => allFields(def).some((f) => f.name === n && columnOf(f) === n)
   if (op === 'create' && has('created_by')) out.created_by = userDisplay(ctx.user).slice(0, 128)
   if (has('updated_by')) out.updated_by = userDisplay(ctx.user).slice(0, 128)
@@ -255,7 +257,7 @@ async function saveOne(tx: DB, def: ResourceDef, fields: FieldDef[], p: Prepared
     if (def.idKind !== 'serial') cols.id = cols.id ?? randomUUID()
     if (def.orgScoped) cols.org_id = p.orgId
     const r = await tx.insertInto(def.table as never).values(cols as never).returning('id' as never).executeTakeFirstOrThrow()
-    id = (r as Row).id
+    id = (r as Values).id
   } else {
     id = info.existing!.id
     if (Object.keys(cols).length) await tx.updateTable(def.table as never).set(cols as never).where('id' as never, '=', id as never).execute()
@@ -281,7 +283,7 @@ export interface WriteItem { prepared: Prepared; existing?: Row }
 /** Saves prepared writes in one transaction; returns the saved objects serialized with `outFields`. */
 export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields: FieldDef[], items: WriteItem[], info: { op: 'create' | 'update'; partial: boolean }, outFields: FieldDef[]): Promise<Row[]> {
   const ctx = req.ctx
-  const saved: Array<{ id: unknown; values: Row; existing?: Row }> = []
+  const saved: Array<{ id: unknown; values: Values; existing?: Row }> = []
   const out = await withTx(ctx.db, def, async (tx) => {
     const ids: unknown[] = []
     saved.length = 0

@@ -14,7 +14,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { decryptOrPlain } from '../auth/secret.ts'
 import { parseObject } from '../engine/parse.ts'
-import type { Row } from '../engine/types.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError } from '../http/errors.ts'
 import type { Lang } from '../http/request-context.ts'
@@ -25,6 +24,7 @@ import { allSettings } from '../settings/store.ts'
 import { authenticate, LdapError, type LdapStage, ldapConfig, listUsers } from './client.ts'
 import { LDAP_MESSAGES } from './messages.ts'
 import { defineLdapSyncTask, importUsers } from './sync.ts'
+import { bodyObject as bodyOf } from '../http/body.ts'
 
 const BASE = '/api/v1/settings/ldap/'
 
@@ -45,7 +45,6 @@ async function allowed(req: FastifyRequest): Promise<void> {
 }
 
 const bare = (reply: FastifyReply, status: number, text: string) => reply.status(status).type('application/json').send(JSON.stringify(text))
-const bodyOf = (req: FastifyRequest): Row => (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {})
 
 async function testConfig(req: FastifyRequest, reply: FastifyReply) {
   await allowed(req)

@@ -43,7 +43,7 @@ async function createKey(req: FastifyRequest, reply: FastifyReply, api: Resource
   return reply.status(201).send({ ...row, secret: key.secret })
 }
 
-export const accessKeys: ResourceDef = {
+export const accessKeys: ResourceDef<'access_keys'> = {
   name: 'authentication.accesskey',
   app: 'authentication',
   model: 'accesskey',

@@ -12,10 +12,11 @@ import { fieldInfo } from '../engine/fields.ts'
 import { PARSES } from '../engine/metadata.ts'
 import { pyType } from '../engine/messages.ts'
 import { parseObject } from '../engine/parse.ts'
-import type { FieldDef, Row } from '../engine/types.ts'
+import type { FieldDef } from '../engine/types.ts'
 import { requireUser } from '../http/context.ts'
 import { validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
+import type { Values } from '../http/body.ts'
 
 export const PREFERENCE_API = '/api/v1/users/preference/'
 
@@ -93,20 +94,20 @@ function categoryOf(req: FastifyRequest): { name: string; title: string; fields:
 }
 
 /** A user's preferences of one category, defaults filled (also for the server's own use). */
-export async function readPreferences(db: FastifyRequest['ctx']['db'], userId: string, category: string): Promise<Row> {
+export async function readPreferences(db: FastifyRequest['ctx']['db'], userId: string, category: string): Promise<Values> {
   const cat = PREFERENCES[category]!
   const r = await sql<{ name: string; value: unknown }>`select name, value from user_preferences where user_id = ${userId} and category = ${category}`.execute(db)
   const stored = new Map(r.rows.map((x) => [x.name, x.value]))
-  const out: Row = {}
+  const out: Values = {}
   for (const f of cat.fields) {
     const v = stored.get(f.name)
-    out[f.name] = { ...(f.default as Row), ...(v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {}) }
+    out[f.name] = { ...(f.default as Values), ...(v && typeof v === 'object' && !Array.isArray(v) ? (v as Values) : {}) }
   }
   return out
 }
 
 /** PUT and PATCH alike merge a group given in part (lina sends one group at a time). */
-async function write(req: FastifyRequest): Promise<Row> {
+async function write(req: FastifyRequest): Promise<Values> {
   const user = requireUser(req)
   const cat = categoryOf(req)
   const body = req.body
@@ -115,10 +116,10 @@ async function write(req: FastifyRequest): Promise<Row> {
   }
   const current = await readPreferences(req.ctx.db, user.id, cat.name)
   // A group given in part keeps its other values (PATCH and PUT alike: lina sends one group at a time).
-  const input: Row = {}
+  const input: Values = {}
   for (const f of cat.fields) {
-    const v = (body as Row)[f.name]
-    if (v !== undefined) input[f.name] = v && typeof v === 'object' && !Array.isArray(v) ? { ...(current[f.name] as Row), ...(v as Row) } : v
+    const v = (body as Values)[f.name]
+    if (v !== undefined) input[f.name] = v && typeof v === 'object' && !Array.isArray(v) ? { ...(current[f.name] as Values), ...(v as Values) } : v
   }
   const { values, errors } = parseObject(cat.fields, input, req.ctx, { partial: true, fillDefaults: false })
   if (Object.keys(errors).length) throw validationError(errors)

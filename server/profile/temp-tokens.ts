@@ -58,7 +58,7 @@ export async function consumeTempToken(db: DB, username: string, secret: string)
   return r.rows[0]?.user_id
 }
 
-export const tempTokens: ResourceDef = {
+export const tempTokens: ResourceDef<'temp_tokens'> = {
   name: 'authentication.temptoken',
   app: 'authentication',
   model: 'temptoken',

@@ -18,9 +18,9 @@ export interface PermissionDef {
 const CRUD = ['view', 'add', 'change', 'delete'] as const
 
 // [app, model, actions, systemOnly]
-type Row = [string, string, readonly string[], boolean?]
+type Entry = [string, string, readonly string[], boolean?]
 
-const ROWS: Row[] = [
+const ROWS: Entry[] = [
   ['rbac', 'menupermission', ['view_console', 'view_audit', 'view_workbench', 'view_webterminal', 'view_filemanager'].map((x) => x), false],
   ['users', 'user', [...CRUD, 'invite', 'match'], false],
   ['users', 'usergroup', CRUD, false],

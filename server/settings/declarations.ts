@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { Ctx, FieldDef, Row } from '../engine/types.ts'
+import type { Ctx, FieldDef } from '../engine/types.ts'
 import { tr } from '../i18n.ts'
 import { validIpGroup } from '../resources/acls/rules.ts'
 import { nextRun, parseCron } from '../tasks/schedule.ts'
@@ -17,6 +17,7 @@ import { taskRunner } from '../tasks/service.ts'
 import { AUTH_CATEGORIES } from './declarations-auth.ts'
 import { INTERFACE } from './declarations-interface.ts'
 import { LDAP_MESSAGES } from '../ldap/messages.ts'
+import type { Values } from '../http/body.ts'
 
 /** Two LDAP server addresses name the same server (case, spaces and a trailing slash aside). */
 export const sameLdapServer = (a: string, b: string) => {
@@ -36,11 +37,11 @@ export interface SettingsCategory {
    * Cross-field rules applied to the values about to be saved (`current` = stored values); may answer field
    * errors (English, translated on the way out): 400, nothing saved.
    */
-  clean?: (values: Row, current: Map<string, unknown>) => Record<string, string[]> | undefined | void
+  clean?: (values: Values, current: Map<string, unknown>) => Record<string, string[]> | undefined | void
   /** Adjusts the answer of a read (values that other values switch off). */
-  represent?: (out: Row) => void
+  represent?: (out: Values) => void
   /** After a write committed (effects outside the settings table, e.g. a periodic task's schedule). */
-  saved?: (req: FastifyRequest, values: Row) => Promise<void>
+  saved?: (req: FastifyRequest, values: Values) => Promise<void>
 }
 
 const UNIT_DAY = 'Unit: day'
@@ -86,8 +87,8 @@ export const BASIC: SettingsCategory = {
     // A changed announcement is a new one (a new ID: users who closed the previous one see it); the same text
     // saved again keeps its ID.
     if (values.ANNOUNCEMENT && typeof values.ANNOUNCEMENT === 'object') {
-      const next = values.ANNOUNCEMENT as Row
-      const prev = (current.get('ANNOUNCEMENT') ?? {}) as Row
+      const next = values.ANNOUNCEMENT as Values
+      const prev = (current.get('ANNOUNCEMENT') ?? {}) as Values
       const same = prev.ID && ['SUBJECT', 'CONTENT', 'LINK'].every((k) => (prev[k] ?? '') === (next[k] ?? ''))
       values.ANNOUNCEMENT = { ...next, ID: same ? prev.ID : randomUUID() }
     }
@@ -241,7 +242,7 @@ export const LDAP: SettingsCategory = {
       help_text: 'User attr map present how to map LDAP user attr to jumpserver, username,name,email is jumpserver attr',
       validate: (v: unknown, ctx: Ctx) => {
         const ok = v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string' && x !== '' && x.length <= 128) &&
-          typeof (v as Row).username === 'string'
+          typeof (v as Values).username === 'string'
         return ok ? undefined : tr(ctx.lang, LDAP_MAP_ERROR)
       } },
     { name: 'AUTH_LDAP_SYNC_ORG_ID', type: 'uuid', label: 'Organization', help_text: 'The organization that imported and periodically synchronized users join', required: false, default: '00000000-0000-0000-0000-000000000002' },

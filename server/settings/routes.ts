@@ -15,7 +15,7 @@ import { toDisplay } from '../engine/kinds.ts'
 import { PARSES } from '../engine/metadata.ts'
 import { pyType } from '../engine/messages.ts'
 import { parseObject } from '../engine/parse.ts'
-import type { DiffEntry, FieldDef, Row } from '../engine/types.ts'
+import type { DiffEntry, FieldDef } from '../engine/types.ts'
 import { recordOperate, withTx } from '../engine/index.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { validationError } from '../http/errors.ts'
@@ -26,6 +26,7 @@ import { allSettings, invalidateSettingsCache, sealSetting, setSettings } from '
 import { IMAGE_URL_PREFIX, registerSettingImages, storeImage, UploadedImage } from './images.ts'
 import './messages.ts'
 import './messages-rest.ts'
+import type { Values } from '../http/body.ts'
 
 export const SETTINGS_API = '/api/v1/settings/setting/'
 
@@ -50,7 +51,7 @@ const isSecret = (f: FieldDef) => !!(f.secret || f.write_only)
 /** Stored value with a nested object's missing keys filled from the declaration. */
 function outValue(f: FieldDef, v: unknown): unknown {
   if (f.type === 'nested' && f.default && typeof f.default === 'object') {
-    return { ...(f.default as Row), ...(v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {}) }
+    return { ...(f.default as Values), ...(v && typeof v === 'object' && !Array.isArray(v) ? (v as Values) : {}) }
   }
   return v === undefined ? null : v
 }
@@ -61,9 +62,9 @@ function shown(f: FieldDef, v: unknown): string {
   return choice ? choice.label : toDisplay(f, v)
 }
 
-export async function readCategory(req: FastifyRequest, cat: SettingsCategory): Promise<Row> {
+export async function readCategory(req: FastifyRequest, cat: SettingsCategory): Promise<Values> {
   const stored = await allSettings(req.ctx.db)
-  const out: Row = {}
+  const out: Values = {}
   const secrets: Record<string, boolean> = {}
   for (const f of cat.fields) {
     const v = stored.get(f.name)
@@ -86,7 +87,7 @@ function describe(req: FastifyRequest, cat: SettingsCategory): Record<string, un
   }
 }
 
-async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
+async function write(req: FastifyRequest, partial: boolean): Promise<Values> {
   return writeCategory(req, await authorized(req, 'change'), req.body, partial)
 }
 
@@ -94,11 +95,11 @@ async function write(req: FastifyRequest, partial: boolean): Promise<Row> {
  * Validates and saves the keys of `body` in one category (the caller checked the permission): field errors → 400
  * and nothing saved; one transaction with the images and the operate log; answers the category as read.
  */
-export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, body: unknown, partial: boolean): Promise<Row> {
+export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, body: unknown, partial: boolean): Promise<Values> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw validationError({ non_field_errors: [tr(req.ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: pyType(body) })] })
   }
-  const input: Row = { ...(body as Row) }
+  const input: Values = { ...(body as Values) }
   const secretsWritten: string[] = []
   for (const f of cat.fields.filter(isSecret)) {
     const v = input[f.name]
@@ -114,7 +115,7 @@ export async function writeCategory(req: FastifyRequest, cat: SettingsCategory, 
   const before = new Map(await allSettings(db))
   const crossErrors = cat.clean?.(values, before)
   if (crossErrors) throw validationError(Object.fromEntries(Object.entries(crossErrors).map(([k, list]) => [k, list.map((m) => tr(req.ctx.lang, m))])))
-  const toStore: Row = {}
+  const toStore: Values = {}
   const diff: DiffEntry[] = []
   const images: [string, UploadedImage][] = []
   const config = req.server.services.config

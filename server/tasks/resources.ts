@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { validationError } from '../http/errors.ts'
-import type { FieldDef, ResourceDef, Row } from '../engine/types.ts'
+import type { FieldDef, ResourceDef } from '../engine/types.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { userDisplay } from '../engine/audit.ts'
 import { addMessages, tr } from '../i18n.ts'
@@ -31,7 +31,7 @@ const STATE_EXPR = `(select case when (array_agg(x.state order by x.date_publish
   from (select e.state, e.date_published from task_executions e where e.task_name = t.name
         order by e.date_published desc limit 5) x)`
 
-export const celeryTasks: ResourceDef = {
+export const celeryTasks: ResourceDef<'celery_tasks'> = {
   name: 'ops.celerytask',
   app: 'ops',
   model: 'celerytask',
@@ -78,7 +78,7 @@ export const celeryTasks: ResourceDef = {
   filters: ['id', 'name', 'enabled'],
   ordering: { fields: ['name', 'date_last_publish', 'next_exec_time', 'enabled'], default: ['name'] },
   hooks: {
-    validate: (values: Row, ctx, info) => {
+    validate: (values, ctx, info) => {
       const merged = { ...(info.existing ?? {}), ...values }
       if (merged.crontab && merged.interval) {
         return { interval: [tr(ctx.lang, 'Set either a crontab or an interval, not both')] }
@@ -88,7 +88,7 @@ export const celeryTasks: ResourceDef = {
       }
       return undefined
     },
-    columns: (values: Row, _ctx, info) => {
+    columns: (values, _ctx, info) => {
       const merged = { ...(info.existing ?? {}), ...values }
       const runner = info.req ? taskRunner(info.req.server) : undefined
       const now = runner?.clock() ?? new Date()
@@ -137,7 +137,7 @@ const executionFields: FieldDef[] = [
   { name: 'result', type: 'json', label: 'Result', read_only: true },
 ]
 
-export const celeryTaskExecutions: ResourceDef = {
+export const celeryTaskExecutions: ResourceDef<'task_executions'> = {
   name: 'ops.celerytaskexecution',
   app: 'ops',
   model: 'celerytaskexecution',

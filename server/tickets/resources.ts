@@ -9,7 +9,7 @@ import { kindOf } from '../engine/derive.ts'
 import { userDisplay } from '../engine/index.ts'
 import { isUuid } from '../engine/parse.ts'
 import type { ActionDef, Ctx, FieldDef, LoadArgs, ResourceApi, ResourceDef, StoredRow } from '../engine/types.ts'
-import { bodyObject, type Body } from '../http/body.ts'
+import { bodyObject, type Values } from '../http/body.ts'
 import { requireUser } from '../http/context.ts'
 import { ApiError, validationError } from '../http/errors.ts'
 import { tr } from '../i18n.ts'
@@ -148,7 +148,7 @@ export function ticketErrorReply(e: unknown, lang: Ctx['lang']): never {
 interface ApplyAssetValues { nodes?: string[]; assets?: string[]; accounts?: string[]; actions?: number; start?: Date; expired?: Date }
 
 /** Parses the asset-request fields of a body (open or approve), checking ids against the ticket's organization. */
-async function parseApplyAsset(req: FastifyRequest, body: Body, orgId: string, partial: boolean, db = req.ctx.db): Promise<ApplyAssetValues> {
+async function parseApplyAsset(req: FastifyRequest, body: Values, orgId: string, partial: boolean, db = req.ctx.db): Promise<ApplyAssetValues> {
   const ctx = req.ctx
   const errors: Record<string, string[]> = {}
   const out: ApplyAssetValues = {}
@@ -156,7 +156,7 @@ async function parseApplyAsset(req: FastifyRequest, body: Body, orgId: string, p
     const raw = body[field]
     if (raw === undefined) return undefined
     if (!Array.isArray(raw) || raw.length > 1000) { errors[field] = [tr(ctx.lang, 'Expected a list of items but got type "{type}".', { type: typeof raw })]; return undefined }
-    const list = [...new Set(raw.map((v) => (v && typeof v === 'object' ? (v as Body).id : v)))]
+    const list = [...new Set(raw.map((v) => (v && typeof v === 'object' ? (v as Values).id : v)))]
     const bad = list.filter((v) => !isUuid(v))
     if (bad.length) { errors[field] = [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(bad[0]) })]; return undefined }
     if (!list.length) return []
@@ -179,7 +179,7 @@ async function parseApplyAsset(req: FastifyRequest, body: Body, orgId: string, p
   }
   if (body.apply_actions !== undefined) {
     const a = body.apply_actions
-    const list = Array.isArray(a) ? a.map((x) => (x && typeof x === 'object' ? (x as Body).value : x)) : undefined
+    const list = Array.isArray(a) ? a.map((x) => (x && typeof x === 'object' ? (x as Values).value : x)) : undefined
     if (!list || list.some((x) => typeof x !== 'string' || !(x in ACTION_BITS) && x !== 'all')) errors.apply_actions = [tr(ctx.lang, '"{input}" is not a valid choice.', { input: String(list?.find((x) => typeof x !== 'string' || !(x in ACTION_BITS)) ?? a) })]
     else out.actions = list.includes('all') ? Object.values(ACTION_BITS).reduce((s, b) => s | b, 0) : (list as string[]).reduce((s, x) => s | ACTION_BITS[x]!, 0)
   }
@@ -430,7 +430,7 @@ export const flows: ResourceDef<'ticket_flows'> = {
       let bad = false
       const out: FlowRule[] = []
       for (const r of rules) {
-        const strategy = (r.strategy && typeof r.strategy === 'object' ? (r.strategy as Body).value : r.strategy) as Strategy
+        const strategy = (r.strategy && typeof r.strategy === 'object' ? (r.strategy as Values).value : r.strategy) as Strategy
         const assignees = [...new Set((r.assignees ?? []).map(String))]
         const e: Record<string, unknown> = {}
         if (!STRATEGIES.includes(strategy)) e.strategy = [tr(ctx.lang, '"{input}" is not a valid choice.', { input: String(strategy) })]

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { registerResource, userDisplay } from '../engine/index.ts'
 import { isUuid } from '../engine/parse.ts'
-import { bodyObject as body, type Body } from '../http/body.ts'
+import { bodyObject as body, type Values } from '../http/body.ts'
 import type { RowOf } from '../db/connection.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { ApiError, notFound, validationError } from '../http/errors.ts'
@@ -64,7 +64,7 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
   // Editing a root flow from an organization edits that organization's copy (serializers/flow.py).
   app.addHook('preHandler', async (req) => {
     if ((req.method !== 'PUT' && req.method !== 'PATCH') || !req.url.startsWith(flows.path)) return
-    const id = (req.params as Body | undefined)?.id
+    const id = (req.params as Values | undefined)?.id
     if (typeof id !== 'string' || !isUuid(id) || req.ctx.orgId === ORG_IDS.ROOT || !req.ctx.user) return
     const row = (await sql<{ id: string; org_id: string; type: string }>`select id, org_id, type from ticket_flows where id = ${id}`.execute(req.ctx.db)).rows[0]
     if (!row || row.org_id !== ORG_IDS.ROOT) return
@@ -74,7 +74,7 @@ export async function registerTickets(app: FastifyInstance): Promise<void> {
       select ${copy}, ${req.ctx.orgId}, type, approval_level, rules, comment, ${userDisplay(req.ctx.user)}, ${userDisplay(req.ctx.user)}
       from ticket_flows where id = ${id} on conflict (org_id, type) do nothing`.execute(req.ctx.db)
     const own = (await sql<{ id: string }>`select id from ticket_flows where org_id = ${req.ctx.orgId} and type = ${row.type}`.execute(req.ctx.db)).rows[0]!
-    ;(req.params as Body).id = own.id
+    ;(req.params as Values).id = own.id
   })
 
   // ── Comments ──

@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import type { Database, DB } from '../../db/connection.ts'
-import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
+import type { Database, DB, RowOf } from '../../db/connection.ts'
+import type { Ctx, FieldDef, ResourceDef, WriteInfo } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
 import { userDisplay } from '../../engine/index.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
@@ -47,7 +48,9 @@ const assetField: FieldDef = {
 }
 
 /** Fills a create from its template (`template`: id): fields the body does not give come from the template. */
-async function fromTemplate(values: Row, ctx: Ctx): Promise<Record<string, string[]> | undefined> {
+type AccountRow = RowOf<'accounts'>
+
+async function fromTemplate(values: Values, ctx: Ctx): Promise<Record<string, string[]> | undefined> {
   if (!values.template) return undefined
   const tpl = await ctx.db.selectFrom('account_templates').selectAll().where('id', '=', String(values.template)).executeTakeFirst()
   if (!tpl) return { template: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(values.template) })] }
@@ -64,7 +67,7 @@ async function fromTemplate(values: Row, ctx: Ctx): Promise<Record<string, strin
   return undefined
 }
 
-async function validateAccount(values: Row, ctx: Ctx, info: WriteInfo): Promise<Record<string, unknown> | undefined> {
+async function validateAccount(values: Values, ctx: Ctx, info: WriteInfo<AccountRow>): Promise<Record<string, unknown> | undefined> {
   const errors: Record<string, unknown> = { ...(await fromTemplate(values, ctx)) }
   if (!values.username && !info.existing) errors.username = [tr(ctx.lang, 'This field is required.')]
   Object.assign(errors, secretErrors(values, ctx, info.existing))
@@ -90,7 +93,7 @@ async function validateAccount(values: Row, ctx: Ctx, info: WriteInfo): Promise<
   return undefined
 }
 
-async function accountColumns(values: Row, info: WriteInfo): Promise<Row> {
+async function accountColumns(values: Values, info: WriteInfo<AccountRow>): Promise<Record<string, unknown>> {
   const out = sealedColumns('accounts', values, info)
   if (values.secret) out.version = Number(info.existing?.version ?? 0) + 1
   if (values.source) { out.source = values.source; out.source_id = values.source_id ?? '' }
@@ -99,7 +102,7 @@ async function accountColumns(values: Row, info: WriteInfo): Promise<Row> {
 }
 
 /** Keeps each secret set as a history row (sealed with its own id). */
-async function recordHistory(tx: DB, id: unknown, values: Row, ctx: Ctx, info: WriteInfo): Promise<void> {
+async function recordHistory(tx: DB, id: unknown, values: Values, ctx: Ctx, info: WriteInfo<AccountRow>): Promise<void> {
   if (!values.secret) return
   const database = info.req!.server.services.database
   const row = await tx.selectFrom('accounts').select(['version', 'secret_type']).where('id', '=', String(id)).executeTakeFirstOrThrow()
@@ -114,7 +117,7 @@ export async function addHistory(tx: DB, database: Database | DB, accountId: str
 
 const idList = (v: string) => v.split(',').map((s) => s.trim()).filter((s) => /^[0-9a-f-]{36}$/i.test(s))
 
-export const accounts: ResourceDef = {
+export const accounts: ResourceDef<'accounts'> = {
   name: 'accounts.account',
   app: 'accounts',
   model: 'account',

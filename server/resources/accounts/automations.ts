@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
-import type { Ctx, FieldDef, ResourceDef, Row, WriteInfo } from '../../engine/types.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
+import type { Ctx, FieldDef, ResourceDef, WriteInfo } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { nextRun, parseCron } from '../../tasks/schedule.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
@@ -70,7 +71,9 @@ export const AUTOMATION_TASK = 'accounts.tasks.execute_automation'
 export const DEFAULT_SYMBOLS = '!@#$%^&*_+-='
 export const ZIP_PASSWORD_MIN = 8
 
-const periodicDisplay = (row: Row, ctx: Ctx) => {
+type AutomationRow = RowOf<'account_automations'>
+
+const periodicDisplay = (row: Pick<AutomationRow, 'is_periodic' | 'crontab' | 'interval'>, ctx: Ctx) => {
   if (!row.is_periodic) return tr(ctx.lang, 'Not periodic')
   if (row.crontab) return tr(ctx.lang, 'Run at {cron}', { cron: String(row.crontab) })
   return tr(ctx.lang, 'Every {n} hours', { n: String(row.interval ?? 24) })
@@ -124,7 +127,7 @@ const recipientsField: FieldDef = {
 
 const trailer: FieldDef[] = [commentField, createdBy, updatedBy, dateCreated, dateUpdated]
 
-async function validateAutomation(type: AutomationType, values: Row, ctx: Ctx, info: WriteInfo): Promise<Record<string, unknown> | undefined> {
+async function validateAutomation(type: AutomationType, values: Values, ctx: Ctx, info: WriteInfo<AutomationRow>): Promise<Record<string, unknown> | undefined> {
   const errors: Record<string, string[]> = {}
   if (values.name) {
     const dup = await sql`select 1 from account_automations where type = ${type} and name = ${values.name} and org_id = ${info.existing?.org_id ?? ctx.orgId} and id <> ${info.existing?.id ?? randomUUID()}`.execute(ctx.db)
@@ -172,7 +175,7 @@ export async function syncSchedule(tx: DB, id: string, tz: string): Promise<void
     on conflict (name) do update set crontab = excluded.crontab, "interval" = excluded."interval", enabled = excluded.enabled, next_run_at = excluded.next_run_at`.execute(tx)
 }
 
-function automationDef(o: { type: AutomationType; name: string; model: string; verboseName: string; path: string; extra: FieldDef[] }): ResourceDef {
+function automationDef(o: { type: AutomationType; name: string; model: string; verboseName: string; path: string; extra: FieldDef[] }): ResourceDef<'account_automations'> {
   return {
     name: o.name,
     app: 'accounts',
@@ -219,7 +222,7 @@ export const gatherAutomations = automationDef({
 })
 /** What viewing a secret needs: the permission and a fresh MFA confirmation (issue 36 point 5). */
 export const SECRET_GUARD = { perm: 'accounts.view_accountsecret', confirm: 'mfa' } as const
-export const backupPlans: ResourceDef = {
+export const backupPlans: ResourceDef<'account_automations'> = {
   ...automationDef({
     type: 'backup_account', name: 'accounts.accountbackupautomation', model: 'accountbackupautomation', verboseName: 'Account backup plan',
     path: '/api/v1/accounts/account-backup-plans/',
@@ -237,6 +240,6 @@ export const backupPlans: ResourceDef = {
   secretGuard: SECRET_GUARD,
 }
 
-export const AUTOMATION_DEFS: Record<AutomationType, ResourceDef> = {
+export const AUTOMATION_DEFS: Record<AutomationType, ResourceDef<'account_automations'>> = {
   push_account: pushAutomations, change_secret: changeSecretAutomations, gather_accounts: gatherAutomations, backup_account: backupPlans,
 }

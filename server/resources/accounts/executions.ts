@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { DB, RowOf } from '../../db/connection.ts'
 import { userDisplay } from '../../engine/index.ts'
-import type { Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { Ctx, FieldDef, ResourceDef } from '../../engine/types.ts'
 import { requireUser } from '../../http/context.ts'
 import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
@@ -73,10 +73,10 @@ export const SECRET_STATES = [
 ]
 const TRIGGERS = [{ value: 'manual', label: 'Manual trigger' }, { value: 'timing', label: 'Timing trigger' }]
 
-const timedelta = (row: Row) => {
+const timedelta = (row: Pick<RowOf<'account_automation_executions'>, 'date_start' | 'date_finished'>) => {
   if (!row.date_start) return 0
-  const end = row.date_finished ? new Date(row.date_finished as string).getTime() : Date.now()
-  return Math.round((end - new Date(row.date_start as string).getTime()) / 10) / 100
+  const end = row.date_finished ? new Date(row.date_finished).getTime() : Date.now()
+  return Math.round((end - new Date(row.date_start).getTime()) / 10) / 100
 }
 
 const orgOf = (ctx: Ctx) => (ctx.orgId === ORG_IDS.ROOT ? undefined : ctx.orgId)
@@ -132,7 +132,7 @@ async function createExecution(type: AutomationType, req: FastifyRequest): Promi
   return { task: r.task, id: r.execution }
 }
 
-function executionDef(type: AutomationType, o: { name: string; verboseName: string; path: string; perms?: ResourceDef['perms'] }): ResourceDef {
+function executionDef(type: AutomationType, o: { name: string; verboseName: string; path: string; perms?: ResourceDef['perms'] }): ResourceDef<'account_automation_executions'> {
   const automation = AUTOMATION_DEFS[type]
   return {
     name: o.name,
@@ -182,7 +182,7 @@ backupExecutions.secretGuard = SECRET_GUARD
 
 const executionOrgCond = (ctx: Ctx) => (orgOf(ctx) ? sql`t.execution_id in (select e.id from account_automation_executions e where e.org_id = ${ctx.orgId})` : undefined)
 
-export const automationRecords: ResourceDef = {
+export const automationRecords: ResourceDef<'account_automation_records'> = {
   name: 'accounts.changesecretrecord',
   app: 'accounts',
   model: 'changesecretrecord',
@@ -211,7 +211,7 @@ export const automationRecords: ResourceDef = {
   ordering: { fields: ['date_started', 'asset_name', 'username', 'status'], default: ['asset_name', 'username'] },
 }
 
-export const gatheredAccounts: ResourceDef = {
+export const gatheredAccounts: ResourceDef<'gathered_accounts'> = {
   name: 'accounts.gatheredaccount',
   app: 'accounts',
   model: 'gatheredaccount',

@@ -10,8 +10,8 @@ import { sql } from 'kysely'
 import ssh2 from 'ssh2'
 import { SshError, withSsh, type SshSession, type SshTarget } from '../../automation/ssh.ts'
 import { credentialTarget, reachOf, type Credential } from '../../ssh/target.ts'
-import type { DB } from '../../db/connection.ts'
-import type { Row } from '../../engine/types.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
+import { jsonObject, type Values } from '../../http/body.ts'
 import { DEFAULT_SYMBOLS } from './automations.ts'
 
 export type { Credential }
@@ -20,7 +20,7 @@ export interface HostAsset {
   name: string
   address: string
   port: number
-  platformAutomation: Row
+  platformAutomation: Values
   /** The gateway of the asset's domain that every login to the asset goes through (an SSH forward). */
   gateway?: SshTarget & { name: string }
   /** Why the asset cannot be reached: its domain's gateway has no account to log in with. */
@@ -44,9 +44,9 @@ export class HostOpError extends Error {
 export async function loadHostAsset(db: DB, assetId: string): Promise<HostAsset | undefined> {
   const reach = await reachOf(db, assetId)
   if (!reach) return undefined
-  const p = (await sql<Row>`select p.automation from assets a join platforms p on p.id = a.platform_id where a.id = ${assetId}`.execute(db)).rows[0]
+  const p = (await sql<Pick<RowOf<'platforms'>, 'automation'>>`select p.automation from assets a join platforms p on p.id = a.platform_id where a.id = ${assetId}`.execute(db)).rows[0]
   const a = reach.asset
-  const asset: HostAsset = { id: a.id, name: a.name, address: a.address, port: reach.port, platformAutomation: (p?.automation ?? {}) as Row }
+  const asset: HostAsset = { id: a.id, name: a.name, address: a.address, port: reach.port, platformAutomation: jsonObject(p?.automation) ?? {} }
   if (reach.gatewayError) asset.gatewayError = reach.gatewayError
   if (reach.gateway) {
     const { assetId: _, ...gateway } = reach.gateway

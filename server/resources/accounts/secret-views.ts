@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { requireConfirm } from '../../auth/confirm.ts'
 import { recordOperate, resourceApi } from '../../engine/index.ts'
-import type { ResourceDef, Row } from '../../engine/types.ts'
+import type { ResourceDef } from '../../engine/types.ts'
 import { requirePerm } from '../../http/context.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
@@ -30,7 +30,7 @@ export interface SecretView {
   histories?: boolean
 }
 
-async function logView(req: FastifyRequest, def: ResourceDef, row: Row, what: string): Promise<void> {
+async function logView(req: FastifyRequest, def: ResourceDef, row: { id?: unknown; org_id?: unknown; name?: unknown; username?: unknown }, what: string): Promise<void> {
   await recordOperate(req.ctx.db, req.ctx, {
     action: 'view', resourceType: def.verboseName, resource: `${what}: ${String(row.name ?? row.username ?? row.id)}`,
     resourceId: row.id, orgId: String(row.org_id ?? req.ctx.orgId),

@@ -8,7 +8,8 @@ import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { createSealer, type Sealer } from '../../auth/atrest.ts'
 import type { Database, DB } from '../../db/connection.ts'
-import type { Ctx, FieldDef, Row, WriteInfo } from '../../engine/types.ts'
+import type { Ctx, FieldDef, WriteInfo } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
 import { addMessages, tr } from '../../i18n.ts'
 
 addMessages({
@@ -89,7 +90,7 @@ function rsaLine(jwk: { n: string; e: string }): string {
 }
 
 /** Cross-field checks of secret_type, secret and passphrase (on create, and on update against the stored type). */
-export function secretErrors(values: Row, ctx: Ctx, existing?: Row): Record<string, string[]> | undefined {
+export function secretErrors(values: Values, ctx: Ctx, existing?: { secret_type: string }): Record<string, string[]> | undefined {
   const type = String(values.secret_type ?? existing?.secret_type ?? 'password')
   const errors: Record<string, string[]> = {}
   if (values.passphrase && type !== 'ssh_key') errors.passphrase = [tr(ctx.lang, 'A passphrase only goes with an SSH key.')]
@@ -131,9 +132,9 @@ export function openSecret(database: Database | DB, table: string, id: string, f
  * `hooks.columns` of a resource with secretFields(): the row id (fixed on create, so the seal can be bound to it)
  * and the sealed secret and passphrase that the write sets.
  */
-export function sealedColumns(table: string, values: Row, info: WriteInfo, fields: readonly string[] = ['secret', 'passphrase']): Row {
+export function sealedColumns(table: string, values: Values, info: WriteInfo<{ id: unknown }>, fields: readonly string[] = ['secret', 'passphrase']): Record<string, unknown> {
   const database = info.req!.server.services.database
-  const out: Row = {}
+  const out: Record<string, unknown> = {}
   const id = info.existing ? String(info.existing.id) : randomUUID()
   if (!info.existing) out.id = id
   for (const f of fields) {

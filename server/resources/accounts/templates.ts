@@ -8,7 +8,7 @@ addMessages({
   'Account template': ['账号模版', 'アカウントテンプレート'],
 })
 
-export const accountTemplates: ResourceDef = {
+export const accountTemplates: ResourceDef<'account_templates'> = {
   name: 'accounts.accounttemplate',
   app: 'accounts',
   model: 'accounttemplate',

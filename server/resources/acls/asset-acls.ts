@@ -54,7 +54,7 @@ const group = (name: string, label: string, max: number, help: string): FieldDef
   name, type: 'list', label, default: ['*'], help_text: help, child: { name, type: 'string', max_length: max },
 })
 
-export const commandGroups: ResourceDef = {
+export const commandGroups: ResourceDef<'command_groups'> = {
   name: 'acls.commandgroup',
   app: 'acls',
   model: 'commandgroup',
@@ -237,7 +237,7 @@ const decideLoginAction: ActionDef = {
   },
 }
 
-export const commandFilterAcls: ResourceDef = {
+export const commandFilterAcls: ResourceDef<'command_filter_acls'> = {
   name: 'acls.commandfilteracl',
   app: 'acls',
   model: 'commandfilteracl',
@@ -260,7 +260,7 @@ export const commandFilterAcls: ResourceDef = {
   actions: [decideCommandAction],
 }
 
-export const loginAssetAcls: ResourceDef = {
+export const loginAssetAcls: ResourceDef<'login_asset_acls'> = {
   name: 'acls.loginassetacl',
   app: 'acls',
   model: 'loginassetacl',

@@ -35,7 +35,7 @@ addMessages({
 export const LOGIN_ACL_ACTIONS = [{ value: 'reject', label: 'Reject' }, { value: 'accept', label: 'Accept' }, { value: 'review', label: 'Review' }]
 const IP_HELP = 'Format for comma-delimited string, with * indicating a match all. Such as: 192.168.10.1, 192.168.1.0/24, 10.1.1.1-10.1.1.20, 2001:db8:2de::e13, 2001:db8:1a:1110::/64 '
 
-export const loginAcls: ResourceDef = {
+export const loginAcls: ResourceDef<'login_acls'> = {
   name: 'acls.loginacl',
   app: 'acls',
   model: 'loginacl',

@@ -11,7 +11,8 @@ import { requireConfirm } from '../../auth/confirm.ts'
 import { requirePerm } from '../../http/context.ts'
 import type { DB, RowOf } from '../../db/connection.ts'
 import { kindOf } from '../../engine/derive.ts'
-import type { Ctx, FieldDef, LoadArgs, ResourceDef, Row, StoredRow, WriteInfo } from '../../engine/types.ts'
+import type { Ctx, FieldDef, LoadArgs, ResourceDef, StoredRow, WriteInfo } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
 import { validationError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -97,7 +98,7 @@ async function defaultProtocols(db: DB, platformId: number): Promise<ProtoIn[]> 
  * that needs what viewing the secret needs: the view-secret permission and a fresh MFA confirmation (issue 36
  * point 6, docs/decisions/security-hardening-second-round.md, "Secrets go only where their viewers send them").
  */
-async function guardReach(req: FastifyRequest, values: Row, existing: AssetRow): Promise<void> {
+async function guardReach(req: FastifyRequest, values: Values, existing: AssetRow): Promise<void> {
   const db = req.ctx.db
   const moved: string[] = []
   if (values.address !== undefined && String(values.address).trim() !== String(existing.address ?? '')) moved.push('address')
@@ -115,7 +116,7 @@ async function guardReach(req: FastifyRequest, values: Row, existing: AssetRow):
   await requireConfirm(req, 'mfa')
 }
 
-async function validateAsset(values: Row, ctx: Ctx, info: WriteInfo<AssetRow>, category: Category | undefined): Promise<Record<string, unknown> | undefined> {
+async function validateAsset(values: Values, ctx: Ctx, info: WriteInfo<AssetRow>, category: Category | undefined): Promise<Record<string, unknown> | undefined> {
   const db = ctx.db
   const existing = info.existing
   const platformId = (values.platform ?? existing?.platform_id) as number | undefined

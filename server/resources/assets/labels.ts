@@ -9,7 +9,7 @@ import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, isActive, updatedBy } from '../common.ts'
 import './net-messages.ts'
 
-export const labels: ResourceDef = {
+export const labels: ResourceDef<'labels'> = {
   name: 'assets.label',
   app: 'assets',
   model: 'label',

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { FastifyRequest } from 'fastify'
 import type { DB, RowOf } from '../../db/connection.ts'
 import type { ResourceApi, ResourceDef } from '../../engine/types.ts'
-import { bodyObject, refId, type Body } from '../../http/body.ts'
+import { bodyObject, refId, type Values } from '../../http/body.ts'
 import { KeyTree } from '../../engine/tree.ts'
 import { withTx } from '../../engine/write.ts'
 import { validationError } from '../../http/errors.ts'
@@ -23,7 +23,7 @@ export const nodeTree = new KeyTree({ table: 'nodes', links: { table: 'asset_nod
 
 const VALUE_ERROR = 'Node value cannot contain "/"'
 
-async function orgOfWrite(ctx: FastifyRequest['ctx'], body: Body, existing?: NodeRow): Promise<string | undefined> {
+async function orgOfWrite(ctx: FastifyRequest['ctx'], body: Values, existing?: NodeRow): Promise<string | undefined> {
   if (existing) return String(existing.org_id)
   if (ctx.orgId !== ORG_IDS.ROOT) return ctx.orgId
   return typeof body.org_id === 'string' ? body.org_id : undefined
@@ -79,7 +79,7 @@ export const nodes: ResourceDef<'nodes', { name: string }> = {
       if (info.op === 'create') {
         const body = info.req ? bodyObject(info.req) : {}
         const org = (await orgOfWrite(ctx, body))!
-        const parentId = (info.req?.query as Body | undefined)?.parent ?? body.parent
+        const parentId = (info.req?.query as Values | undefined)?.parent ?? body.parent
         const made = await nodeTree.placeNew(info.tx, org, values, typeof parentId === 'string' ? parentId : undefined, ctx.lang)
         return made
       }
@@ -161,7 +161,7 @@ export const nodes: ResourceDef<'nodes', { name: string }> = {
     {
       path: 'children/tree', detail: false, method: 'GET', perm: 'assets.view_node|assets.view_asset',
       async handler(req) {
-        const q = (req.query ?? {}) as Body
+        const q = (req.query ?? {}) as Values
         const tree = await nodeTree.zTree(req.ctx.db, req.ctx.orgId, q, req.ctx.lang)
         if (String(q.assets ?? '0') !== '1' || q.search) return tree
         // with assets=1 the expanded node's own assets follow its children as leaves

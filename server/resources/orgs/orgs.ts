@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import type { DB } from '../../db/connection.ts'
-import type { ResourceDef, Row } from '../../engine/types.ts'
+import type { ResourceDef } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -68,7 +68,7 @@ for (const [key, label] of [['assets_amount', 'Assets amount'], ['nodes_amount',
 
 async function statistics(ids: unknown[], { db }: { db: DB }): Promise<Map<unknown, unknown>> {
   const orgIds = ids as string[]
-  const out = new Map<unknown, Row>(orgIds.map((id) => [id, {}]))
+  const out = new Map<unknown, Record<string, number>>(orgIds.map((id) => [id, {}]))
   if (!orgIds.length) return out
   for (const c of counters) {
     const counts = await c.count(db, orgIds)
@@ -77,7 +77,7 @@ async function statistics(ids: unknown[], { db }: { db: DB }): Promise<Map<unkno
   return out
 }
 
-export const organizations: ResourceDef = {
+export const organizations: ResourceDef<'organizations'> = {
   name: 'orgs.organization',
   app: 'orgs',
   model: 'organization',

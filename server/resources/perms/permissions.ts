@@ -4,7 +4,7 @@
  * computed in grants.ts (docs/perms.md).
  */
 import { sql } from 'kysely'
-import type { ResourceDef, Row } from '../../engine/types.ts'
+import type { ResourceDef } from '../../engine/types.ts'
 import { isUuid } from '../../engine/parse.ts'
 import { tr } from '../../i18n.ts'
 import type { Lang } from '../../http/request-context.ts'
@@ -38,7 +38,7 @@ export const ACCOUNT_ALIASES = ['@ALL', '@INPUT', '@USER', '@ANON', '@SPEC']
 
 const members = (table: string, to: string) => ({ table, from: 'assetpermission_id', to })
 
-export const assetPermissions: ResourceDef = {
+export const assetPermissions: ResourceDef<'asset_permissions'> = {
   name: 'perms.assetpermission',
   app: 'perms',
   model: 'assetpermission',
@@ -142,7 +142,7 @@ function relationDef(kind: 'users' | 'user-groups' | 'assets' | 'nodes', field: 
     verbs: ['list', 'retrieve', 'create', 'destroy', 'bulk_destroy'],
     perms: { view: 'perms.view_assetpermission', add: 'perms.change_assetpermission', change: 'perms.change_assetpermission', delete: 'perms.change_assetpermission' },
     bulkDelete: 'filtered',
-    display: (r: Row) => `${String(r[`${field}_id`])} - ${String(r.assetpermission_id)}`,
+    display: (r) => `${String(r[`${field}_id`])} - ${String(r.assetpermission_id)}`,
   }
 }
 

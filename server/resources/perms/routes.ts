@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
 import { resourceApi } from '../../engine/index.ts'
 import { isUuid } from '../../engine/parse.ts'
-import type { Row } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
 import { requirePerm, requireUser } from '../../http/context.ts'
 import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
@@ -76,7 +76,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     const granted = await grantedAssets(ctx.db, who.subject, ctx.orgId)
     const cond = extra ? sql`(${granted.cond} and ${extra})` : granted.cond
     const known = extra ? count : async () => granted.amount
-    const answer = await assetApi.listResponse(req, { extra: cond, only: GRANTED_ASSET_FIELDS, count: known }) as Row[] | { results: Row[] }
+    const answer = await assetApi.listResponse(req, { extra: cond, only: GRANTED_ASSET_FIELDS, count: known }) as Values[] | { results: Values[] }
     const rows = Array.isArray(answer) ? answer : answer.results
     const ids = rows.map((r) => String(r.id))
     const actions = await grantedActions(ctx.db, who.subject, ctx.orgId, ids)
@@ -101,7 +101,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
     if (accountsOnly) return accounts
     const [row] = await assetApi.serialize(req, [{ id: assetId }], { only: GRANTED_ASSET_FIELDS })
     if (!row) throw notFound(ctx.lang, 'Asset')
-    const protocols = (Array.isArray(row.protocols) ? row.protocols : []) as Row[]
+    const protocols = (Array.isArray(row.protocols) ? row.protocols : []) as Array<{ name: string }>
     return {
       ...row,
       actions: actionsOf(grant.actions, ctx.lang),
@@ -125,7 +125,7 @@ export function registerGrantRoutes(app: FastifyInstance): void {
       shown = [...rows, ...sortByValue(children)]
     }
     const parents = await nodesWithChildren(ctx.db, who.subject, ctx.orgId, shown.map((n) => n.key))
-    const out: Row[] = shown.map((n) => ({
+    const out: Values[] = shown.map((n) => ({
       id: n.key, name: `${n.value} (${n.amount})`, title: n.value, pId: n.parent_key, isParent: parents.has(n.key), open: top && !n.parent_key,
       meta: { type: 'node', data: { id: n.id, name: n.value, value: n.value, key: n.key, assets_amount: n.amount, org_id: n.org_id } },
     }))

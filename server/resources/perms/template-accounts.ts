@@ -7,7 +7,6 @@ import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { userDisplay } from '../../engine/index.ts'
 import { resolveFields } from '../../engine/fields.ts'
-import type { Row } from '../../engine/types.ts'
 import { commitWrites, prepareWrite } from '../../engine/write.ts'
 import { taskRunner } from '../../tasks/service.ts'
 import { accounts } from '../accounts/accounts.ts'
@@ -35,7 +34,7 @@ export async function applyTemplateAccounts(req: FastifyRequest, permissionId: s
     for (const asset of assets.filter((a) => !have.has(a))) {
       const r = await prepareWrite(ctx.db, accounts, fields, { template: tpl.id, username: tpl.username, name: tpl.username, asset }, { ...ctx, orgId: perm.org_id }, { op: 'create', partial: false, req })
       if (r.errors) continue
-      const [row] = await commitWrites(req, accounts, fields, [{ prepared: r.prepared! }], { op: 'create', partial: false }, fields) as Row[]
+      const [row] = await commitWrites(req, accounts, fields, [{ prepared: r.prepared! }], { op: 'create', partial: false }, fields)
       if (row?.id) created.push(String(row.id))
     }
   }

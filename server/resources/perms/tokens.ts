@@ -10,7 +10,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { userDisplay } from '../../engine/index.ts'
 import { isUuid } from '../../engine/parse.ts'
-import type { ResourceApi, ResourceDef, Row } from '../../engine/types.ts'
+import type { ResourceApi, ResourceDef } from '../../engine/types.ts'
+import type { Values } from '../../http/body.ts'
+import type { RowOf } from '../../db/connection.ts'
 import { requireUser } from '../../http/context.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
@@ -29,14 +31,14 @@ const DEFAULT_TTL_MS = 5 * 60_000
 
 export const hashToken = (value: string) => createHash('sha256').update(value).digest('hex')
 
-async function createToken(req: FastifyRequest, reply: FastifyReply, api: ResourceApi) {
+async function createToken(req: FastifyRequest, reply: FastifyReply, api: ResourceApi<RowOf<'connection_tokens'>>) {
   const ctx = req.ctx
   const user = requireUser(req)
   // The engine's parsing first (types, lengths, NUL bytes, the asset's existence): 400 field errors, as any create.
   const { prepared, errors: parseErrors } = await prepareWrite(ctx.db, connectionTokens, connectionTokens.fields, req.body ?? {}, ctx, { op: 'create', partial: false, req })
   if (parseErrors) throw validationError(parseErrors)
   const body = prepared!.values
-  const str = (v: unknown) => (v && typeof v === 'object' && !(v instanceof Date) ? String((v as Row).id ?? (v as Row).value ?? '') : v === undefined || v === null ? '' : String(v))
+  const str = (v: unknown) => (v && typeof v === 'object' && !(v instanceof Date) ? String((v as Values).id ?? (v as Values).value ?? '') : v === undefined || v === null ? '' : String(v))
   const assetId = str(body.asset)
   const account = str(body.account)
   const protocol = str(body.protocol)
@@ -107,7 +109,7 @@ export function sshGatewayPort(app: FastifyRequest['server']): number {
   return gatewayPorts.get(app) ?? app.services.config.sshPort
 }
 
-export const connectionTokens: ResourceDef = {
+export const connectionTokens: ResourceDef<'connection_tokens'> = {
   name: 'authentication.connectiontoken',
   app: 'authentication',
   model: 'connectiontoken',

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
-import type { Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { RowOf } from '../../db/connection.ts'
+import type { Ctx, FieldDef, LoadArgs, ResourceDef } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
@@ -24,16 +24,16 @@ addMessages({
   ],
 })
 
-async function roleDisplays(_ids: unknown[], { db, ctx, rows }: { db: DB; ctx: Ctx; rows: Row[] }): Promise<Map<unknown, unknown>> {
+async function roleDisplays(_ids: unknown[], { db, ctx, rows }: LoadArgs<Pick<RowOf<'role_bindings'>, 'id' | 'role_id'>>): Promise<Map<unknown, unknown>> {
   const roleIds = [...new Set(rows.map((r) => r.role_id))]
   const roles = roleIds.length ? await db.selectFrom('roles').select(['id', 'name', 'builtin']).where('id', '=', sql<string>`any(${roleIds}::uuid[])`).execute() : []
   const byId = new Map(roles.map((r) => [r.id, roleDisplay(r, ctx.lang)]))
   return new Map(rows.map((r) => [r.id, byId.get(r.role_id) ?? '']))
 }
 
-const orgOfRequest = (ctx: Ctx, body: Row) => (ctx.orgId === ORG_IDS.ROOT ? (body.org as string | undefined) : ctx.orgId)
+const orgOfRequest = (ctx: Ctx, body: { org?: unknown }) => (ctx.orgId === ORG_IDS.ROOT ? (body.org as string | undefined) : ctx.orgId)
 
-function bindingResource(kind: 'rolebinding' | 'systemrolebinding' | 'orgrolebinding'): ResourceDef {
+function bindingResource(kind: 'rolebinding' | 'systemrolebinding' | 'orgrolebinding'): ResourceDef<'role_bindings'> {
   const scope = kind === 'systemrolebinding' ? 'system' : kind === 'orgrolebinding' ? 'org' : undefined
   const fields: FieldDef[] = [
     idField(),

@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { ActionDef, Row } from '../../engine/types.ts'
+import type { ActionDef } from '../../engine/types.ts'
+import type { RowOf } from '../../db/connection.ts'
+import { bodyObject } from '../../http/body.ts'
 import { pageLinks, pageParams, type Query, qstr } from '../../engine/query.ts'
 import { requirePerm } from '../../http/context.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
@@ -34,11 +36,15 @@ export function permissionName(p: PermissionDef, lang: Lang): string {
   return lang === 'en' ? `${a} ${m.toLowerCase()}` : `${a}${m}`
 }
 
-export function permissionRows(perms: PermissionDef[], lang: Lang): Row[] {
+/** A permission as listed (JumpServer's PermissionSerializer). */
+export interface PermissionRow { id: number; name: string; codename: string | undefined; app_label: string; model: string; scope: 'system' | 'org' }
+
+export function permissionRows(perms: PermissionDef[], lang: Lang): PermissionRow[] {
   return perms.map((p) => ({ id: p.id, name: permissionName(p, lang), codename: p.codename.split('.')[1], app_label: p.app, model: p.model, scope: p.scope === 'system' ? 'system' : 'org' }))
 }
 
 interface RoleInfo { id: string; scope: Scope; builtin: boolean }
+const roleInfo = (row: Pick<RowOf<'roles'>, 'id' | 'scope' | 'builtin'>): RoleInfo => ({ id: row.id, scope: row.scope as Scope, builtin: row.builtin })
 
 async function roleById(req: FastifyRequest, id: string): Promise<RoleInfo> {
   const missing = () => new ApiError(404, { detail: tr(req.ctx.lang, '{model} object does not exist.', { model: tr(req.ctx.lang, 'Role') }), code: 'object_does_not_exist' })
@@ -106,21 +112,21 @@ export function buildTree(scope: Scope, held: Set<string>, lang: Lang, disabled:
   return nodes
 }
 
-function sendList(req: FastifyRequest, rows: Row[]) {
+function sendList<T>(req: FastifyRequest, rows: T[]) {
   const page = pageParams((req.query ?? {}) as Query)
   if (!page) return rows
   return { count: rows.length, ...pageLinks(req, rows.length, page.limit, page.offset), results: rows.slice(page.offset, page.offset + page.limit) }
 }
 
 /** `GET|PATCH …/<system|org>-roles/<id>/permissions/`. */
-export function rolePermissionActions(perm: (action: string) => string): ActionDef[] {
+export function rolePermissionActions(perm: (action: string) => string): Array<ActionDef<RowOf<'roles'>>> {
   return [
     {
       path: 'permissions', detail: true, method: 'GET', perm: perm('view'), systemPerm: true,
       handler: async (req, _reply, api, id) => {
         const row = await api.getObject(req, id!)
-        const held = await heldCodenames(req, row as RoleInfo)
-        return sendList(req, permissionRows(permissionsForScope(row.scope).filter((p) => held.has(p.codename)), req.ctx.lang))
+        const held = await heldCodenames(req, roleInfo(row))
+        return sendList(req, permissionRows(permissionsForScope(roleInfo(row).scope).filter((p) => held.has(p.codename)), req.ctx.lang))
       },
     },
     {
@@ -128,18 +134,18 @@ export function rolePermissionActions(perm: (action: string) => string): ActionD
       path: 'permissions/tree', detail: true, method: 'GET', perm: perm('view'), systemPerm: true,
       handler: async (req, _reply, api, id) => {
         const row = await api.getObject(req, id!)
-        const role = row as unknown as RoleInfo
+        const role = roleInfo(row)
         return buildTree(role.scope, await heldCodenames(req, role), req.ctx.lang, role.builtin)
       },
     },
     {
       path: 'permissions', detail: true, method: 'PATCH', perm: perm('change'), systemPerm: true,
       handler: async (req, _reply, api, id) => {
-        const body = (req.body ?? {}) as Row
+        const body = bodyObject(req)
         const row = await api.getObject(req, id!)
         return api.update(req, String(row.id), { permissions: body.permissions ?? [] }, { partial: true }).then(async () => {
-          const held = await heldCodenames(req, row as RoleInfo)
-          return { permissions: permissionsForScope(row.scope).filter((p) => held.has(p.codename)).map((p) => p.id) }
+          const held = await heldCodenames(req, roleInfo(row))
+          return { permissions: permissionsForScope(roleInfo(row).scope).filter((p) => held.has(p.codename)).map((p) => p.id) }
         })
       },
     },

@@ -4,10 +4,10 @@
  * written as the catalogue's integer ids (`permissions`, write-only).
  */
 import { sql } from 'kysely'
-import type { DB } from '../../db/connection.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
 import { resourceByName } from '../../engine/registry.ts'
 import { resourceApi } from '../../engine/routes.ts'
-import type { ActionDef, Ctx, FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { ActionDef, Ctx, FieldDef, LoadArgs, ResourceDef } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
 import { BUILTIN_ROLES, ORG_IDS, PERMISSION_BY_CODENAME, PERMISSION_BY_ID, permissionsForScope, type Scope } from '../../rbac/catalog.ts'
@@ -33,12 +33,12 @@ const SCOPE_CHOICES = [{ value: 'system', label: 'System' }, { value: 'org', lab
 const BUILTIN = new Map(BUILTIN_ROLES.map((r) => [r.id, r]))
 
 /** Builtin display names follow the request language; custom roles show their name. */
-export function roleDisplay(row: Row, lang: Ctx['lang']): string {
+export function roleDisplay(row: Pick<RowOf<'roles'>, 'id' | 'name' | 'builtin'>, lang: Ctx['lang']): string {
   const b = row.builtin ? BUILTIN.get(row.id) : undefined
   return b ? b.display[lang] : String(row.name)
 }
 
-async function usersAmount(ids: unknown[], { db, ctx, rows }: { db: DB; ctx: Ctx; rows: Row[] }): Promise<Map<unknown, unknown>> {
+async function usersAmount(ids: unknown[], { db, ctx, rows }: LoadArgs<Pick<RowOf<'roles'>, 'id'>>): Promise<Map<unknown, unknown>> {
   if (!ids.length) return new Map()
   const r = await sql<{ role_id: string; n: number }>`select rb.role_id, count(distinct rb.user_id)::int as n from role_bindings rb
     where rb.role_id = any(${ids}::uuid[]) and (rb.scope = 'system' or ${ctx.orgId === ORG_IDS.ROOT} or rb.org_id = ${ctx.orgId})
@@ -69,14 +69,14 @@ export const permissionsField: FieldDef = {
   write: (tx, id, ids: number[]) => writeRolePermissions(tx, id, ids),
 }
 
-const refuseBuiltin = (row: Row | undefined, ctx: Ctx) => {
+const refuseBuiltin = (row: Pick<RowOf<'roles'>, 'builtin'> | undefined, ctx: Ctx) => {
   if (row?.builtin) throw new ApiError(403, { detail: tr(ctx.lang, "Internal role, can't be update/destroy"), code: 'permission_denied' })
 }
 
-function roleResource(kind: 'role' | 'systemrole' | 'orgrole'): ResourceDef {
+function roleResource(kind: 'role' | 'systemrole' | 'orgrole'): ResourceDef<'roles'> {
   const fixed: Scope | undefined = kind === 'systemrole' ? 'system' : kind === 'orgrole' ? 'org' : undefined
   const perm = (action: string) => (fixed ? `rbac.${action}_${kind}` : `rbac.${action}_systemrole|rbac.${action}_orgrole`)
-  const fields: FieldDef[] = [
+  const fields: Array<FieldDef<RowOf<'roles'>>> = [
     idField(),
     { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128 },
     { name: 'display_name', type: 'string', label: 'Display name', read_only: true, column: false, get: (row, ctx) => roleDisplay(row, ctx.lang) },

@@ -26,7 +26,7 @@ import { describe } from '../../automation/connectivity.ts'
 import { loadAssets, reachAll, sshPort, target, type AssetRow } from '../../ssh/target.ts'
 import { withSsh, type SshSession } from '../../automation/ssh.ts'
 import type { DB, RowOf } from '../../db/connection.ts'
-import { jsonObject, type Body } from '../../http/body.ts'
+import { jsonObject, type Values } from '../../http/body.ts'
 import { addMessages } from '../../i18n.ts'
 import { getSetting } from '../../settings/store.ts'
 import { defineTask, type TaskContext } from '../../tasks/kinds.ts'
@@ -127,7 +127,7 @@ async function appletsToPublish(db: DB, appletId: string | null | undefined): Pr
     where ${appletId ? sql`id = ${appletId}` : sql`is_active`} order by name`.execute(db)).rows
 }
 
-async function hostOf(db: DB, deploymentId: string): Promise<{ host?: AssetRow; options: Body; deployment?: RowOf<'applet_host_deployments'> }> {
+async function hostOf(db: DB, deploymentId: string): Promise<{ host?: AssetRow; options: Values; deployment?: RowOf<'applet_host_deployments'> }> {
   const deployment = (await sql<RowOf<'applet_host_deployments'>>`select * from applet_host_deployments where id = ${deploymentId}`.execute(db)).rows[0]
   if (!deployment) return { options: {} }
   const [host] = await loadAssets(db, [deployment.host_id])

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { parse as parseYaml } from 'yaml'
 import type { ActionDef, FieldDef, ResourceApi, ResourceDef } from '../../engine/types.ts'
-import type { Body } from '../../http/body.ts'
+import type { Values } from '../../http/body.ts'
 import type { RowOf } from '../../db/connection.ts'
 import { requireUser } from '../../http/context.ts'
 import { addMessages, tr } from '../../i18n.ts'
@@ -87,12 +87,12 @@ function resolveI18n(value: unknown, i18n: unknown): unknown {
   if (typeof value !== 'string') return value
   const m = /^\{\{\s*'([^']*)'\s*\|\s*trans\s*\}\}$/.exec(value.trim())
   if (!m) return value
-  const entry = i18n && typeof i18n === 'object' ? (i18n as Body)[m[1]!] : undefined
-  const en = entry && typeof entry === 'object' ? (entry as Body).en : undefined
+  const entry = i18n && typeof i18n === 'object' ? (i18n as Values)[m[1]!] : undefined
+  const en = entry && typeof entry === 'object' ? (entry as Values).en : undefined
   return typeof en === 'string' ? en : m[1]
 }
 
-function text(manifest: Body, field: string, max: number, fallback = ''): string {
+function text(manifest: Values, field: string, max: number, fallback = ''): string {
   const v = resolveI18n(manifest[field], manifest.i18n)
   if (v === undefined || v === null) return fallback
   if (typeof v !== 'string' && typeof v !== 'number') throw new PackageError(APPLET_MESSAGES.badField, { field, reason: 'not a text' })
@@ -101,7 +101,7 @@ function text(manifest: Body, field: string, max: number, fallback = ''): string
   return s
 }
 
-function strings(manifest: Body, field: string): string[] {
+function strings(manifest: Values, field: string): string[] {
   const v = manifest[field]
   if (v === undefined || v === null) return []
   if (!Array.isArray(v) || v.length > 50 || v.some((x) => typeof x !== 'string' || x.length > 64)) {
@@ -155,7 +155,7 @@ export async function readAppletPackage(zip: Uint8Array): Promise<AppletPackage>
     throw new PackageError(APPLET_MESSAGES.badManifest, { error: (e as Error).message.split('\n')[0]!.slice(0, 200) })
   }
   if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw new PackageError(APPLET_MESSAGES.notMapping)
-  const m = manifest as Body
+  const m = manifest as Values
   const name = text(m, 'name', 1000)
   if (!name) throw new PackageError(APPLET_MESSAGES.missingName)
   if (!SLUG.test(name)) throw new PackageError(APPLET_MESSAGES.badName)
@@ -197,7 +197,7 @@ async function upload(req: FastifyRequest, reply: FastifyReply, api: ResourceApi
     throw e
   }
   const { manifest: m } = pkg
-  const update = ['1', 'true', 'True'].includes(String((req.query as Body).update ?? ''))
+  const update = ['1', 'true', 'True'].includes(String((req.query as Values).update ?? ''))
   const user = requireUser(req)
   const by = `${user.name}(${user.username})`
   const id = await req.ctx.db.transaction().execute(async (tx) => {

@@ -17,7 +17,7 @@ import { sealerFor } from '../../auth/otp-store.ts'
 import { createAccessKey } from '../../auth/signature.ts'
 import { resourceApi } from '../../engine/index.ts'
 import type { ActionDef } from '../../engine/types.ts'
-import type { Body } from '../../http/body.ts'
+import type { Values } from '../../http/body.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { requirePerm, requireUser } from '../../http/context.ts'
 import { ApiError, badRequest, notFound, permissionDenied } from '../../http/errors.ts'
@@ -64,7 +64,7 @@ const heartbeat: ActionDef = {
   path: 'status', detail: false, method: 'POST', perm: null,
   handler: async (req, reply) => {
     const terminal = await componentTerminal(req)
-    const body = (req.body ?? {}) as Body
+    const body = (req.body ?? {}) as Values
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary.'] })
     const errors: Record<string, string[]> = {}
     const statOf: Record<string, number> = {}
@@ -277,7 +277,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       if (!(await getSetting(req.ctx.db, 'SECURITY_SERVICE_ACCOUNT_REGISTRATION'))) {
         return reply.status(400).send({ error: tr(req.ctx.lang, 'service account registration disabled') })
       }
-      const body = (req.body ?? {}) as Body
+      const body = (req.body ?? {}) as Values
       if (typeof body !== 'object' || Array.isArray(body)) throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary.'] })
       const errors: Record<string, string[]> = {}
       const name = typeof body.name === 'string' ? body.name.trim() : ''
@@ -298,7 +298,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
   for (const url of both('/api/v1/terminal/tasks/')) {
     app.get(url, async (req) => {
       const terminal = await componentTerminal(req)
-      const finished = (req.query as Body | undefined)?.is_finished
+      const finished = (req.query as Values | undefined)?.is_finished
       if (finished === '1' || finished === 'true') {
         const r = await sql<RowOf<'terminal_tasks'>>`select * from terminal_tasks where terminal_id = ${terminal.id} and is_finished order by date_created desc limit 100`.execute(req.ctx.db)
         return r.rows.map((row) => ({ ...taskView(row), date_created: formatDateTime(row.date_created, req.ctx.tz) }))
@@ -317,7 +317,7 @@ export async function registerComponentRoutes(app: FastifyInstance): Promise<voi
       const terminal = await componentTerminal(req)
       const id = (req.params as { id: string }).id
       if (!isUuid(id)) throw notFound('Task')
-      const body = (req.body ?? {}) as Body
+      const body = (req.body ?? {}) as Values
       if (typeof body !== 'object' || Array.isArray(body)) throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary.'] })
       if (body.is_finished !== undefined && typeof body.is_finished !== 'boolean') throw fieldError('is_finished', tr(req.ctx.lang, 'Must be a valid boolean.'))
       const r = await sql<RowOf<'terminal_tasks'>>`update terminal_tasks set is_finished = ${body.is_finished ?? true},

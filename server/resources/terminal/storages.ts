@@ -12,7 +12,7 @@ import { ipMatches } from '../../auth/ip-match.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { decryptOrPlain } from '../../auth/secret.ts'
 import type { ActionDef, Ctx, FieldDef, ResourceDef } from '../../engine/types.ts'
-import { jsonObject, type Body } from '../../http/body.ts'
+import { jsonObject, type Values } from '../../http/body.ts'
 import type { RowOf } from '../../db/connection.ts'
 import { defaultOf, isUuid, normUuid, parseValue } from '../../engine/parse.ts'
 import { requireUser } from '../../http/context.ts'
@@ -112,13 +112,13 @@ const KIND_LABELS: Record<string, string> = {
  * already stored counts; a key not given keeps its stored value, else its default), types and bounds. Secrets
  * come hybrid-encrypted (contract §6) or plain. Answers the cleaned meta (plain secrets) or errors per key.
  */
-function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown, stored: Body, ctx: Ctx): { meta: Body } | { errors: Record<string, unknown> } {
+function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown, stored: Values, ctx: Ctx): { meta: Values } | { errors: Record<string, unknown> } {
   const keys = kinds[type] ?? []
   const errors: Record<string, unknown> = {}
   const input = raw === undefined || raw === null ? {} : raw
   if (typeof input !== 'object' || Array.isArray(input)) return { errors: { meta: [tr(ctx.lang, 'Invalid data. Expected a dictionary.')] } }
   const given = input as Record<string, unknown>
-  const meta: Body = {}
+  const meta: Values = {}
   for (const k of Object.keys(given)) {
     if (!keys.some((f) => f.name === k)) errors[k] = [tr(ctx.lang, 'Unknown key for this type.')]
   }
@@ -152,10 +152,10 @@ function checkMeta(kinds: Record<string, FieldDef[]>, type: string, raw: unknown
 const secretKeys = (kinds: Record<string, FieldDef[]>, type: string) => (kinds[type] ?? []).filter((f) => f.secret).map((f) => f.name)
 
 /** The meta as answered: secrets left out, with `<KEY>_SET` telling whether one is stored. */
-function publicMeta(kinds: Record<string, FieldDef[]>, row: Pick<StorageRow, 'meta' | 'type'>): Body {
+function publicMeta(kinds: Record<string, FieldDef[]>, row: Pick<StorageRow, 'meta' | 'type'>): Values {
   const meta = jsonObject(row.meta) ?? {}
   const secrets = secretKeys(kinds, row.type)
-  const out: Body = {}
+  const out: Values = {}
   for (const [k, v] of Object.entries(meta)) if (!secrets.includes(k)) out[k] = v
   for (const k of secrets) out[`${k}_SET`] = typeof meta[k] === 'string' && meta[k] !== ''
   return out
@@ -164,7 +164,7 @@ function publicMeta(kinds: Record<string, FieldDef[]>, row: Pick<StorageRow, 'me
 const sealContext = (table: string, id: string, key: string) => `terminal.${table}:${id}:${key}`
 
 /** The stored meta with its secrets opened (for the "test" action). */
-function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table: StorageTable, row: StorageRow): Body {
+function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table: StorageTable, row: StorageRow): Values {
   const meta = { ...jsonObject(row.meta) }
   const sealer = sealerFor(req.server.services.config)
   for (const k of secretKeys(kinds, row.type)) {
@@ -284,14 +284,14 @@ function storage(opts: { name: string; model: string; verboseName: string; path:
         return undefined
       },
       columns: async (values, _ctx, info) => {
-        const out: Body = {}
+        const out: Values = {}
         const id = info.existing?.id ?? randomUUID()
         if (info.op === 'create') out.id = id
         if (values.meta !== undefined) {
           const type = String(values.type ?? info.existing?.type ?? 'server')
           const stored = info.existing && info.existing.type === type ? (jsonObject(info.existing.meta) ?? {}) : {}
           const sealer = sealerFor(info.req!.server.services.config)
-          const meta: Body = { ...jsonObject(values.meta) }
+          const meta: Values = { ...jsonObject(values.meta) }
           for (const k of secretKeys(kinds, type)) {
             const v = meta[k]
             if (typeof v === 'string' && v !== '') meta[k] = sealer.seal(v, sealContext(table, id, k))
@@ -410,9 +410,8 @@ export async function matchEndpoint(req: FastifyRequest, targetIp: string, proto
     break
   }
   if (!chosen) chosen = (await sql<RowOf<'endpoints'>>`select * from endpoints where id = ${DEFAULT_ENDPOINT}`.execute(db)).rows[0] ?? { id: DEFAULT_ENDPOINT, name: 'Default', host: '' }
-  const out = { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req), oracle_port_range: ORACLE_PORTS } as EndpointAnswer
-  for (const [n] of PORTS) out[n] = Number(chosen[n] ?? 0)
-  return out
+  const ports = Object.fromEntries(PORTS.map(([n]) => [n, Number(chosen[n] ?? 0)])) as Record<PortName, number>
+  return { id: chosen.id, name: chosen.name, host: chosen.host || hostOf(req), ...ports, oracle_port_range: ORACLE_PORTS }
 }
 
 function hostOf(req: FastifyRequest): string {

@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { clearFailures } from '../../auth/limits.ts'
-import type { ActionDef, ResourceApi, Row } from '../../engine/types.ts'
+import type { ActionDef, ResourceApi } from '../../engine/types.ts'
+import { bodyObject, refId } from '../../http/body.ts'
+import type { RowOf } from '../../db/connection.ts'
+
+type UserRow = RowOf<'users'>
+type UserApi = ResourceApi<UserRow>
 import { withTx } from '../../engine/write.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { ApiError, validationError } from '../../http/errors.ts'
@@ -26,7 +31,7 @@ function refuseInRoot(req: FastifyRequest): void {
 }
 
 /** Deletes the users' org bindings (and their group memberships) in the current organization. */
-async function removeFromOrg(req: FastifyRequest, api: ResourceApi, rows: Row[]): Promise<void> {
+async function removeFromOrg(req: FastifyRequest, api: UserApi, rows: UserRow[]): Promise<void> {
   refuseInRoot(req)
   const ids = rows.map((r) => r.id)
   if (!ids.length) return
@@ -40,19 +45,19 @@ async function removeFromOrg(req: FastifyRequest, api: ResourceApi, rows: Row[])
 
 function idList(req: FastifyRequest, value: unknown, field: string): string[] {
   if (!Array.isArray(value) || !value.length) throw validationError({ [field]: [tr(req.ctx.lang, 'This field is required.')] })
-  const ids = value.map((v) => (v && typeof v === 'object' ? (v as Row).id ?? (v as Row).pk : v))
+  const ids = value.map(refId)
   const bad = ids.find((v) => !isUuid(v))
   if (bad !== undefined) throw validationError({ [field]: [tr(req.ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: String(bad) })] })
   return [...new Set(ids.map((v) => normUuid(v as string)))]
 }
 
-async function invite(req: FastifyRequest, reply: FastifyReply, api: ResourceApi) {
+async function invite(req: FastifyRequest, reply: FastifyReply, api: UserApi) {
   refuseInRoot(req)
-  const body = (req.body ?? {}) as Row
+  const body = bodyObject(req)
   const userIds = idList(req, body.users, 'users')
   const roleIds = idList(req, body.org_roles, 'org_roles')
   const db = req.ctx.db
-  const users = (await sql<Row>`select * from users where id = any(${userIds}::uuid[])`.execute(db)).rows
+  const users = (await sql<UserRow>`select * from users where id = any(${userIds}::uuid[])`.execute(db)).rows
   const missingUser = userIds.find((id) => !users.some((u) => u.id === id))
   const roles = (await sql<{ id: string }>`select id from roles where id = any(${roleIds}::uuid[]) and scope = 'org'`.execute(db)).rows
   const missingRole = roleIds.find((id) => !roles.some((r) => r.id === id))
@@ -79,7 +84,7 @@ addMessages({
     'メールサーバーが設定されていないため、リセットリンクを送信できません。システム設定でメールを設定するか、ユーザーのフォームで新しいパスワードを設定してください。'],
 })
 
-function rowAction(path: string, apply: (req: FastifyRequest, row: Row, api: ResourceApi) => Promise<void>, answer: 'user' | 'msg' = 'user'): ActionDef {
+function rowAction(path: string, apply: (req: FastifyRequest, row: UserRow, api: UserApi) => Promise<void>, answer: 'user' | 'msg' = 'user'): ActionDef<UserRow> {
   return {
     path, detail: true, method: 'PUT', perm: 'users.change_user',
     handler: async (req, _reply, api, id) => {
@@ -94,14 +99,14 @@ function rowAction(path: string, apply: (req: FastifyRequest, row: Row, api: Res
 }
 
 /** Runs a change in a transaction with its operate log (the changed secret is masked). */
-async function audited(req: FastifyRequest, api: ResourceApi, row: Row, fn: (tx: typeof req.ctx.db) => Promise<void>, field: string): Promise<void> {
+async function audited(req: FastifyRequest, api: UserApi, row: UserRow, fn: (tx: typeof req.ctx.db) => Promise<void>, field: string): Promise<void> {
   await withTx(req.ctx.db, api.def, async (tx) => {
     await fn(tx)
     await api.audit(tx, req, 'update', row, [{ field, before: '******', after: '******' }])
   }, req.ctx.lang)
 }
 
-export const userActions: ActionDef[] = [
+export const userActions: Array<ActionDef<UserRow>> = [
   {
     path: 'suggestions', detail: false, method: 'GET', perm: 'users.match_user',
     // Suggestions look at every user (JumpServer runs them in the root organization), first 10, mini.

@@ -5,7 +5,7 @@ import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField } from '../common.ts'
 import './messages.ts'
 
-export const userGroups: ResourceDef = {
+export const userGroups: ResourceDef<'user_groups'> = {
   name: 'users.usergroup',
   app: 'users',
   model: 'usergroup',
@@ -33,7 +33,7 @@ export const userGroups: ResourceDef = {
 }
 
 /** `/api/v1/users/users-groups-relations/?usergroup=<id>`: plain rows of the membership table. */
-export const userGroupRelations: ResourceDef = {
+export const userGroupRelations: ResourceDef<'user_group_members'> = {
   name: 'users.usergrouprelation',
   app: 'users',
   model: 'usergroup',

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { checkPasswordRules, hashPassword, type PasswordRules } from '../../auth/password.ts'
-import type { DB } from '../../db/connection.ts'
-import type { Action, Ctx, FieldDef, FilterDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { DB, RowOf } from '../../db/connection.ts'
+import type { Action, Ctx, FieldDef, FilterDef, LoadArgs, ResourceDef, StoredRow } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { tr } from '../../i18n.ts'
 import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS } from '../../rbac/catalog.ts'
@@ -54,9 +54,9 @@ const adminIds = async (db: DB, ids: unknown[]): Promise<Set<string>> => new Set
   select distinct user_id from role_bindings where user_id = any(${ids}::uuid[]) and role_id = any(${[ROLE_IDS.SystemAdmin, ROLE_IDS.OrgAdmin]}::uuid[])`.execute(db)).rows.map((r) => r.user_id))
 
 /** Admin user ids among a page's rows, computed once per page for both MFA fields. */
-const adminsOfPage = new WeakMap<Row[], Promise<Set<string>>>()
+const adminsOfPage = new WeakMap<object[], Promise<Set<string>>>()
 
-async function mfaLoad(ids: unknown[], { db, rows }: { db: DB; rows: Row[] }, enabled: boolean): Promise<Map<unknown, unknown>> {
+async function mfaLoad(ids: unknown[], { db, rows }: LoadArgs<Pick<RowOf<'users'>, 'id' | 'mfa_level'>>, enabled: boolean): Promise<Map<unknown, unknown>> {
   const setting = (await allSettings(db)).get('SECURITY_MFA_AUTH')
   let pending = adminsOfPage.get(rows)
   if (!pending) adminsOfPage.set(rows, (pending = ids.length ? adminIds(db, ids) : Promise.resolve(new Set<string>())))
@@ -78,7 +78,7 @@ const roleFilter = (name: 'system_roles' | 'org_roles'): FilterDef => ({
   },
 })
 
-export const USER_FIELDS: FieldDef[] = [
+export const USER_FIELDS: Array<FieldDef<StoredRow<'users'>>> = [
   idField(),
   { name: 'name', type: 'string', label: 'Name', required: true, max_length: 128 },
   {
@@ -167,7 +167,7 @@ async function passwordErrors(db: DB, password: string, isAdmin: boolean, ctx: C
   return checkPasswordRules(password, rules, { isAdmin }).map((f) => tr(ctx.lang, RULE_TEXT[f.code]!, f.code === 'min_length' ? { n: f.n } : undefined))
 }
 
-export const users: ResourceDef = {
+export const users: ResourceDef<'users'> = {
   name: 'users.user',
   app: 'users',
   model: 'user',
