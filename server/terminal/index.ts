@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { setSshGatewayPort } from '../resources/perms/tokens.ts'
 import { startSshGateway } from './gateway.ts'
 import { TerminalManager } from './session.ts'
+import { registerLive } from './live.ts'
 import { registerTerminalSocket } from './ws.ts'
 
 const managers = new WeakMap<FastifyInstance, TerminalManager>()
@@ -21,6 +22,7 @@ export function registerTerminalComponent(app: FastifyInstance): void {
   const manager = new TerminalManager(app)
   managers.set(app, manager)
   registerTerminalSocket(app, manager)
+  registerLive(app, manager)
   // The component registers itself (and starts its heartbeats) on first use: a server nobody connects through
   // shows no built-in terminal until the SSH gateway starts or a web terminal opens.
   const ensure = manager.component.ensure.bind(manager.component)
