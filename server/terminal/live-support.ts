@@ -1,7 +1,7 @@
 /** A real websocket client of /ws/terminal/live/ for the live-session tests (monitor, join). */
 import WebSocket from 'ws'
 import type { TestClient } from '../testing.ts'
-import type { Frame } from './test-support.ts'
+import { TermClient, tokenFor, type Frame, type Granted } from './test-support.ts'
 import { LIVE_SOCKET_PATH } from './live.ts'
 
 export class LiveClient {
@@ -69,3 +69,17 @@ export class LiveClient {
     return l
   }
 }
+
+/** A web-terminal session of a granted user, at its first prompt. */
+export async function openSession(address: string, g: Granted): Promise<{ w: TermClient; id: string }> {
+  const token = await tokenFor(g)
+  const w = new TermClient(address, g.c)
+  await w.opened()
+  w.send({ type: 'connect', token, cols: 100, rows: 30 })
+  await w.until(() => !!w.frame('session-info') || !!w.frame('error'), 'session-info')
+  const info = w.frame('session-info')?.session as { id: string } | undefined
+  if (!info) throw new Error(JSON.stringify(w.frames))
+  await w.until(() => w.output.includes('$ '), 'the first prompt')
+  return { w, id: info.id }
+}
+

@@ -6,23 +6,9 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { tr } from '../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
-import { LiveClient } from './live-support.ts'
+import { LiveClient, openSession } from './live-support.ts'
 import { LIVE_MESSAGES } from './live.ts'
-import { TermClient, tokenFor, useTerminalFixture, type Granted } from './test-support.ts'
-import type { TerminalFixture } from './test-support.ts'
-
-/** A web-terminal session of a granted user, at its first prompt. */
-export async function openSession(f: Pick<TerminalFixture, 'address'>, g: Granted, address = f.address): Promise<{ w: TermClient; id: string }> {
-  const token = await tokenFor(g)
-  const w = new TermClient(address, g.c)
-  await w.opened()
-  w.send({ type: 'connect', token, cols: 100, rows: 30 })
-  await w.until(() => !!w.frame('session-info') || !!w.frame('error'), 'session-info')
-  const info = w.frame('session-info')?.session as { id: string } | undefined
-  if (!info) throw new Error(JSON.stringify(w.frames))
-  await w.until(() => w.output.includes('$ '), 'the first prompt')
-  return { w, id: info.id }
-}
+import { useTerminalFixture } from './test-support.ts'
 
 describe('live sessions: monitor, terminate, share', () => {
   const f = useTerminalFixture()
@@ -36,7 +22,7 @@ describe('live sessions: monitor, terminate, share', () => {
 
   it('monitors a session: the current screen first, then live output; several auditors; read-only', async () => {
     const g = await f.grantedUser('mon-user')
-    const { w, id } = await openSession(f, g)
+    const { w, id } = await openSession(f.address, g)
     w.type('echo before-$((20+1))\r')
     await w.until(() => w.output.includes('before-21'), 'echo before')
     const a = await auditor('mon-auditor')
@@ -62,7 +48,7 @@ describe('live sessions: monitor, terminate, share', () => {
 
   it('refuses a monitor without terminal.monitor_session, and another organization\'s auditor', async () => {
     const g = await f.grantedUser('mon-refused')
-    const { w, id } = await openSession(f, g)
+    const { w, id } = await openSession(f.address, g)
     const plain = await f.grantedUser('mon-plain')
     const m = await LiveClient.open(f.address, plain.c, { type: 'monitor', session: id })
     await m.until(() => m.closed !== null, 'refused')
@@ -84,7 +70,7 @@ describe('live sessions: monitor, terminate, share', () => {
 
   it('terminates a session: the user sees why, a monitor too; the detail, the task and the operate log record it', async () => {
     const g = await f.grantedUser('kill-user')
-    const { w, id } = await openSession(f, g)
+    const { w, id } = await openSession(f.address, g)
     const m = await LiveClient.open(f.address, f.admin, { type: 'monitor', session: id })
     await m.until(() => !!m.frame('live-info'), 'monitoring')
     const denied = await g.c.post('/api/v1/terminal/tasks/kill-session/', [id])
@@ -107,7 +93,7 @@ describe('live sessions: monitor, terminate, share', () => {
   it('shares a session: a wrong code and a user not named are refused, a writable joiner types into it, the owner removes them', async () => {
     await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
     const g = await f.grantedUser('share-owner')
-    const { w, id } = await openSession(f, g)
+    const { w, id } = await openSession(f.address, g)
     w.type('echo shared-$((5*5))\r')
     await w.until(() => w.output.includes('shared-25'), 'echo')
     const joiner = await f.grantedUser('share-joiner')
@@ -160,7 +146,7 @@ describe('live sessions: monitor, terminate, share', () => {
   it('a read-only share shows the session and drops the joiner\'s input; an expired share is refused', async () => {
     await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
     const g = await f.grantedUser('ro-owner')
-    const { w, id } = await openSession(f, g)
+    const { w, id } = await openSession(f.address, g)
     const joiner = await f.grantedUser('ro-joiner')
     const share = (await g.c.post(`/api/v1/terminal/live/sessions/${id}/sharings/`, { users: [], expired_time: 5, action_permission: 'readonly' })).json() as { id: string; verify_code: string }
     const j = await LiveClient.open(f.address, joiner.c, { type: 'join', sharing: share.id, code: share.verify_code })
@@ -181,12 +167,12 @@ describe('live sessions: monitor, terminate, share', () => {
 
   it('refuses sharing without the share action, and while sharing is off', async () => {
     const g = await f.grantedUser('noshare-owner', { actions: ['connect', 'copy', 'paste'] })
-    const { w, id } = await openSession(f, g)
+    const { w, id } = await openSession(f.address, g)
     const r = await g.c.post(`/api/v1/terminal/live/sessions/${id}/sharings/`, { users: [], expired_time: 5 })
     expect(r.statusCode).toBe(403)
     await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: false })
     const g2 = await f.grantedUser('off-owner')
-    const s2 = await openSession(f, g2)
+    const s2 = await openSession(f.address, g2)
     const off = await g2.c.post(`/api/v1/terminal/live/sessions/${s2.id}/sharings/`, { users: [], expired_time: 5 })
     expect(off.statusCode).toBe(405)
     await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
