@@ -41,7 +41,9 @@ export function LiveScreen({ start, scheme = 'dark', fontSize = 14, onEvent, lab
   const [info, setInfo] = useState<Extract<LiveEvent, { type: 'info' }>>()
   const [ending, setEnding] = useState<string>()
   const heard = useRef(onEvent)
-  heard.current = onEvent
+  useEffect(() => {
+    heard.current = onEvent
+  }, [onEvent])
   const key = JSON.stringify(start)
 
   useEffect(() => {
