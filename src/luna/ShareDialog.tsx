@@ -99,7 +99,7 @@ export function ShareDialog({ sessionId, participants, onParticipants, onClose }
                   </Field>
                   <Field label={t`Users`} hint={t`Nobody chosen: anyone signed in with the link and the code.`}>
                     <Combobox multiselect freeform placeholder={t`Search users`} value={search} selectedOptions={users.map((u) => u.id)}
-                      onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+                      onChange={(e) => setSearch(e.target.value)}
                       onOptionSelect={(_, d) => {
                         const chosen = new Set(d.selectedOptions)
                         const known = new Map([...users, ...options].map((u) => [u.id, u]))

@@ -5,6 +5,7 @@ import { Trans } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
 import { terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
+import { ACTIVE_TAB } from '../../../ui/detail/activeTab.ts'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../entries.ts'
 
@@ -42,7 +43,7 @@ export const replayCommand: ListCommand = {
   run: ({ row }, h) => {
     if (!row) return
     const detail = h.resource.routes.detail
-    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { tab: 'Replay' })
+    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { [ACTIVE_TAB]: 'Replay' })
   },
 }
 
@@ -53,6 +54,6 @@ export const monitorCommand: ListCommand = {
   run: ({ row }, h) => {
     if (!row) return
     const detail = h.resource.routes.detail
-    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { tab: 'Monitor' })
+    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { [ACTIVE_TAB]: 'Monitor' })
   },
 }
