@@ -85,9 +85,11 @@ describe('live sessions: monitor, terminate, share', () => {
     await expect.poll(async () => (await f.admin.get(`/api/v1/terminal/sessions/${id}/`)).json()).toMatchObject({ is_finished: true, comment: expect.stringContaining('Terminated by') })
     const tasks = (await sql<{ is_finished: boolean }>`select is_finished from terminal_tasks where args = ${id}`.execute(f.t.database.db)).rows
     expect(tasks).toEqual([{ is_finished: true }])
-    const logs = (await f.admin.get(`/api/v1/audits/operate-logs/?resource_id=${id}`)).json() as Array<Record<string, unknown>> | { results: Array<Record<string, unknown>> }
-    const rows = Array.isArray(logs) ? logs : logs.results
-    expect(rows.some((l) => (l.action as { value: string }).value === 'terminate')).toBe(true)
+    const logs = (await f.admin.get('/api/v1/audits/operate-logs/?action=terminate&limit=100')).json() as { results: Array<Record<string, unknown>> }
+    expect(logs.results.filter((l) => String(l.resource).includes('kill-user-host'))).toEqual([expect.objectContaining({ user: 'Administrator(admin)', resource_type: 'Session' })])
+    // the session detail's activity names it
+    const activity = (await f.admin.get(`/api/v1/audits/activities/?resource_id=${id}`)).json() as Array<{ content: string }>
+    expect(activity.map((x) => x.content)).toContain('User Administrator(admin) Terminate this resource')
   })
 
   it('shares a session: a wrong code and a user not named are refused, a writable joiner types into it, the owner removes them', async () => {

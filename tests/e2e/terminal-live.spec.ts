@@ -103,8 +103,9 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
   await expect(user.locator('[data-terminal-status]')).toContainText('terminated by')
   // recorded in the session's detail and in the operate log
   await expect.poll(async () => (await a.get(`/api/v1/terminal/sessions/${sessions[0]!.id}/`) as { comment: string }).comment).toContain(`Terminated by ${auditorName}`)
-  const logs = results(await a.get(`/api/v1/audits/operate-logs/?resource_id=${sessions[0]!.id}`)) as Array<{ action: { value: string }; user: string }>
-  expect(logs).toEqual([expect.objectContaining({ action: expect.objectContaining({ value: 'terminate' }), user: expect.stringContaining(auditorName) })])
+  const logs = (results(await a.get('/api/v1/audits/operate-logs/?action=terminate&limit=100')) as Array<{ user: string; resource: string }>)
+    .filter((l) => l.resource.includes(hostName))
+  expect(logs).toEqual([expect.objectContaining({ user: expect.stringContaining(auditorName) })])
   await userCtx.close()
   await auditorCtx.close()
 })
@@ -134,7 +135,7 @@ test('a writable share: the invitee joins from the link with the code and types 
   await users.pressSequentially(joinerName)
   await owner.getByRole('menuitemcheckbox', { name: new RegExp(joinerName) }).click()
   await expect(dialog.getByText(`Shared with: ${joinerName}(${joinerName})`)).toBeVisible()
-  await dialog.getByRole('heading', { name: 'Share the session' }).click()
+  await users.press('Tab')
   await expectNoAxeViolations(owner, 'share dialog')
   await dialog.getByRole('button', { name: 'Create the link' }).focus()
   await owner.keyboard.press('Enter')
