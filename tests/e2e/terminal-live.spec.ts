@@ -58,6 +58,7 @@ async function openTerminal(page: Page, username: string, hostName: string) {
 }
 
 test('an auditor monitors a live web-terminal session, then terminates it: the user\'s screen says so', async ({ browser, request }) => {
+  test.slow() // two browser contexts and a live terminal in each
   const a = await api(request)
   const tag = unique('lm')
   const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste'])
@@ -111,6 +112,7 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
 })
 
 test('a writable share: the invitee joins from the link with the code and types into the session; the owner removes them', async ({ browser, request }) => {
+  test.slow() // three browser contexts, two sessions' worth of screens, axe three times
   const a = await api(request)
   await a.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
   const tag = unique('ls')
