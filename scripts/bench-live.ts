@@ -28,6 +28,7 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
 }
 const f1 = (x: number) => x.toFixed(1)
+const step = (x: string) => { if (process.env.BENCH_VERBOSE) console.log(`  … ${x}`) }
 
 const FLOOD = `use strict; use Time::HiRes qw(time); use IO::Select;
 my ($rate, $dur) = @ARGV; system('stty raw -echo'); $| = 1;
@@ -98,12 +99,15 @@ async function main() {
   })
   ws.on('open', () => ws.send(JSON.stringify({ type: 'connect', token: token.id, cols: 120, rows: 40 })))
   await opened
+  step('session open')
   await userScreen.wait('$ ')
+  step('prompt')
 
   const round = async (label: string, watchers: Screen[]) => {
     const done = userScreen.wait('FLOOD-DONE', false)
     ws.send(JSON.stringify({ type: 'data', data: `perl /tmp/bench-live-flood.pl ${RATE} ${SECONDS + 2}\r` }))
     await userScreen.wait('T1', false)
+    step('flooding')
     // a second to settle, then measure
     await new Promise((r) => setTimeout(r, 1000))
     for (const s of [userScreen, ...watchers]) { s.lags = []; s.bytes = 0; s.measuring = true }
@@ -121,6 +125,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, KEY_EVERY_MS))
     }
     const elapsed = (performance.now() - started) / 1000
+    step('measured')
     for (const s of [userScreen, ...watchers]) s.measuring = false
     await done
     const p99s = watchers.map((w) => pct(w.lags, 99))

@@ -56,6 +56,8 @@ const PUBLISH_MAX_PENDING = 4 * 1024 * 1024
 const OUT_HIGH = 1024 * 1024
 const OUT_LOW = 256 * 1024
 const MAX_FRAME_BYTES = 64 * 1024
+/** A session's output is handed to its watchers at most this often (one frame per watcher per period). */
+const COALESCE_MS = 5
 const INPUT_BURST_BYTES = 1024 * 1024
 const INPUT_RATE_BYTES = 256 * 1024
 export const MAX_WATCHERS_PER_SESSION = 64
@@ -101,7 +103,8 @@ interface Feed {
   add(sink: Sink): void
   remove(sink: Sink): void
   size(): number
-  snapshot(): Promise<Snapshot>
+  /** The screen now; output that it holds is not sent to `requester` afterwards. */
+  snapshot(requester?: Sink): Promise<Snapshot>
   input(data: string): void
 }
 
@@ -119,15 +122,35 @@ class LocalFeed implements Feed {
     session.once('close', this.onClose)
   }
 
+  /**
+   * Output is gathered for COALESCE_MS and handed to every sink as one piece: a busy session writes thousands of
+   * small chunks a second, and each one would be a websocket frame per watcher.
+   */
+  private pending: Buffer[] = []
+  private timer?: NodeJS.Timeout
+
   private readonly onOutput = (d: Buffer) => {
-    for (const s of this.sinks) s.output(d)
+    this.pending.push(d)
+    this.timer ??= setTimeout(this.flush, COALESCE_MS)
+  }
+
+  /** Hands the gathered output to the sinks (but `except`: a sink about to be drawn from the screen, which holds it). */
+  readonly flush = (except?: Sink) => {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    if (!this.pending.length) return
+    const d = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)
+    this.pending = []
+    for (const s of this.sinks) if (s !== except) s.output(d)
   }
 
   private readonly onResize = (cols: number, rows: number) => {
+    this.flush()
     for (const s of this.sinks) s.resize(cols, rows)
   }
 
   private readonly onClose = (info: CloseInfo) => {
+    this.flush()
     for (const s of [...this.sinks]) s.end(info)
     this.sinks.clear()
     this.detach()
@@ -141,6 +164,8 @@ class LocalFeed implements Feed {
   }
 
   add(sink: Sink) {
+    // what was gathered so far is already on the screen the new sink will be drawn from
+    this.flush()
     this.sinks.add(sink)
   }
 
@@ -153,7 +178,9 @@ class LocalFeed implements Feed {
     return this.sinks.size
   }
 
-  async snapshot(): Promise<Snapshot> {
+  /** The screen now; the gathered output (on that screen already) goes to every sink but the one being drawn. */
+  async snapshot(requester?: Sink): Promise<Snapshot> {
+    this.flush(requester)
     const { cols, rows } = this.session
     return { screen: Buffer.from(await this.session.serialize(), 'utf8'), cols, rows }
   }
@@ -251,6 +278,8 @@ class Publisher implements Sink {
   lost() {}
 
   async snapshot(req: string) {
+    // everything the screen holds reaches this publisher (and gets its sequence numbers) before the mark is taken
+    this.feed.flush()
     this.flushBatch()
     const seq = this.seq
     const snap = await this.feed.snapshot()
@@ -411,7 +440,7 @@ class Watcher implements Sink {
   /** Subscribes, then draws the current screen; what came meanwhile follows it. */
   async start(info: Record<string, unknown>): Promise<void> {
     this.feed.add(this)
-    const snap = await this.feed.snapshot()
+    const snap = await this.feed.snapshot(this)
     this.json({ type: 'live-info', mode: this.mode, cols: snap.cols, rows: snap.rows, session: info, ...(this.recordId ? { record: this.recordId } : {}) })
     this.draw(snap)
   }
@@ -437,7 +466,7 @@ class Watcher implements Sink {
     this.resyncing = true
     this.ready = false
     this.queue = []
-    this.feed.snapshot().then((snap) => {
+    this.feed.snapshot(this).then((snap) => {
       this.json({ type: 'resize', cols: snap.cols, rows: snap.rows })
       this.send(Buffer.from('\x1bc'))
       this.draw(snap)

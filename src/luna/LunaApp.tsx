@@ -12,7 +12,7 @@ import {
   WeatherSunnyRegular,
 } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import { BRAND_GREEN } from '../app/brand.ts'
 import { darkTheme } from '../app/darkTheme.ts'
 import { LOCALES, switchLocale, type Locale } from '../app/i18n.ts'
@@ -22,10 +22,12 @@ import type { SessionParticipant } from '../api/terminal.ts'
 import { describeError } from '../ui/common/errors.ts'
 import { AccountDialog } from './AccountDialog.tsx'
 import { AssetPanel } from './AssetPanel.tsx'
-import { JoinView } from './JoinView.tsx'
-import { ShareDialog } from './ShareDialog.tsx'
 import type { LunaRoute } from './route.ts'
 import { phaseOf, TerminalTab, type TerminalPhase, type TerminalSnapshot, type TerminalTabHandle } from './TerminalTab.tsx'
+
+// Sharing and joining are not on the web terminal's first load (its budget): their own chunks.
+const JoinView = lazy(() => import('./JoinView.tsx').then((m) => ({ default: m.JoinView })))
+const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })))
 
 const FONT_KEY = 'luna.fontSize'
 const FONT_MIN = 10
@@ -217,7 +219,9 @@ export function LunaApp({ route }: { route: LunaRoute }) {
         </header>
         {route.share ? (
           <main className={styles.main}>
-            <JoinView shareId={route.share} scheme={scheme} fontSize={fontSize} />
+            <Suspense fallback={<div role="status">{t`Loading…`}</div>}>
+              <JoinView shareId={route.share} scheme={scheme} fontSize={fontSize} />
+            </Suspense>
           </main>
         ) : (
         <div className={mergeClasses(styles.body, narrow.body, !panel && styles.bodyFull)}>
@@ -274,7 +278,9 @@ export function LunaApp({ route }: { route: LunaRoute }) {
         )}
       </div>
       {sharing && current?.session && (
-        <ShareDialog sessionId={current.session} participants={participants[current.key]} onParticipants={participantsOf(current.key)} onClose={() => setSharing(false)} />
+        <Suspense fallback={null}>
+          <ShareDialog sessionId={current.session} participants={participants[current.key]} onParticipants={participantsOf(current.key)} onClose={() => setSharing(false)} />
+        </Suspense>
       )}
       {choosing && (
         <AccountDialog
