@@ -61,7 +61,7 @@ describe('live sessions across two server instances', () => {
     const a = second.server.address()
     secondAddr = `127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`
     await admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await second?.close()
     if (secondDb && secondDb !== first.database) await secondDb.close()
