@@ -61,6 +61,11 @@ export function webTerminalUrl(tokenId: string): string {
   return `/luna/connect?${new URLSearchParams({ token: tokenId }).toString()}`
 }
 
+/** The web terminal's live view of a session (an auditor's monitor). */
+export function monitorUrl(sessionId: string): string {
+  return `/luna/monitor/${encodeURIComponent(sessionId)}/`
+}
+
 /** Forgets the SSH host keys the built-in terminal recorded for an asset; answers how many were cleared. */
 export async function clearHostKeys(assetId: RowId): Promise<number> {
   const answer = await request<{ cleared?: number }>('post', `/api/v1/assets/assets/${encodeURIComponent(String(assetId))}/clear-host-keys/`, { json: {} })

@@ -27,6 +27,7 @@ import { phaseOf, TerminalTab, type TerminalPhase, type TerminalSnapshot, type T
 
 // Sharing and joining are not on the web terminal's first load (its budget): their own chunks.
 const JoinView = lazy(() => import('./JoinView.tsx').then((m) => ({ default: m.JoinView })))
+const MonitorView = lazy(() => import('./MonitorView.tsx').then((m) => ({ default: m.MonitorView })))
 const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })))
 
 const FONT_KEY = 'luna.fontSize'
@@ -99,7 +100,7 @@ export function LunaApp({ route }: { route: LunaRoute }) {
     : [])
   const [active, setActive] = useState<string | undefined>(tabs[0]?.key)
   const [fontSize, setFontSize] = useState(readFontSize)
-  const [panel, setPanel] = useState(() => !route.token && !route.share && (typeof window === 'undefined' || window.innerWidth > 720))
+  const [panel, setPanel] = useState(() => !route.token && !route.share && !route.monitor && (typeof window === 'undefined' || window.innerWidth > 720))
   const [opening, setOpening] = useState<string | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
   const [choosing, setChoosing] = useState<{ asset: MyAssetItem; accounts: PermedAccount[] } | undefined>()
@@ -200,7 +201,7 @@ export function LunaApp({ route }: { route: LunaRoute }) {
     <FluentProvider theme={theme} className={styles.provider} style={{ colorScheme: scheme }}>
       <div className={styles.app}>
         <header className={styles.bar}>
-          {!route.share && <Button appearance="subtle" icon={<PanelLeftRegular />} aria-pressed={panel} aria-label={t`Asset tree`} title={t`Asset tree`} onClick={() => setPanel(!panel)} />}
+          {!route.share && !route.monitor && <Button appearance="subtle" icon={<PanelLeftRegular />} aria-pressed={panel} aria-label={t`Asset tree`} title={t`Asset tree`} onClick={() => setPanel(!panel)} />}
           <Text as="h1" size={300} className={styles.title}>{t`Web terminal`}</Text>
           <span className={styles.grow} />
           <Button appearance="subtle" icon={<FontDecreaseRegular />} aria-label={t`Smaller font`} title={t`Smaller font`} disabled={fontSize <= FONT_MIN} onClick={() => setFontSize(fontSize - 1)} />
@@ -217,10 +218,12 @@ export function LunaApp({ route }: { route: LunaRoute }) {
             {LOCALES.map((l) => <option key={l} value={l} lang={HTML_LANG[l]}>{ENDONYMS[l]}</option>)}
           </Select>
         </header>
-        {route.share ? (
+        {route.share || route.monitor ? (
           <main className={styles.main}>
             <Suspense fallback={<div role="status">{t`Loading…`}</div>}>
-              <JoinView shareId={route.share} scheme={scheme} fontSize={fontSize} />
+              {route.share
+                ? <JoinView shareId={route.share} scheme={scheme} fontSize={fontSize} />
+                : <MonitorView sessionId={route.monitor!} scheme={scheme} fontSize={fontSize} />}
             </Suspense>
           </main>
         ) : (

@@ -18,4 +18,9 @@ describe('the web terminal address', () => {
     expect(routeFromLocation({ pathname: '/luna/share/6a2b1c3d-0000-4000-8000-000000000001', search: '' })).toEqual({ share: '6a2b1c3d-0000-4000-8000-000000000001' })
     expect(routeFromLocation({ pathname: '/luna/share/nope/', search: '' })).toEqual({})
   })
+
+  it('monitors a session at /luna/monitor/<id>/', () => {
+    expect(routeFromLocation({ pathname: '/luna/monitor/6a2b1c3d-0000-4000-8000-000000000001/', search: '' })).toEqual({ monitor: '6a2b1c3d-0000-4000-8000-000000000001' })
+    expect(routeFromLocation({ pathname: '/luna/monitor/x/', search: '' })).toEqual({})
+  })
 })

@@ -79,29 +79,33 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
   const auditor = await auditorCtx.newPage()
   await login(auditor, auditorName, PASSWORD, '/ui/audit/sessions/sessions?tab=online')
   await expect(row(auditor, hostName)).toBeVisible()
+  // Monitor opens the web terminal's live view in a new tab
+  const opened = auditorCtx.waitForEvent('page')
   await rowAction(auditor, hostName, 'Monitor')
-  await expect(auditor.getByRole('tab', { name: 'Monitor', selected: true })).toBeVisible()
+  const monitor = await opened
+  await expect(monitor).toHaveURL(/\/luna\/monitor\/[0-9a-f-]{36}\/$/)
   // the screen so far, then what comes
-  await expect(liveScreen(auditor)).toContainText(`before-42-${tag}`, { timeout: 20_000 })
-  await expect(auditor.locator('[data-live-status]')).toContainText('Monitoring the session of')
+  await expect(liveScreen(monitor)).toContainText(`before-42-${tag}`, { timeout: 20_000 })
+  await expect(monitor.locator('[data-live-status]')).toContainText('Monitoring the session of')
   await typeLine(user, `echo during-$((7*7))-${tag}`)
-  await expect(liveScreen(auditor)).toContainText(`during-49-${tag}`)
+  await expect(liveScreen(monitor)).toContainText(`during-49-${tag}`)
   // read-only: what the auditor types goes nowhere
-  await auditor.locator('[data-live-screen] .xterm-helper-textarea').focus()
-  await auditor.keyboard.type('echo auditor-typed\n')
-  await expectNoAxeViolations(auditor, 'session monitor')
-  if (process.env.E2E_SCREENSHOTS) await auditor.screenshot({ path: 'test-results/live-monitor-1440.png' })
+  await monitor.locator('[data-live-screen] .xterm-helper-textarea').focus()
+  await monitor.keyboard.type('echo auditor-typed\n')
+  await expectNoAxeViolations(monitor, 'session monitor')
+  if (process.env.E2E_SCREENSHOTS) await monitor.screenshot({ path: 'test-results/live-monitor-1440.png' })
   await typeLine(user, `echo after-$((8*8))-${tag}`)
-  await expect(liveScreen(auditor)).toContainText(`after-64-${tag}`)
+  await expect(liveScreen(monitor)).toContainText(`after-64-${tag}`)
   await expect(userScreen(user)).not.toContainText('auditor-typed')
 
-  // Terminate, from the detail page's command
-  await auditor.getByRole('button', { name: 'Terminate' }).click()
+  // Terminate, from the session list
+  await rowAction(auditor, hostName, 'Terminate')
   await confirmDialog(auditor, 'Terminate')
   await expect(auditor.getByText('The session is being terminated')).toBeVisible()
   await expect(user.locator('[data-terminal-phase="closed"]')).toBeVisible({ timeout: 10_000 })
   await expect(userScreen(user)).toContainText('terminated by')
   await expect(user.locator('[data-terminal-status]')).toContainText('terminated by')
+  await expect(monitor.locator('[data-live-status]')).toContainText('The session was terminated.')
   // recorded in the session's detail and in the operate log
   await expect.poll(async () => (await a.get(`/api/v1/terminal/sessions/${sessions[0]!.id}/`) as { comment: string }).comment).toContain(`Terminated by ${auditorName}`)
   const logs = (results(await a.get('/api/v1/audits/operate-logs/?action=terminate&limit=100')) as Array<{ user: string; resource: string }>)

@@ -3,15 +3,14 @@ import { DismissCircleRegular, EyeRegular, PlayRegular } from '@fluentui/react-i
 import { msg, t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
-import { terminateSessions } from '../../../api/terminal.ts'
+import { monitorUrl, terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
-import { ACTIVE_TAB } from '../../../ui/detail/activeTab.ts'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../entries.ts'
 
 export const sessionResource = () => manifestItem('sessions').resource
 const TERMINATE_PERM = 'terminal.terminate_session'
-export const MONITOR_PERM = 'terminal.monitor_session'
+const MONITOR_PERM = 'terminal.monitor_session'
 
 export const rowName = (row: Row) => `${String(row.user ?? '')} → ${String(row.asset ?? '')}`
 
@@ -43,17 +42,18 @@ export const replayCommand: ListCommand = {
   run: ({ row }, h) => {
     if (!row) return
     const detail = h.resource.routes.detail
-    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { [ACTIVE_TAB]: 'Replay' })
+    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { tab: 'Replay' })
   },
 }
 
-/** Monitor: the session's detail on its live view (a session a built-in terminal process holds now). */
+/**
+ * Monitor: the session's live view in the web terminal (`/luna/monitor/<id>/`, a new browser tab, as lina opens
+ * luna's monitor): xterm stays out of the console's chunks. Offered while a built-in terminal process holds it.
+ */
 export const monitorCommand: ListCommand = {
   id: 'monitor', scope: 'row', label: msg`Monitor`, icon: EyeRegular, order: 10, perms: [MONITOR_PERM],
   visible: (_env, { row }) => !!row && row.can_join === true,
-  run: ({ row }, h) => {
-    if (!row) return
-    const detail = h.resource.routes.detail
-    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { [ACTIVE_TAB]: 'Monitor' })
+  run: ({ row }) => {
+    if (row) window.open(monitorUrl(String(row.id)), '_blank', 'noopener')
   },
 }
