@@ -1,5 +1,5 @@
 /** What the session pages share: the resource, a session's name, Terminate and Replay. */
-import { DismissCircleRegular, EyeRegular, PlayRegular } from '@fluentui/react-icons'
+import { DesktopPulseRegular, DismissCircleRegular, PlayRegular } from '@fluentui/react-icons'
 import { msg, t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
@@ -51,7 +51,7 @@ export const replayCommand: ListCommand = {
  * luna's monitor): xterm stays out of the console's chunks. Offered while a built-in terminal process holds it.
  */
 export const monitorCommand: ListCommand = {
-  id: 'monitor', scope: 'row', label: msg`Monitor`, icon: EyeRegular, order: 10, perms: [MONITOR_PERM],
+  id: 'monitor', scope: 'row', label: msg`Monitor`, icon: DesktopPulseRegular, order: 10, perms: [MONITOR_PERM],
   visible: (_env, { row }) => !!row && row.can_join === true,
   run: ({ row }) => {
     if (row) window.open(monitorUrl(String(row.id)), '_blank', 'noopener')
