@@ -16,7 +16,7 @@ export default defineConfig({
     { path: '<rootDir>/locales/login/{locale}', include: ['<rootDir>/src/login', '<rootDir>/src/api'], exclude: ['**/*.test.ts', '**/*.test.tsx'] },
     {
       path: '<rootDir>/locales/luna/{locale}',
-      include: ['<rootDir>/src/luna', '<rootDir>/src/api', '<rootDir>/src/ui/tree/LazyTree.tsx', '<rootDir>/src/ui/common/errors.ts', '<rootDir>/src/ui/inspector'],
+      include: ['<rootDir>/src/luna', '<rootDir>/src/api', '<rootDir>/src/ui/terminal', '<rootDir>/src/ui/tree/LazyTree.tsx', '<rootDir>/src/ui/common/errors.ts', '<rootDir>/src/ui/inspector'],
       exclude: ['**/*.test.ts', '**/*.test.tsx'],
     },
   ],

@@ -1097,6 +1097,16 @@ export interface TempTokens {
   verified: Generated<boolean>;
 }
 
+export interface TerminalLiveSessions {
+  actions: Generated<number>;
+  date_created: Generated<Timestamp>;
+  lease_until: Timestamp;
+  process: string;
+  replay_temp: Generated<string>;
+  session_id: string;
+  user_id: string | null;
+}
+
 export interface Terminals {
   command_storage: Generated<string>;
   comment: Generated<string>;
@@ -1410,6 +1420,7 @@ export interface DB {
   task_executions: TaskExecutions;
   task_log_chunks: TaskLogChunks;
   temp_tokens: TempTokens;
+  terminal_live_sessions: TerminalLiveSessions;
   terminal_sessions: TerminalSessions;
   terminal_tasks: TerminalTasks;
   terminals: Terminals;

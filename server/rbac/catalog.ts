@@ -143,7 +143,8 @@ const AUDIT_PERMS = [
   'rbac.view_audit', 'audits.view_userloginlog', 'audits.view_operatelog', 'audits.view_passwordchangelog',
   'audits.view_ftplog', 'audits.download_ftplog', 'audits.view_activitylog', 'audits.view_jobauditlog',
   'terminal.view_session', 'terminal.view_command', 'terminal.view_sessionreplay', 'terminal.download_sessionreplay',
-  'terminal.monitor_session',
+  // JumpServer 3.2's auditors hold `terminal.session.*`: they watch live sessions and cut them off.
+  'terminal.monitor_session', 'terminal.terminate_session',
   // Not in JumpServer 3.2's auditor roles (its `terminal.session.*` pattern names the session model only), but lina
   // shows a session's join records on the session detail the auditor reads.
   'terminal.view_sessionjoinrecord',

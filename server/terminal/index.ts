@@ -7,6 +7,7 @@ import { setSshGatewayPort } from '../resources/perms/tokens.ts'
 import { registerFileManager } from './files-http.ts'
 import { startSshGateway } from './gateway.ts'
 import { TerminalManager } from './session.ts'
+import { registerLive } from './live.ts'
 import { registerTerminalSocket } from './ws.ts'
 
 const managers = new WeakMap<FastifyInstance, TerminalManager>()
@@ -23,6 +24,7 @@ export function registerTerminalComponent(app: FastifyInstance): void {
   managers.set(app, manager)
   registerTerminalSocket(app, manager)
   registerFileManager(app)
+  registerLive(app, manager)
   // The component registers itself (and starts its heartbeats) on first use: a server nobody connects through
   // shows no built-in terminal until the SSH gateway starts or a web terminal opens.
   const ensure = manager.component.ensure.bind(manager.component)

@@ -106,6 +106,17 @@ export class Recorder extends EventEmitter {
     return this.tempPath
   }
 
+  /**
+   * Pushes what was recorded so far to the file as a complete deflate block (Z_SYNC_FLUSH): if the process dies,
+   * the file then holds every event up to here and can be salvaged (live.ts). Called with the session's lease
+   * renewal, so it costs little compression.
+   */
+  checkpoint(): void {
+    if (this.closed) return
+    this.flush()
+    this.gzip.flush(constants.Z_SYNC_FLUSH)
+  }
+
   async discard(): Promise<void> {
     this.closed = true
     this.gzip.destroy()

@@ -137,6 +137,9 @@ export class TerminalManager {
     this.timer.unref()
   }
 
+  /** Called with every session opened (live.ts: leases, monitors, sharing); a throw is logged, not fatal. */
+  readonly openObservers: Array<(s: TerminalSession) => void> = []
+
   /** Things to close with the server (the SSH gateway). */
   readonly closers: Array<() => Promise<void>> = []
 
@@ -245,6 +248,13 @@ export class TerminalManager {
       },
     })
     this.sessions.set(id, session)
+    for (const observe of this.openObservers) {
+      try {
+        observe(session)
+      } catch (err) {
+        this.app.log.warn({ err }, 'a terminal session observer failed')
+      }
+    }
     return session
   }
 }
@@ -298,7 +308,8 @@ interface PendingCommand { input: string; output: string[]; outputBytes: number;
 
 /**
  * An open terminal. Events: `output` (Buffer: what the user's screen shows), `notice` ({code, message}: a refused
- * command — the session goes on), `wait` / `wait-end` (a command waits on a ticket), `close` (CloseInfo, once).
+ * command — the session goes on), `wait` / `wait-end` (a command waits on a ticket), `close` (CloseInfo, once),
+ * `resize` (cols, rows), `live` (a JSON frame for the owner's web terminal: who joined the session — live.ts).
  */
 export class TerminalSession extends EventEmitter {
   readonly id: string
@@ -416,7 +427,17 @@ export class TerminalSession extends EventEmitter {
     this.shell.stream.resume()
   }
 
-  /** The screen as escape sequences that redraw it (re-attach). */
+  /** The recording's temporary file (live.ts keeps it if this process dies). */
+  get replayTempPath(): string {
+    return this.recorder.tempPath
+  }
+
+  /** Makes the recording so far readable from its file (live.ts, with each lease renewal). */
+  checkpointRecording(): void {
+    this.recorder.checkpoint()
+  }
+
+  /** The screen as escape sequences that redraw it (re-attach, monitors, joiners). */
   serialize(): Promise<string> {
     this.screenFeed.flush()
     return new Promise((resolve) => this.screen.write('', () => resolve(this.serializer.serialize({ scrollback: SCROLLBACK }))))
@@ -430,6 +451,7 @@ export class TerminalSession extends EventEmitter {
     this.screenFeed.flush()
     this.screen.resize(cols, rows)
     this.recorder.resize(cols, rows)
+    this.emit('resize', cols, rows)
   }
 
   /** What the user typed or pasted. */

@@ -116,6 +116,7 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
       const onNotice = (n: { code: string; message: string }) => sendJson({ type: 'error', code: n.code, message: n.message })
       const onWait = (w: { ticket: string; reviewers: string[] }) => sendJson({ type: 'wait', reason: 'approval', ticket: w.ticket, reviewers: w.reviewers })
       const onWaitEnd = () => sendJson({ type: 'wait-end' })
+      const onLive = (frame: unknown) => sendJson(frame)
       const onClose = (c: CloseInfo) => {
         sendJson({ type: 'close', reason: c.reason, message: c.message })
         socket.close(1000)
@@ -125,7 +126,9 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
       s.on('wait', onWait)
       s.on('wait-end', onWaitEnd)
       s.on('close', onClose)
+      s.on('live', onLive)
       att.unbind = () => {
+        s.off('live', onLive)
         s.off('output', onOutput)
         s.off('notice', onNotice)
         s.off('wait', onWait)

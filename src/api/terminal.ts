@@ -61,8 +61,38 @@ export function webTerminalUrl(tokenId: string): string {
   return `/luna/connect?${new URLSearchParams({ token: tokenId }).toString()}`
 }
 
+/** The web terminal's live view of a session (an auditor's monitor). */
+export function monitorUrl(sessionId: string): string {
+  return `/luna/monitor/${encodeURIComponent(sessionId)}/`
+}
+
 /** Forgets the SSH host keys the built-in terminal recorded for an asset; answers how many were cleared. */
 export async function clearHostKeys(assetId: RowId): Promise<number> {
   const answer = await request<{ cleared?: number }>('post', `/api/v1/assets/assets/${encodeURIComponent(String(assetId))}/clear-host-keys/`, { json: {} })
   return answer?.cleared ?? 0
+}
+
+/** A share link of the user's own live session (`POST /terminal/live/sessions/<id>/sharings/`). */
+export interface SessionShare { id: string; verify_code: string; expired_time: number; action_permission: 'readonly' | 'writable'; users: string[]; url: string }
+
+export function createSessionShare(sessionId: string, body: { users: string[]; expired_time: number; action_permission: 'readonly' | 'writable' }): Promise<SessionShare> {
+  return request<SessionShare>('post', `/api/v1/terminal/live/sessions/${encodeURIComponent(sessionId)}/sharings/`, { json: body })
+}
+
+/** Who is in the user's session through a share link now. */
+export interface SessionParticipant { id: string; user: string; action_permission: string; date_joined: string; remote_addr: string }
+
+export function sessionParticipants(sessionId: string): Promise<SessionParticipant[]> {
+  return request<SessionParticipant[]>('get', `/api/v1/terminal/live/sessions/${encodeURIComponent(sessionId)}/participants/`)
+}
+
+export async function removeParticipant(sessionId: string, recordId: string): Promise<void> {
+  await request('delete', `/api/v1/terminal/live/sessions/${encodeURIComponent(sessionId)}/participants/${encodeURIComponent(recordId)}/`)
+}
+
+export interface UserSuggestion { id: string; name: string; username: string }
+
+/** Users to share with (`users/users/suggestions/`: every user, the first 10 matching). */
+export function userSuggestions(search: string): Promise<UserSuggestion[]> {
+  return request<UserSuggestion[]>('get', `/api/v1/users/users/suggestions/?${new URLSearchParams({ search }).toString()}`)
 }

@@ -27,6 +27,8 @@ export interface TerminalLinkOptions {
   onOutput: (bytes: Uint8Array) => void
   /** an attach succeeded: the screen is about to be drawn again from the server's copy */
   onRestore: () => void
+  /** a JSON frame the machine does not take (`share-participants`: who joined the session through a share link) */
+  onFrame?: (frame: Record<string, unknown>) => void
   /** for tests: a WebSocket constructor */
   WebSocketImpl?: typeof WebSocket
 }
@@ -146,6 +148,14 @@ export class TerminalLink {
         return
       }
       const parsed = parseFrame(event.data)
+      if (parsed === undefined && this.options.onFrame) {
+        try {
+          const frame = JSON.parse(event.data) as unknown
+          if (frame && typeof frame === 'object' && !Array.isArray(frame)) this.options.onFrame(frame as Record<string, unknown>)
+        } catch {
+          // not JSON: ignored
+        }
+      }
       if (parsed === undefined || parsed === 'pong') return
       if (parsed.type === 'SESSION_INFO' && restorePending) {
         // the server draws the screen again right after this frame: start from a clean one

@@ -8,21 +8,27 @@ import {
   Button, createLightTheme, FluentProvider, makeStyles, mergeClasses, MessageBar, MessageBarBody, Select, Tab, TabList, Text, tokens,
 } from '@fluentui/react-components'
 import {
-  ClipboardPasteRegular, CopyRegular, DismissRegular, FontDecreaseRegular, FontIncreaseRegular, PanelLeftRegular, WeatherMoonRegular,
+  ClipboardPasteRegular, CopyRegular, DismissRegular, FontDecreaseRegular, FontIncreaseRegular, PanelLeftRegular, ShareRegular, WeatherMoonRegular,
   WeatherSunnyRegular,
 } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import { BRAND_GREEN } from '../app/brand.ts'
 import { darkTheme } from '../app/darkTheme.ts'
 import { LOCALES, switchLocale, type Locale } from '../app/i18n.ts'
 import { setThemeMode, useThemeMode } from '../app/themeMode.ts'
 import { createConnectionTokenReviewed, grantedAsset, type MyAssetItem, type PermedAccount } from '../api/perms.ts'
+import type { SessionParticipant } from '../api/terminal.ts'
 import { describeError } from '../ui/common/errors.ts'
 import { AccountDialog } from './AccountDialog.tsx'
 import { AssetPanel } from './AssetPanel.tsx'
 import type { LunaRoute } from './route.ts'
 import { phaseOf, TerminalTab, type TerminalPhase, type TerminalSnapshot, type TerminalTabHandle } from './TerminalTab.tsx'
+
+// Sharing and joining are not on the web terminal's first load (its budget): their own chunks.
+const JoinView = lazy(() => import('./JoinView.tsx').then((m) => ({ default: m.JoinView })))
+const MonitorView = lazy(() => import('./MonitorView.tsx').then((m) => ({ default: m.MonitorView })))
+const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })))
 
 const FONT_KEY = 'luna.fontSize'
 const FONT_MIN = 10
@@ -77,6 +83,8 @@ interface TabInfo {
   phase: TerminalPhase
   copy: boolean
   paste: boolean
+  share: boolean
+  session?: string
 }
 
 let nextKey = 1
@@ -88,15 +96,18 @@ export function LunaApp({ route }: { route: LunaRoute }) {
   const { scheme } = useThemeMode()
   const theme = useMemo(() => (scheme === 'dark' ? darkTheme() : createLightTheme(BRAND_GREEN)), [scheme])
   const [tabs, setTabs] = useState<TabInfo[]>(() => route.token
-    ? [{ key: `t${nextKey++}`, token: route.token, title: t`Terminal`, phase: 'connecting', copy: false, paste: false }]
+    ? [{ key: `t${nextKey++}`, token: route.token, title: t`Terminal`, phase: 'connecting', copy: false, paste: false, share: false }]
     : [])
   const [active, setActive] = useState<string | undefined>(tabs[0]?.key)
   const [fontSize, setFontSize] = useState(readFontSize)
-  const [panel, setPanel] = useState(() => !route.token && (typeof window === 'undefined' || window.innerWidth > 720))
+  const [panel, setPanel] = useState(() => !route.token && !route.share && !route.monitor && (typeof window === 'undefined' || window.innerWidth > 720))
   const [opening, setOpening] = useState<string | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
   const [choosing, setChoosing] = useState<{ asset: MyAssetItem; accounts: PermedAccount[] } | undefined>()
   const handles = useRef(new Map<string, TerminalTabHandle>())
+  const [sharing, setSharing] = useState(false)
+  const [participants, setParticipants] = useState<Record<string, SessionParticipant[]>>({})
+  const participantsOf = useCallback((key: string) => (list: SessionParticipant[]) => setParticipants((all) => ({ ...all, [key]: list })), [])
   const current = tabs.find((x) => x.key === active)
 
   useEffect(() => {
@@ -122,12 +133,14 @@ export function LunaApp({ route }: { route: LunaRoute }) {
       title: session ? `${session.asset.name} (${session.account.username || session.account.name})` : x.title,
       copy: session?.actions.copy === true,
       paste: session?.actions.paste === true,
+      share: session?.actions.share === true,
+      session: session?.id,
     }))
   }, [])
 
   const addTab = (token: string, title: string) => {
     const key = `t${nextKey++}`
-    setTabs((list) => [...list, { key, token, title, phase: 'connecting', copy: false, paste: false }])
+    setTabs((list) => [...list, { key, token, title, phase: 'connecting', copy: false, paste: false, share: false }])
     setActive(key)
     if (window.innerWidth <= 720) setPanel(false)
   }
@@ -189,7 +202,7 @@ export function LunaApp({ route }: { route: LunaRoute }) {
     <FluentProvider theme={theme} className={styles.provider} style={{ colorScheme: scheme }}>
       <div className={styles.app}>
         <header className={styles.bar}>
-          <Button appearance="subtle" icon={<PanelLeftRegular />} aria-pressed={panel} aria-label={t`Asset tree`} title={t`Asset tree`} onClick={() => setPanel(!panel)} />
+          {!route.share && !route.monitor && <Button appearance="subtle" icon={<PanelLeftRegular />} aria-pressed={panel} aria-label={t`Asset tree`} title={t`Asset tree`} onClick={() => setPanel(!panel)} />}
           <Text as="h1" size={300} className={styles.title}>{t`Web terminal`}</Text>
           <span className={styles.grow} />
           <Button appearance="subtle" icon={<FontDecreaseRegular />} aria-label={t`Smaller font`} title={t`Smaller font`} disabled={fontSize <= FONT_MIN} onClick={() => setFontSize(fontSize - 1)} />
@@ -206,6 +219,15 @@ export function LunaApp({ route }: { route: LunaRoute }) {
             {LOCALES.map((l) => <option key={l} value={l} lang={HTML_LANG[l]}>{ENDONYMS[l]}</option>)}
           </Select>
         </header>
+        {route.share || route.monitor ? (
+          <main className={styles.main}>
+            <Suspense fallback={<div role="status">{t`Loading…`}</div>}>
+              {route.share
+                ? <JoinView shareId={route.share} scheme={scheme} fontSize={fontSize} />
+                : <MonitorView sessionId={route.monitor!} scheme={scheme} fontSize={fontSize} />}
+            </Suspense>
+          </main>
+        ) : (
         <div className={mergeClasses(styles.body, narrow.body, !panel && styles.bodyFull)}>
           {panel && (
             <nav className={mergeClasses(styles.side, narrow.side)} aria-label={t`Assets`}>
@@ -230,6 +252,11 @@ export function LunaApp({ route }: { route: LunaRoute }) {
               <div className={styles.bar}>
                 <Text size={200}>{current.title}</Text>
                 <span className={styles.grow} />
+                {current.phase === 'open' && current.share && current.session && (
+                  <Button size="small" icon={<ShareRegular />} onClick={() => setSharing(true)}>
+                    {participants[current.key]?.length ? t`Share (${participants[current.key]!.length} in the session)` : t`Share`}
+                  </Button>
+                )}
                 {current.phase === 'closed' || current.phase === 'failed'
                   ? <Button size="small" icon={<DismissRegular />} onClick={() => closeTab(current.key)}>{t`Close tab`}</Button>
                   : <Button size="small" icon={<DismissRegular />} onClick={() => handles.current.get(current.key)?.close()}>{t`End session`}</Button>}
@@ -245,13 +272,20 @@ export function LunaApp({ route }: { route: LunaRoute }) {
                   fontSize={fontSize}
                   scheme={scheme}
                   onChange={(snapshot) => onTabChange(x.key, snapshot)}
+                  onParticipants={participantsOf(x.key)}
                 />
               ))}
               {tabs.length === 0 && <Text as="p" className={styles.empty}>{t`Choose an asset to open a terminal on it.`}</Text>}
             </div>
           </main>
         </div>
+        )}
       </div>
+      {sharing && current?.session && (
+        <Suspense fallback={null}>
+          <ShareDialog sessionId={current.session} participants={participants[current.key]} onParticipants={participantsOf(current.key)} onClose={() => setSharing(false)} />
+        </Suspense>
+      )}
       {choosing && (
         <AccountDialog
           assetName={choosing.asset.name}

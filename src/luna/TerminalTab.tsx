@@ -14,6 +14,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 're
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate'
 import { terminalMachine } from '../../machines/terminal/terminal.machine.ts'
 import type { TerminalSocketCommand, TerminalSocketEvent } from '../../machines/terminal/terminal.types.ts'
+import type { SessionParticipant } from '../api/terminal.ts'
 import { TerminalLink } from '../api/terminalSocket.ts'
 import { inspectActors } from '../ui/inspector/registry.ts'
 import { useProblemText } from './messages.ts'
@@ -54,9 +55,11 @@ export interface TerminalTabProps {
   scheme: 'light' | 'dark'
   /** the tab's connection changed (phase, asset and account names, actions) */
   onChange: (snapshot: TerminalSnapshot) => void
+  /** who is in the session through a share link (the server's `share-participants` frame) */
+  onParticipants?: (list: SessionParticipant[]) => void
 }
 
-export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(function TerminalTab({ token, active, fontSize, scheme, onChange }, ref) {
+export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(function TerminalTab({ token, active, fontSize, scheme, onChange, onParticipants }, ref) {
   const { t } = useLingui()
   const styles = useStyles()
   const problemText = useProblemText()
@@ -67,6 +70,8 @@ export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(funct
   const [snapshot, setSnapshot] = useState<TerminalSnapshot | undefined>()
   const changed = useRef(onChange)
   changed.current = onChange
+  const joined = useRef(onParticipants)
+  joined.current = onParticipants
   const actions = snapshot?.context.session?.actions
   const allowed = useRef({ copy: false, paste: false })
   allowed.current = { copy: actions?.copy === true, paste: actions?.paste === true }
@@ -85,6 +90,9 @@ export const TerminalTab = forwardRef<TerminalTabHandle, TerminalTabProps>(funct
       size: () => ({ cols: terminal.cols, rows: terminal.rows }),
       onOutput: (bytes) => terminal.write(bytes),
       onRestore: () => terminal.reset(),
+      onFrame: (frame) => {
+        if (frame.type === 'share-participants' && Array.isArray(frame.participants)) joined.current?.(frame.participants as SessionParticipant[])
+      },
     })
     const machine = terminalMachine.provide({
       actors: {

@@ -12,4 +12,15 @@ describe('the web terminal address', () => {
     expect(routeFromLocation({ pathname: '/luna/connect', search: '' })).toEqual({})
     expect(routeFromLocation({ pathname: '/luna/connect', search: '?token=%20' })).toEqual({})
   })
+
+  it('joins a shared session at /luna/share/<id>/', () => {
+    expect(routeFromLocation({ pathname: '/luna/share/6A2B1C3D-0000-4000-8000-000000000001/', search: '' })).toEqual({ share: '6a2b1c3d-0000-4000-8000-000000000001' })
+    expect(routeFromLocation({ pathname: '/luna/share/6a2b1c3d-0000-4000-8000-000000000001', search: '' })).toEqual({ share: '6a2b1c3d-0000-4000-8000-000000000001' })
+    expect(routeFromLocation({ pathname: '/luna/share/nope/', search: '' })).toEqual({})
+  })
+
+  it('monitors a session at /luna/monitor/<id>/', () => {
+    expect(routeFromLocation({ pathname: '/luna/monitor/6a2b1c3d-0000-4000-8000-000000000001/', search: '' })).toEqual({ monitor: '6a2b1c3d-0000-4000-8000-000000000001' })
+    expect(routeFromLocation({ pathname: '/luna/monitor/x/', search: '' })).toEqual({})
+  })
 })

@@ -103,7 +103,7 @@ test.describe('audit', () => {
     await expectNoAxeViolations(page, 'online sessions')
     await rowAction(page, asset, 'Terminate')
     await confirmDialog(page, 'Terminate')
-    await expect(page.getByText('The terminal was asked to end the session')).toBeVisible()
+    await expect(page.getByText('The session is being terminated')).toBeVisible()
     const tasks = await signed(request, key, 'POST', '/api/v1/terminal/terminals/status/', { sessions: [session] })
     expect(tasks).toEqual([expect.objectContaining({ name: 'kill_session', args: session })])
   })

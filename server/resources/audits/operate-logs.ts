@@ -29,13 +29,14 @@ addMessages({
   'Connect': ['连接', '接続'],
   'Login': ['登录', 'ログイン'],
   'Change password': ['改密', 'パスワード変更'],
+  'Terminate': ['终断', '終了'],
   'User {user} {action} this resource': ['用户 {user} {action}了当前资源', 'ユーザー {user} がこのリソースを{action}しました'],
 })
 
 export const ACTION_CHOICES = [
   { value: 'view', label: 'View' }, { value: 'update', label: 'Update' }, { value: 'delete', label: 'Delete' },
   { value: 'create', label: 'Create' }, { value: 'connect', label: 'Connect' }, { value: 'login', label: 'Login' },
-  { value: 'change_password', label: 'Change password' },
+  { value: 'change_password', label: 'Change password' }, { value: 'terminate', label: 'Terminate' },
 ]
 
 const translated = (row: Row, ctx: { lang: Lang }, column: string) => tr(ctx.lang, String(row[column] ?? ''))

@@ -15,7 +15,7 @@ import type { DB, RowOf } from '../../db/connection.ts'
 import type { ServerConfig } from '../../config.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { createAccessKey } from '../../auth/signature.ts'
-import { resourceApi } from '../../engine/index.ts'
+import { recordOperate, resourceApi } from '../../engine/index.ts'
 import type { ActionDef } from '../../engine/types.ts'
 import type { Values } from '../../http/body.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
@@ -90,7 +90,17 @@ const heartbeat: ActionDef = {
 
 terminals.actions = [...(terminals.actions ?? []), heartbeat]
 
-/** Creates a "kill_session" task for each unfinished session the caller sees; answers `{ok: [ids]}`. */
+/**
+ * The NOTIFY channel of the built-in terminal's live sessions (server/terminal/live.ts): `{op: "kill", session, by}`
+ * reaches the process holding the session at once, on whichever process the request landed.
+ */
+export const TERMINAL_LIVE_CHANNEL = 'terminal_live'
+
+/**
+ * Creates a "kill_session" task for each unfinished session the caller sees (an external component fetches it with
+ * its heartbeat), tells the built-in terminal's processes at once (TERMINAL_LIVE_CHANNEL) and writes an operate log
+ * per session; answers `{ok: [ids]}`.
+ */
 async function killSessions(req: FastifyRequest, ids: unknown): Promise<{ ok: string[] }> {
   if (!Array.isArray(ids) || ids.length > 1000) throw badRequest({ non_field_errors: [tr(req.ctx.lang, 'Invalid data.')] })
   const wanted = ids.filter(isUuid).map(normUuid)
@@ -102,8 +112,12 @@ async function killSessions(req: FastifyRequest, ids: unknown): Promise<{ ok: st
     if (!row || row.is_finished || !row.terminal_id) continue
     await sql`insert into terminal_tasks (id, name, args, kwargs, terminal_id)
       values (${randomUUID()}, 'kill_session', ${String(row.id)}, ${JSON.stringify({ terminated_by: by })}::jsonb, ${row.terminal_id})`.execute(req.ctx.db)
+    await recordOperate(req.ctx.db, req.ctx, {
+      action: 'terminate', resourceType: 'Session', resource: `${String(row.user)} → ${String(row.asset)}`, resourceId: row.id, orgId: String(row.org_id),
+    })
     ok.push(String(row.id))
   }
+  for (const id of ok) await req.server.services.database.notify(TERMINAL_LIVE_CHANNEL, JSON.stringify({ op: 'kill', session: id, by }))
   return { ok }
 }
 

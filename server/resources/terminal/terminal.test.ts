@@ -282,12 +282,13 @@ describe(`terminal component API (${dbKind()})`, () => {
       await a.patch(`/api/v1/terminal/sessions/${sessionId}/`, { is_finished: false }),
       await a.post('/api/v1/terminal/commands/', [{ user: 'x', asset: 'y', input: 'z', session: sessionId, timestamp: 1 }]),
       await a.post('/api/v1/audits/ftp-logs/', { user: 'x', asset: 'y', operate: 'upload' }),
-      await a.post('/api/v1/terminal/tasks/kill-session/', [sessionId]),
       await a.post(`/api/v1/terminal/sessions/${sessionId}/replay/`, {}),
       await a.patch('/api/v1/terminal/terminals/00000000-0000-0000-0000-000000000000/', { comment: 'x' }),
       await a.delete(`/api/v1/terminal/sessions/${sessionId}/`),
     ]
-    expect(writes.map((r) => r.statusCode)).toEqual([403, 403, 403, 403, 403, 403, 403, 405])
+    expect(writes.map((r) => r.statusCode)).toEqual([403, 403, 403, 403, 403, 403, 405])
+    // …but cuts a session off, as JumpServer 3.2's auditors (`terminal.session.*`) do (issue 31)
+    expect((await a.post('/api/v1/terminal/tasks/kill-session/', [sessionId])).statusCode).toBe(200)
     expect((await a.get('/api/v1/terminal/terminals/')).statusCode).toBe(403)
   })
 

@@ -1,6 +1,6 @@
 /**
- * Sessions (audit): online and offline tabs over the generic list (date range, filters, search), terminate on
- * online sessions (a task the component fetches), replay on offline ones. Its own module: a first visit loads no
+ * Sessions (audit): online and offline tabs over the generic list (date range, filters, search), monitor and
+ * terminate on online sessions, replay on offline ones. Its own module: a first visit loads no
  * detail code (SessionPages.tsx).
  */
 import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components'
@@ -13,7 +13,7 @@ import { routePath } from '../../../ui/common/resource.ts'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import type { ListConfig } from '../../../ui/list/types.ts'
 import { CellValue } from '../../../ui/table/CellValue.tsx'
-import { replayCommand, rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
+import { monitorCommand, replayCommand, rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
 
 const useStyles = makeStyles({
   tabs: { marginBottom: tokens.spacingVerticalM },
@@ -40,7 +40,7 @@ function sessionListConfig(tab: SessionTab): ListConfig {
     },
     commands: {
       overrides: { update: null, delete: null, clone: null },
-      extra: tab === 'online' ? [terminateCommand] : [replayCommand],
+      extra: tab === 'online' ? [monitorCommand, terminateCommand] : [replayCommand],
     },
     tools: { import: false, export: true },
     searchExclude: ['id', 'is_finished'],

@@ -1,4 +1,4 @@
-/** The session detail (audit) with its commands and replay; the list is SessionListPage.tsx. */
+/** The session detail (audit) with its commands and replay (Monitor opens the web terminal's live view); the list is SessionListPage.tsx. */
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
@@ -10,7 +10,7 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import { manifestItem } from '../../entries.ts'
 import { lazyRetry } from '../../../ui/common/retryImport.ts'
-import { rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
+import { monitorCommand, rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(360px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
@@ -67,7 +67,7 @@ export const sessionDetailConfig = (): DetailConfig => ({
     { id: 'Commands', label: msg`Commands`, perms: ['terminal.view_command'], render: (ctx) => <Commands {...ctx} /> },
     { id: 'Replay', label: msg`Replay`, perms: ['terminal.view_sessionreplay'], visible: (row) => row.has_replay === true, render: (ctx) => <Replay {...ctx} /> },
   ],
-  commands: { overrides: { update: null, delete: null, clone: null }, extra: [terminateCommand] },
+  commands: { overrides: { update: null, delete: null, clone: null }, extra: [monitorCommand, terminateCommand] },
 })
 
 export function SessionDetailPage() {

@@ -1,15 +1,16 @@
 /** What the session pages share: the resource, a session's name, Terminate and Replay. */
-import { DismissCircleRegular, PlayRegular } from '@fluentui/react-icons'
+import { DesktopPulseRegular, DismissCircleRegular, PlayRegular } from '@fluentui/react-icons'
 import { msg, t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
-import { terminateSessions } from '../../../api/terminal.ts'
+import { monitorUrl, terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../entries.ts'
 
 export const sessionResource = () => manifestItem('sessions').resource
 const TERMINATE_PERM = 'terminal.terminate_session'
+const MONITOR_PERM = 'terminal.monitor_session'
 
 export const rowName = (row: Row) => `${String(row.user ?? '')} → ${String(row.asset ?? '')}`
 
@@ -24,10 +25,10 @@ export const terminateCommand: ListCommand = {
       title: t`Terminate session`,
       danger: true,
       confirmLabel: t`Terminate`,
-      body: <Trans>Terminate the session “{name}”? Its terminal ends it at its next heartbeat.</Trans>,
+      body: <Trans>Terminate the session “{name}”? The user sees a message on their screen; a session of the built-in terminal ends at once, one of an external component at its next heartbeat.</Trans>,
       onConfirm: async () => {
         const ok = await terminateSessions([row.id])
-        if (ok.length) notify('success', t`The terminal was asked to end the session`)
+        if (ok.length) notify('success', t`The session is being terminated`)
         else notify('warning', t`The session has already ended`)
         h.reload()
       },
@@ -42,5 +43,17 @@ export const replayCommand: ListCommand = {
     if (!row) return
     const detail = h.resource.routes.detail
     if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { tab: 'Replay' })
+  },
+}
+
+/**
+ * Monitor: the session's live view in the web terminal (`/luna/monitor/<id>/`, a new browser tab, as lina opens
+ * luna's monitor): xterm stays out of the console's chunks. Offered while a built-in terminal process holds it.
+ */
+export const monitorCommand: ListCommand = {
+  id: 'monitor', scope: 'row', label: msg`Monitor`, icon: DesktopPulseRegular, order: 10, perms: [MONITOR_PERM],
+  visible: (_env, { row }) => !!row && row.can_join === true,
+  run: ({ row }) => {
+    if (row) window.open(monitorUrl(String(row.id)), '_blank', 'noopener')
   },
 }

@@ -1,0 +1,189 @@
+/**
+ * Live sessions (issue 31), in real Chromium against the real server and a real sshd: an auditor monitors a user's
+ * web-terminal session from Audit → Sessions (the screen so far, then live) and terminates it — the user's screen
+ * says so; a user shares their session with a writable link, the invitee opens it in /luna/, gives the verify code
+ * and types into the session, and the owner sees them and removes them. Refusals: a user who is not an auditor has
+ * no Monitor, and a wrong code is refused. axe on the new views; keyboard for the share dialog and the join form.
+ */
+import type { Page } from '@playwright/test'
+import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
+import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, results, row, rowAction, confirmDialog, unique, type Api } from './generic-support.ts'
+import { createUser, finishFirstLogin, login, PASSWORD, ROLES } from './shell-helpers.ts'
+
+let sshd: Sshd
+let account: SshdUser
+
+test.beforeAll(async () => {
+  sshd = await startSshd()
+  account = await sshd.addUser()
+})
+test.afterAll(async () => {
+  await sshd?.stop()
+})
+
+async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string, actions: string[]) {
+  const hostName = `${tag}-host`
+  const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
+  await a.post('/api/v1/accounts/accounts/', { asset: host.id, name: account.username, username: account.username, secret_type: 'password', secret: account.password })
+  const username = `${tag}-user`
+  const userId = await createUser(request, await adminToken(request), username, [ROLES.OrgUser])
+  await finishFirstLogin(request, username, PASSWORD)
+  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions })
+  return { hostName, username }
+}
+
+async function newUser(request: Parameters<typeof adminToken>[0], username: string, roles: string[]) {
+  const id = await createUser(request, await adminToken(request), username, roles)
+  await finishFirstLogin(request, username, PASSWORD)
+  return id
+}
+
+const userScreen = (page: Page) => page.locator('[data-terminal-phase]:visible .xterm-rows')
+const liveScreen = (page: Page) => page.locator('[data-live-screen] .xterm-rows')
+
+async function typeLine(page: Page, text: string): Promise<void> {
+  await page.locator('[data-terminal-phase]:visible .xterm-helper-textarea').focus()
+  await page.keyboard.type(text)
+  await page.keyboard.press('Enter')
+}
+
+/** The user's web terminal on the host, open at the shell's prompt. */
+async function openTerminal(page: Page, username: string, hostName: string) {
+  await login(page, username, PASSWORD, '/ui/workbench/assets')
+  await page.goto('/luna/')
+  await page.getByRole('list', { name: 'Assets' }).getByRole('button', { name: new RegExp(hostName) }).click()
+  await expect(page.locator('[data-terminal-phase="open"]:visible')).toBeVisible({ timeout: 30_000 })
+  await expect(userScreen(page)).toContainText('$')
+}
+
+test('an auditor monitors a live web-terminal session, then terminates it: the user\'s screen says so', async ({ browser, request }) => {
+  test.slow() // two browser contexts and a live terminal in each
+  const a = await api(request)
+  const tag = unique('lm')
+  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste'])
+  const auditorName = `${tag}-auditor`
+  await newUser(request, auditorName, [ROLES.OrgAuditor])
+
+  const userCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const user = await userCtx.newPage()
+  await openTerminal(user, username, hostName)
+  await typeLine(user, `echo before-$((6*7))-${tag}`)
+  await expect(userScreen(user)).toContainText(`before-42-${tag}`)
+
+  // a user who is not an auditor: no sessions to see, no monitor
+  const sessions = results(await a.get(`/api/v1/terminal/sessions/?search=${encodeURIComponent(hostName)}&is_finished=0`)) as Array<{ id: string }>
+  expect(sessions).toHaveLength(1)
+
+  const auditorCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const auditor = await auditorCtx.newPage()
+  await login(auditor, auditorName, PASSWORD, '/ui/audit/sessions/sessions?tab=online')
+  await expect(row(auditor, hostName)).toBeVisible()
+  // Monitor opens the web terminal's live view in a new tab
+  const opened = auditorCtx.waitForEvent('page')
+  await rowAction(auditor, hostName, 'Monitor')
+  const monitor = await opened
+  await expect(monitor).toHaveURL(/\/luna\/monitor\/[0-9a-f-]{36}\/$/)
+  // the screen so far, then what comes
+  await expect(liveScreen(monitor)).toContainText(`before-42-${tag}`, { timeout: 20_000 })
+  await expect(monitor.locator('[data-live-status]')).toContainText('Monitoring the session of')
+  await typeLine(user, `echo during-$((7*7))-${tag}`)
+  await expect(liveScreen(monitor)).toContainText(`during-49-${tag}`)
+  // read-only: what the auditor types goes nowhere
+  await monitor.locator('[data-live-screen] .xterm-helper-textarea').focus()
+  await monitor.keyboard.type('echo auditor-typed\n')
+  await expectNoAxeViolations(monitor, 'session monitor')
+  if (process.env.E2E_SCREENSHOTS) await monitor.screenshot({ path: 'test-results/live-monitor-1440.png' })
+  await typeLine(user, `echo after-$((8*8))-${tag}`)
+  await expect(liveScreen(monitor)).toContainText(`after-64-${tag}`)
+  await expect(userScreen(user)).not.toContainText('auditor-typed')
+
+  // Terminate, from the session list
+  await rowAction(auditor, hostName, 'Terminate')
+  await confirmDialog(auditor, 'Terminate')
+  await expect(auditor.getByText('The session is being terminated')).toBeVisible()
+  await expect(user.locator('[data-terminal-phase="closed"]')).toBeVisible({ timeout: 10_000 })
+  await expect(userScreen(user)).toContainText('terminated by')
+  await expect(user.locator('[data-terminal-status]')).toContainText('terminated by')
+  await expect(monitor.locator('[data-live-status]')).toContainText('The session was terminated.')
+  // recorded in the session's detail and in the operate log
+  await expect.poll(async () => (await a.get(`/api/v1/terminal/sessions/${sessions[0]!.id}/`) as { comment: string }).comment).toContain(`Terminated by ${auditorName}`)
+  const logs = (results(await a.get('/api/v1/audits/operate-logs/?action=terminate&limit=100')) as Array<{ user: string; resource: string }>)
+    .filter((l) => l.resource.includes(hostName))
+  expect(logs).toEqual([expect.objectContaining({ user: expect.stringContaining(auditorName) })])
+  await userCtx.close()
+  await auditorCtx.close()
+})
+
+test('a writable share: the invitee joins from the link with the code and types into the session; the owner removes them', async ({ browser, request }) => {
+  test.slow() // three browser contexts, two sessions' worth of screens, axe three times
+  const a = await api(request)
+  await a.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
+  const tag = unique('ls')
+  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste', 'share'])
+  const joinerName = `${tag}-joiner`
+  await newUser(request, joinerName, [ROLES.OrgUser])
+
+  const ownerCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  await ownerCtx.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const owner = await ownerCtx.newPage()
+  await openTerminal(owner, username, hostName)
+  await typeLine(owner, `echo owner-$((5*5))-${tag}`)
+  await expect(userScreen(owner)).toContainText(`owner-25-${tag}`)
+
+  // share with the joiner, writable, 10 minutes — with the keyboard
+  await owner.getByRole('button', { name: 'Share' }).click()
+  const dialog = owner.getByRole('dialog', { name: 'Share the session' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('radio', { name: 'Writable' }).check()
+  const users = dialog.getByRole('combobox', { name: 'Users' })
+  await users.click()
+  await users.pressSequentially(joinerName)
+  await owner.getByRole('menuitemcheckbox', { name: new RegExp(joinerName) }).click()
+  await expect(dialog.getByText(`Shared with: ${joinerName}(${joinerName})`)).toBeVisible()
+  await users.press('Tab')
+  await expectNoAxeViolations(owner, 'share dialog')
+  await dialog.getByRole('button', { name: 'Create the link' }).focus()
+  await owner.keyboard.press('Enter')
+  const link = await dialog.locator('[data-share-link]').inputValue()
+  const code = await dialog.locator('[data-share-code]').inputValue()
+  expect(link).toMatch(/\/luna\/share\/[0-9a-f-]{36}\/$/)
+  expect(code).toMatch(/^[A-Za-z0-9]{4}$/)
+  if (process.env.E2E_SCREENSHOTS) await owner.screenshot({ path: 'test-results/live-share-1440.png' })
+
+  // the invitee: a wrong code is refused, the right one joins; what they type runs on the host
+  const joinerCtx = await browser.newContext({ viewport: { width: 360, height: 740 } })
+  const joiner = await joinerCtx.newPage()
+  await login(joiner, joinerName, PASSWORD, '/ui/workbench/assets')
+  await joiner.goto(new URL(link).pathname)
+  await expect(joiner.getByRole('heading', { name: 'Join a shared session' })).toBeVisible()
+  await expectNoAxeViolations(joiner, 'join form')
+  const codeInput = joiner.getByRole('textbox', { name: /Verify code/ })
+  await codeInput.fill(code === 'aaaa' ? 'bbbb' : 'aaaa')
+  await codeInput.press('Enter')
+  await expect(joiner.getByText('Invalid verification code')).toBeVisible()
+  await codeInput.fill(code)
+  await codeInput.press('Enter')
+  await expect(liveScreen(joiner)).toContainText(`owner-25-${tag}`, { timeout: 20_000 })
+  await expect(joiner.locator('[data-live-status]')).toContainText('you can type')
+  if (process.env.E2E_SCREENSHOTS) await joiner.screenshot({ path: 'test-results/live-join-360.png' })
+  await joiner.locator('[data-live-screen] .xterm-helper-textarea').focus()
+  await joiner.keyboard.type(`echo joined-$((6*7))-${tag}`)
+  await joiner.keyboard.press('Enter')
+  await expect(userScreen(owner)).toContainText(`joined-42-${tag}`)
+  await expect(liveScreen(joiner)).toContainText(`joined-42-${tag}`)
+  await expectNoAxeViolations(joiner, 'joined session')
+
+  // the owner sees who joined and removes them
+  await expect(dialog.getByText(new RegExp(`${joinerName}\\(${joinerName}\\) · Writable`))).toBeVisible()
+  await dialog.getByRole('button', { name: `Remove ${joinerName}(${joinerName})` }).click()
+  await expect(joiner.locator('[data-live-status]')).toContainText('The session owner removed you from the session.')
+  await expect(dialog.getByText('Nobody has joined.')).toBeVisible()
+  // the join is recorded
+  const sessions = results(await a.get(`/api/v1/terminal/sessions/?search=${encodeURIComponent(hostName)}&is_finished=0`)) as Array<{ id: string }>
+  const records = results(await a.get(`/api/v1/terminal/session-join-records/?session=${sessions[0]!.id}`)) as Array<{ is_success: boolean; is_finished: boolean; reason: string }>
+  expect(records.map((r) => [r.is_success, r.is_finished]).sort()).toEqual([[false, false], [true, true]])
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await ownerCtx.close()
+  await joinerCtx.close()
+})
