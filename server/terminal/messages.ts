@@ -18,6 +18,7 @@ export const TERMINAL_MESSAGES: Record<string, [zh: string, ja: string]> = {
   'The asset refused the account\'s credentials.': ['资产拒绝了账号的凭据。', '資産がアカウントの認証情報を拒否しました。'],
   'The account has no secret to log in with.': ['该账号没有可用于登录的密钥。', 'このアカウントにはログインに使う秘密情報がありません。'],
   'Command "{command}" was rejected by the command filter "{name}".': ['命令「{command}」被命令过滤规则「{name}」拒绝。', 'コマンド「{command}」はコマンドフィルター「{name}」により拒否されました。'],
+  'Input typed with echo off was refused by the command filter "{name}".': ['关闭回显时输入的内容被命令过滤规则「{name}」拒绝。', 'エコーオフで入力された内容はコマンドフィルター「{name}」により拒否されました。'],
   'Command "{command}" needs approval (rule "{name}") and no approval is available.': ['命令「{command}」需要审批（规则「{name}」），但当前无法审批。', 'コマンド「{command}」には承認が必要です（ルール「{name}」）が、承認は利用できません。'],
   'Command "{command}" was not approved.': ['命令「{command}」未被批准。', 'コマンド「{command}」は承認されませんでした。'],
   'Waiting for approval (ticket {ticket})…': ['等待审批（工单 {ticket}）…', '承認待ち（チケット {ticket}）…'],

@@ -30,8 +30,9 @@ describe('built-in terminal: what is typed at a password prompt stays secret', (
     await w.until(() => /Sorry, try again\.\s*\r?\n\[sudo\] password for [^:]+: $/.test(w.output), 'sudo asks again')
     w.type('\x03')
     await w.until(() => /\$ $/.test(w.output), 'prompt after sudo')
-    // the shell's own echo-off prompt (the host user's shell is dash: `read -s` is bash's; stty does the same)
-    w.type('printf "Secret: "; stty -echo; read v; stty echo; echo; echo got-${#v}\r')
+    // the shell's own echo-off prompt (the host user's shell is dash: `read -s` is bash's; stty does the same), echo off
+    // before the prompt shows (else a key typed at once may be echoed before stty has run)
+    w.type('stty -echo; printf "Secret: "; read v; stty echo; echo; echo got-${#v}\r')
     await w.until(() => w.output.endsWith('Secret: '), 'read\'s prompt')
     w.type(`${READ_SECRET}\r`)
     await w.until(() => w.output.includes(`got-${READ_SECRET.length}`), 'read took it')
@@ -49,7 +50,7 @@ describe('built-in terminal: what is typed at a password prompt stays secret', (
     expect(commands.statusCode).toBe(200)
     const inputs = (commands.json() as Array<{ input: string }>).map((c) => c.input)
     expect(inputs).toEqual(expect.arrayContaining(['sudo -k true', 'echo after-$((2+3))']))
-    expect(inputs.some((i) => i.startsWith('printf "Secret: "')), JSON.stringify(inputs)).toBe(true)
+    expect(inputs.some((i) => i.startsWith('stty -echo; printf "Secret: "')), JSON.stringify(inputs)).toBe(true)
     const everyAnswer = [
       commands.body,
       (await f.admin.get(`/api/v1/terminal/commands/?search=${encodeURIComponent(SUDO_SECRET)}`)).body,
@@ -73,5 +74,45 @@ describe('built-in terminal: what is typed at a password prompt stays secret', (
     expect(cast).toContain('Secret: ')
     expect(cast).not.toContain(SUDO_SECRET)
     expect(cast).not.toContain(READ_SECRET)
+  }, 120_000)
+  it('a password typed with echo off that a reject rule matches is refused without being shown, logged or kept', async () => {
+    const g = await f.grantedUser('echooff')
+    const SECRET = 'Pass-ForbiddenWord-55'
+    const group = await f.admin.post('/api/v1/acls/command-groups/', { name: 'no-forbidden-word', type: 'regex', content: 'ForbiddenWord' })
+    expect(group.statusCode, group.body).toBe(201)
+    const acl = await f.admin.post('/api/v1/acls/command-filter-acls/', {
+      name: 'block the word', users: { username_group: ['echooff'] }, assets: {}, accounts: {}, command_groups: [group.json().id], action: 'reject', priority: 1,
+    })
+    expect(acl.statusCode, acl.body).toBe(201)
+    try {
+      const w = new TermClient(f.address, g.c)
+      await w.opened()
+      w.send({ type: 'connect', token: await tokenFor(g), cols: 100, rows: 30 })
+      await w.until(() => !!w.frame('session-info') || !!w.frame('error'), 'session-info')
+      const id = (w.frame('session-info')!.session as { id: string }).id
+      await w.until(() => /\$ $/.test(w.output), 'prompt')
+      w.type('stty -echo; printf "Secret: "; read v; stty echo; echo; echo got-${#v}\r')
+      await w.until(() => w.output.endsWith('Secret: '), 'the echo-off prompt')
+      w.type(`${SECRET}\r`)
+      // still held to the rule (echo off is no way around a filter), refused without naming what was typed
+      await w.until(() => !!w.frame('error'), 'refused')
+      expect(w.frame('error')).toMatchObject({ code: 'command_rejected' })
+      expect(w.output, JSON.stringify(w.output.slice(-400))).toContain('block the word')
+      expect(w.output, JSON.stringify(w.output.slice(-400))).not.toContain(SECRET)
+      // the line never reached the host: `read` still waits; ^C ends it
+      expect(w.output).not.toMatch(/got-\d/)
+      w.type('\x03')
+      await w.until(() => /\$ $/.test(w.output), 'prompt after ^C')
+      w.send({ type: 'close' })
+      await w.until(() => w.closed !== null, 'closed')
+      const commands = await f.admin.get(`/api/v1/terminal/commands/?session=${id}&order=timestamp`)
+      expect(commands.body).not.toContain(SECRET)
+      const inputs = (commands.json() as Array<{ input: string; risk_level: { value: number } }>)
+      expect(inputs.find((c) => c.input === '******')?.risk_level.value).toBe(5)
+      const info = (await f.admin.get(`/api/v1/terminal/sessions/${id}/replay/`)).json() as { src: string }
+      expect(gunzipSync((await f.admin.get(String(info.src))).rawPayload).toString('utf8')).not.toContain(SECRET)
+    } finally {
+      await f.admin.delete(`/api/v1/acls/command-filter-acls/${acl.json().id}/`)
+    }
   }, 120_000)
 })

@@ -48,6 +48,8 @@ const COMMAND_FLUSH_COUNT = 50
 const ECHO_WAIT_MS = 300
 /** …and for the echo to be quiet this long. */
 const ECHO_QUIET_MS = 15
+/** What the command log holds for a refused line that was typed with echo off (a password prompt). */
+const MASKED = '******'
 
 export type ErrorCode = 'permission_denied' | 'acl_rejected' | 'needs_approval' | 'host_key_changed' | 'unreachable' | 'auth_failed' | 'token_expired' | 'command_rejected' | 'session_not_found'
 
@@ -352,6 +354,8 @@ export class TerminalSession extends EventEmitter {
   private sentSinceOutput = false
   /** What the user typed since the last Enter (control sequences left out): checked beside the screen's line. */
   private typedLine = ''
+  /** `outputSeq` when the first key of the line being typed was sent: no output since means the host echoed nothing. */
+  private lineOutputSeq = -1
   private outputWaiters: Array<() => void> = []
   private commandAcls?: { at: number; acls: Awaited<ReturnType<typeof loadCommandAcls>> }
 
@@ -473,6 +477,7 @@ export class TerminalSession extends EventEmitter {
       if (before) {
         this.noteLineStart()
         this.sentSinceOutput = true
+        if (!this.typedLine) this.lineOutputSeq = this.outputSeq
         this.typedLine = (this.typedLine + before).slice(-4096)
         this.shell.stream.write(before)
         // ^C, ^\: the host drops the line being typed and draws a fresh prompt, where the next line starts (else
@@ -566,20 +571,24 @@ export class TerminalSession extends EventEmitter {
       // runs may not be on the screen where the line was expected; the stricter of the two verdicts holds.
       const typed = typedText(this.typedLine)
       this.typedLine = ''
+      // Typed with echo off (a password prompt): the host sent nothing back since the line's first key. Such a line
+      // is still held to the reject and review rules (echo off is no way around a filter), but it is never shown,
+      // logged, nor sent to a reviewer: refused, it is logged masked.
+      const unechoed = !!typed && !onScreen && this.outputSeq === this.lineOutputSeq
       const command = typed && typed !== onScreen && (await this.stricter(typed, onScreen)) ? typed : onScreen
       if (!command) {
         this.lineStart = null
         this.shell.stream.write(key)
         return
       }
-      const verdict = await this.checkCommand(command)
+      const verdict = unechoed ? this.checkUnechoed(command, await this.aclsNow()) : await this.checkCommand(command)
       this.lineStart = null
       if (verdict.allowed) {
         this.current = { input: command.slice(0, 128), output: [], outputBytes: 0, risk: verdict.risk, timestamp: Math.floor(this.manager.now() / 1000) }
         this.shell.stream.write(key)
       } else {
         // the line never reaches the host: end of line, kill the line, and a fresh prompt
-        this.queueCommand({ input: command.slice(0, 128), output: [], outputBytes: 0, risk: 5, timestamp: Math.floor(this.manager.now() / 1000) })
+        this.queueCommand({ input: unechoed ? MASKED : command.slice(0, 128), output: [], outputBytes: 0, risk: 5, timestamp: Math.floor(this.manager.now() / 1000) })
         const text = `\r\n\x1b[31m${verdict.message}\x1b[0m\r\n`
         this.onOutput(Buffer.from(text))
         this.emit('notice', { code: verdict.code, message: verdict.message })
@@ -615,6 +624,15 @@ export class TerminalSession extends EventEmitter {
     const who = { user: this.user.username, asset: this.asset, account: this.accountUsername }
     const rank = (cmd: string) => ({ reject: 3, review: 2 } as Record<string, number>)[decideCommand(acls, who, cmd).action] ?? 0
     return rank(a) > rank(b)
+  }
+
+  /** A line typed with echo off: refused by a reject or review rule without naming what was typed, else let through. */
+  private checkUnechoed(line: string, acls: Awaited<ReturnType<typeof loadCommandAcls>>): { allowed: true; risk: number } | { allowed: false; code: ErrorCode; message: string } {
+    const d = decideCommand(acls, { user: this.user.username, asset: this.asset, account: this.accountUsername }, line)
+    if (d.action === 'reject' || d.action === 'review') {
+      return { allowed: false, code: 'command_rejected', message: tr(this.lang, 'Input typed with echo off was refused by the command filter "{name}".', { name: d.acl!.name }) }
+    }
+    return { allowed: true, risk: 0 }
   }
 
   private async checkCommand(command: string): Promise<{ allowed: true; risk: number } | { allowed: false; code: ErrorCode; message: string }> {
