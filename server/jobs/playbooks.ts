@@ -11,7 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { UploadTooLarge, zipEntries } from '../engine/files.ts'
-import type { ResourceApi, ResourceDef, Row } from '../engine/types.ts'
+import type { ResourceApi, ResourceDef } from '../engine/types.ts'
+import type { Values } from '../http/body.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
 import { detailError, notFound, validationError } from '../http/errors.ts'
 import { addMessages, tr } from '../i18n.ts'
@@ -163,11 +164,11 @@ export function dangerousKeywords(dir: string): Array<{ file: string; line: numb
 // ------------------------------------------------------------------------------------------------ resources
 
 const own = (ctx: { user?: { id: string } | null }) => (ctx.user ? sql`t.creator_id = ${ctx.user.id}` : sql`false`)
-const creatorColumns = (_values: Row, ctx: { user?: { id: string } | null }, info: { op: string }) =>
+const creatorColumns = (_values: Values, ctx: { user?: { id: string } | null }, info: { op: string }) =>
   info.op === 'create' && ctx.user ? { creator_id: ctx.user.id } : {}
 
 /** Workbench → Templates → Commands (`/api/v1/ops/adhocs/`). */
-export const adhocs: ResourceDef = {
+export const adhocs: ResourceDef<'ops_adhocs'> = {
   name: 'ops.adhoc', app: 'ops', model: 'adhoc', verboseName: 'Command template', title: 'Templates',
   path: '/api/v1/ops/adhocs/', table: 'ops_adhocs', orgScoped: true, ownObjects: true, scope: own,
   fields: [
@@ -182,7 +183,7 @@ export const adhocs: ResourceDef = {
 }
 
 /** Workbench → Templates → Playbooks (`/api/v1/ops/playbooks/`): created empty, or from a zip (multipart). */
-export const playbooks: ResourceDef = {
+export const playbooks: ResourceDef<'ops_playbooks'> = {
   name: 'ops.playbook', app: 'ops', model: 'playbook', verboseName: 'Playbook template', title: 'Templates',
   path: '/api/v1/ops/playbooks/', table: 'ops_playbooks', orgScoped: true, ownObjects: true, scope: own,
   fields: [

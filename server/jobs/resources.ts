@@ -12,7 +12,7 @@ import { actorField, idField } from '../resources/common.ts'
 const like = (v: string) => `%${v.replace(/[%_\\]/g, '\\$&')}%`
 const seconds = `(case when t.date_start is not null then round(extract(epoch from (coalesce(t.date_finished, now()) - t.date_start))::numeric, 3)::float else 0 end)`
 
-export const jobLogs: ResourceDef = {
+export const jobLogs: ResourceDef<'ops_job_executions'> = {
   name: 'audits.jobauditlog',
   app: 'audits',
   model: 'jobauditlog',

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { formatDateTime } from '../../http/datetime.ts'
 import { requirePerm } from '../../http/context.ts'
-import type { ResourceDef, Row } from '../../engine/types.ts'
+import type { ResourceDef } from '../../engine/types.ts'
+import { jsonObject } from '../../http/body.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { qstr, type Query } from '../../engine/query.ts'
 import { addMessages, tr } from '../../i18n.ts'
@@ -39,16 +40,19 @@ export const ACTION_CHOICES = [
   { value: 'change_password', label: 'Change password' }, { value: 'terminate', label: 'Terminate' },
 ]
 
-const translated = (row: Row, ctx: { lang: Lang }, column: string) => tr(ctx.lang, String(row[column] ?? ''))
+const translated = (row: Readonly<Record<string, unknown>>, ctx: { lang: Lang }, column: string) => tr(ctx.lang, String(row[column] ?? ''))
 
 /** The stored diff translated for the reader; empty sides read "empty". */
 export function diffFor(diff: unknown, lang: Lang): Array<{ field: string; before: string; after: string }> {
   if (!Array.isArray(diff)) return []
   const side = (v: unknown) => (v === undefined || v === null || v === '' ? tr(lang, 'empty') : tr(lang, String(v)))
-  return diff.map((d: Row) => ({ field: tr(lang, String(d.field ?? '')), before: side(d.before), after: side(d.after) }))
+  return diff.map((x: unknown) => {
+    const d = jsonObject(x) ?? {}
+    return { field: tr(lang, String(d.field ?? '')), before: side(d.before), after: side(d.after) }
+  })
 }
 
-export const operateLogs: ResourceDef = {
+export const operateLogs: ResourceDef<'operate_logs'> = {
   name: 'audits.operatelog',
   app: 'audits',
   model: 'operatelog',
@@ -89,7 +93,7 @@ export async function registerActivities(app: FastifyInstance): Promise<void> {
       const orgs = ctx.orgId === ORG_IDS.ROOT ? sql`true` : sql`org_id = any(${[ctx.orgId, ORG_IDS.SYSTEM]}::uuid[])`
       const user = isUuid(id) ? (await sql<{ name: string; username: string }>`select name, username from users where id = ${id}`.execute(ctx.db)).rows[0] : undefined
       const byUser = user ? sql` or "user" = ${`${user.name}(${user.username})`}` : sql``
-      const r = await sql<Row>`
+      const r = await sql<{ id: string; r_type: string; datetime: Date; user: string; action: string; detail: string; detail_url: string }>`
         (select id, 'O' as r_type, datetime, "user", action, '' as detail, '' as detail_url from operate_logs
           where (resource_id = ${id}${byUser}) and ${orgs} order by datetime desc limit 30)
         union all

@@ -5,7 +5,8 @@
  * Component-only routes (registration, heartbeat, tasks, replays) are in components.ts.
  */
 import { sql } from 'kysely'
-import type { FieldDef, ResourceDef, Row } from '../../engine/types.ts'
+import type { FieldDef, ResourceDef } from '../../engine/types.ts'
+import { jsonObject, type Values } from '../../http/body.ts'
 import { isUuid, normUuid } from '../../engine/parse.ts'
 import { tr } from '../../i18n.ts'
 import { ApiError } from '../../http/errors.ts'
@@ -99,7 +100,7 @@ export function loadOf(row: { is_alive: boolean; stat: unknown }): 'critical' | 
 const SESSION_TYPES = [{ value: 'normal', label: 'Normal' }, { value: 'tunnel', label: 'Tunnel' }, { value: 'command', label: 'Command' }]
 const LOGIN_FROM = [{ value: 'ST', label: 'SSH Terminal' }, { value: 'RT', label: 'RDP Terminal' }, { value: 'WT', label: 'Web Terminal' }, { value: 'DT', label: 'DB Terminal' }]
 
-export const sessions: ResourceDef = {
+export const sessions: ResourceDef<'terminal_sessions'> = {
   name: 'terminal.session',
   app: 'terminal',
   model: 'session',
@@ -149,14 +150,14 @@ export const sessions: ResourceDef = {
   hooks: {
     columns: async (values, ctx, info) => {
       if (info.op !== 'create') {
-        const out: Row = { id: info.existing!.id }
+        const out: Values = { id: info.existing!.id }
         // Finishing without an end date: now (koko sends date_end; lion does not always).
         if (values.is_finished === true && !info.existing?.date_end && values.date_end === undefined) out.date_end = new Date()
         return out
       }
-      const out: Row = {}
-      const body = info.req?.body as Row | undefined
-      if (body && !Array.isArray(body) && typeof body.date_start === 'string' && Number.isFinite(Date.parse(body.date_start))) out.date_start = new Date(body.date_start)
+      const out: Values = {}
+      const body = jsonObject(info.req?.body)
+      if (body && typeof body.date_start === 'string' && Number.isFinite(Date.parse(body.date_start))) out.date_start = new Date(body.date_start)
       if (ctx.user) {
         const r = await sql<{ id: string }>`select id from terminals where user_id = ${ctx.user.id} and not is_deleted`.execute(info.tx)
         if (r.rows[0]) out.terminal_id = r.rows[0].id
@@ -168,7 +169,7 @@ export const sessions: ResourceDef = {
 
 export const RISK_LEVELS = [{ value: 0, label: 'Ordinary' }, { value: 5, label: 'Dangerous' }]
 
-export const commands: ResourceDef = {
+export const commands: ResourceDef<'commands'> = {
   name: 'terminal.command',
   app: 'terminal',
   model: 'command',
@@ -213,7 +214,7 @@ function displayTimestamp(ts: number, tz: string): string {
 const FTP_OPERATES = ['mkdir', 'rmdir', 'delete', 'upload', 'rename', 'symlink', 'download']
   .map((v) => ({ value: v, label: v === 'symlink' ? 'Symlink' : v[0]!.toUpperCase() + v.slice(1) }))
 
-export const ftpLogs: ResourceDef = {
+export const ftpLogs: ResourceDef<'ftp_logs'> = {
   name: 'audits.ftplog',
   app: 'audits',
   model: 'ftplog',

@@ -67,7 +67,7 @@ async function createSharing(req: FastifyRequest, reply: FastifyReply, api: Reso
   return reply.status(201).send(await api.create(req, req.body))
 }
 
-export const sessionSharings: ResourceDef = {
+export const sessionSharings: ResourceDef<'session_sharings'> = {
   name: 'terminal.sessionsharing',
   app: 'terminal',
   model: 'sessionsharing',
@@ -155,7 +155,7 @@ const finished: ActionDef = {
   },
 }
 
-export const sessionJoinRecords: ResourceDef = {
+export const sessionJoinRecords: ResourceDef<'session_join_records'> = {
   name: 'terminal.sessionjoinrecord',
   app: 'terminal',
   model: 'sessionjoinrecord',
