@@ -6,7 +6,7 @@
 import { afterAll } from 'vitest'
 import { allResources, findResource } from '../engine/registry.ts'
 import { allows } from '../engine/routes.ts'
-import type { ResourceDef, Row } from '../engine/types.ts'
+import type { ResourceDef } from '../engine/types.ts'
 import { BUILTIN_ROLES, ORG_IDS, ROLE_IDS, type BuiltinRole } from '../rbac/catalog.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
 import { optionsProblems } from './checks.ts'
@@ -105,7 +105,7 @@ const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number
     const host = await f.create(byName('assets.host')!, org)
     const account = await f.admin.post('/api/v1/accounts/accounts/', { asset: host.id, name: `c${n}`, username: `c${n}`, secret_type: 'password' }, headers)
     if (account.statusCode !== 201) throw new Error(`account for a connection token: ${account.statusCode} ${account.body}`)
-    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Row
+    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Body
     // A permission names members of its organization: the administrator joins another one as an OrgUser.
     if (org !== ORG_IDS.DEFAULT && org !== ORG_IDS.ROOT) await f.admin.post('/api/v1/rbac/org-role-bindings/', { user: me.id, role: ROLE_IDS.OrgUser }, headers)
     const perm = await f.admin.post('/api/v1/perms/asset-permissions/', {
@@ -124,7 +124,7 @@ const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number
   // A sharing belongs to its session's user: a session of the administrator's, so the administrator lists it.
   'terminal.sessionsharing': async (f, requestOrg) => {
     const org = requestOrg === ORG_IDS.ROOT ? ORG_IDS.DEFAULT : requestOrg
-    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Row
+    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Body
     const made = await f.admin.post('/api/v1/terminal/sessions/', { user: `${String(me.name)}(${String(me.username)})`, user_id: me.id, asset: 'shared', org_id: org }, { 'x-jms-org': org })
     if (made.statusCode !== 201) throw new Error(`session for a sharing: ${made.statusCode} ${made.body}`)
     return { session: made.json().id }
@@ -132,7 +132,7 @@ const PREREQUISITES: Readonly<Record<string, (f: Factory, org: string, n: number
   // A join is recorded for a live sharing with its verify code (a refused one answers 400 {error}).
   'terminal.sessionjoinrecord': async (f, org) => {
     const sharing = await f.create(byName('terminal.sessionsharing')!, org, { expired_time: 60, users: [] })
-    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Row
+    const me = (await f.admin.get('/api/v1/users/profile/')).json() as Body
     return { sharing: sharing.id, verify_code: sharing.verify_code, joiner: me.id }
   },
 }
@@ -192,7 +192,7 @@ export class Factory {
    * A target of a related field: a fresh one, or, when the picker URL filters the list (a platform of the
    * database category), the newest matching one — created with the filter's values when there is none.
    */
-  private async related(target: ResourceDef, org: string, url = target.path): Promise<Row> {
+  private async related(target: ResourceDef, org: string, url = target.path): Promise<Body> {
     const query = pickerQuery(url)
     if (Object.keys(query).length) {
       const r = await this.admin.get(`${url}&limit=1`, this.headers(org))
@@ -223,16 +223,16 @@ export class Factory {
     return { ...body, ...overrides }
   }
 
-  async create(def: ResourceDef, org: string, overrides: Body = {}): Promise<Row> {
+  async create(def: ResourceDef, org: string, overrides: Body = {}): Promise<Body> {
     const r = await this.admin.post(def.path, await this.body(def, org, overrides), this.headers(org))
     if (r.statusCode !== 201) throw new Error(`creating ${def.name} in ${org}: ${r.statusCode} ${r.body.slice(0, 300)}`)
-    const made = r.json() as Row
+    const made = r.json() as Body
     // a create answered with its background task rather than the object (applet host deployments, as 3.2): the newest
     return made?.id !== undefined ? made : this.existing(def, org)
   }
 
   /** An existing object (the newest the admin sees in that org). */
-  async existing(def: ResourceDef, org: string): Promise<Row> {
+  async existing(def: ResourceDef, org: string): Promise<Body> {
     const r = await this.admin.get(`${def.path}?limit=1`, this.headers(org))
     const first = r.json()?.results?.[0]
     if (r.statusCode !== 200 || !first) throw new Error(`no ${def.name} in ${org}: ${r.statusCode} ${r.body.slice(0, 200)}`)
@@ -240,7 +240,7 @@ export class Factory {
   }
 
   /** A fresh object when the resource can create one, else an existing one. */
-  object(def: ResourceDef, org: string): Promise<Row> {
+  object(def: ResourceDef, org: string): Promise<Body> {
     return allows(def, 'create') ? this.create(def, org) : this.existing(def, org)
   }
 
@@ -248,7 +248,7 @@ export class Factory {
    * Like `object`, but a read-only resource with no rows yet gives a missing id (`missing: true`): permission
    * checks come before the lookup, so refusals are still checked, and an allowed read answers 404.
    */
-  objectOrMissing(def: ResourceDef, org: string): Promise<Row> {
+  objectOrMissing(def: ResourceDef, org: string): Promise<Body> {
     if (allows(def, 'create')) return this.create(def, org)
     return this.existing(def, org).catch(() => ({ id: def.idKind === 'serial' ? MISSING_SERIAL : MISSING_UUID, missing: true }))
   }

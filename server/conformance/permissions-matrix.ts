@@ -12,7 +12,8 @@ import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { permOf } from '../engine/fields.ts'
 import { allows } from '../engine/routes.ts'
-import type { PermAction, ResourceDef, Row, Verb } from '../engine/types.ts'
+import type { PermAction, ResourceDef, Verb } from '../engine/types.ts'
+import type { Values } from '../http/body.ts'
 import { ORG_IDS, ROLE_IDS, satisfies } from '../rbac/catalog.ts'
 import { dbKind } from '../testing.ts'
 import { Factory, heldBy, makeSubjects, type conformanceServer, type Subject } from './harness.ts'
@@ -68,7 +69,7 @@ export function permissionMatrix(s: Awaited<ReturnType<typeof conformanceServer>
     })
 
     /** An object of the resource in the org of a case (ROOT uses the own org's objects). */
-    const samples = new Map<string, Promise<Row>>()
+    const samples = new Map<string, Promise<Values>>()
     const sample = (def: ResourceDef, org: OrgCase) => {
       const key = `${def.name}|${org === 'root' ? 'own' : org}`
       if (!samples.has(key)) samples.set(key, factory.objectOrMissing(def, orgId(org === 'root' ? 'own' : org)))
@@ -130,7 +131,7 @@ export function permissionMatrix(s: Awaited<ReturnType<typeof conformanceServer>
       const own = { 'x-jms-org': ORG_IDS.DEFAULT }
       const adminSees = (await s.admin.get(`${path}${foreign.id}/`, own)).statusCode
       if (def.orgScoped && adminSees !== 404) problems.push(`an org-scoped object of another organization is retrievable: ${adminSees}`)
-      const adminIds = new Set(((await s.admin.get(path, own)).json() as Row[]).map((x) => String(x.id)))
+      const adminIds = new Set(((await s.admin.get(path, own)).json() as Values[]).map((x) => String(x.id)))
       if (adminIds.has(String(foreign.id)) !== (adminSees === 200)) problems.push('list and retrieve disagree on a foreign object')
       for (const subject of subjects) {
         if (!satisfies(heldBy(subject.role, checkOrg(def, 'own', 'view')), permOf(def, 'view'))) continue
@@ -139,11 +140,11 @@ export function permissionMatrix(s: Awaited<ReturnType<typeof conformanceServer>
         // sees only the login ACLs of users it manages: issue 16 #2).
         if (r.statusCode === 200 ? adminSees !== 200 : ![403, 404].includes(r.statusCode)) problems.push(`${subject.role.name} retrieves a foreign object: ${r.statusCode}, the admin ${adminSees}`)
         const list = await subject.client.get(path, own)
-        const extra = (list.json() as Row[]).filter((x) => !adminIds.has(String(x.id)))
+        const extra = (list.json() as Values[]).filter((x) => !adminIds.has(String(x.id)))
         // (own-object resources — API keys, temporary passwords — list each user's own: never the admin's sample)
         if (extra.length && !def.ownObjects) problems.push(`${subject.role.name} lists ${extra.length} objects the admin does not see in that org`)
-        if (def.ownObjects && (list.json() as Row[]).some((x) => String(x.id) === String(foreign.id))) problems.push(`${subject.role.name} lists another user's object`)
-        if (def.orgScoped && (list.json() as Row[]).some((x) => x.org_id !== ORG_IDS.DEFAULT)) problems.push(`${subject.role.name} lists objects of another org`)
+        if (def.ownObjects && (list.json() as Values[]).some((x) => String(x.id) === String(foreign.id))) problems.push(`${subject.role.name} lists another user's object`)
+        if (def.orgScoped && (list.json() as Values[]).some((x) => x.org_id !== ORG_IDS.DEFAULT)) problems.push(`${subject.role.name} lists objects of another org`)
       }
       // Read actions on a foreign object answer as the retrieve does (no object that the list hides).
       for (const a of (def.actions ?? []).filter((x) => x.detail && x.method === 'GET')) {
