@@ -67,7 +67,8 @@ function start(): EarlyRecord[] {
   }
   // The time zone the client sent last (the first Intl call of a page costs tens of milliseconds); the client
   // adopts an answer only when its own X-TZ is the same.
-  const remembered = stored(config?.timeZoneKey)
+  // (A zone chosen in Preferences first: the last one sent may predate the choice, made on another browser.)
+  const remembered = stored(config?.preferredTimeZoneKey) || stored(config?.timeZoneKey)
   const tz = remembered || Intl.DateTimeFormat().resolvedOptions().timeZone
   ;(globalThis as unknown as { __bastionTimeZone?: EarlyTimeZone }).__bastionTimeZone = { zone: tz, fromIntl: !remembered }
   return plan.requests.map((r) => {

@@ -34,6 +34,8 @@ export interface EarlyConfig {
   locale: { cookie: string; known: readonly string[]; fallback: string }
   /** localStorage key of the time zone the client last sent (its X-TZ), so no Intl call delays the requests */
   timeZoneKey: string
+  /** localStorage key of the zone chosen in Preferences: sent before the one last sent (a preference just changed) */
+  preferredTimeZoneKey?: string
 }
 
 /** Chunk files of the build, by use (the `data-assets` of the early script tag). */

@@ -12,7 +12,7 @@
  * dates), lists shown as tabs of another page, and paths with parameters.
  */
 import { DEFAULT_ORG_ID } from '../api/client.ts'
-import { TIME_ZONE_KEY } from '../api/timeZone.ts'
+import { PREFERRED_TIME_ZONE_KEY, TIME_ZONE_KEY } from '../api/timeZone.ts'
 import { SIZE_SLOT, type EarlyConfig } from '../api/earlyPlan.ts'
 import { withQuery } from '../api/resources.ts'
 import { LANGUAGE_COOKIE, LOCALES } from '../app/i18n.ts'
@@ -64,5 +64,6 @@ export function earlyTable(): EarlyConfig {
     // detectLocale's order (src/app/i18n.ts): the cookie, the browser, then Chinese.
     locale: { cookie: LANGUAGE_COOKIE, known: [...LOCALES], fallback: 'zh' },
     timeZoneKey: TIME_ZONE_KEY,
+    preferredTimeZoneKey: PREFERRED_TIME_ZONE_KEY,
   }
 }

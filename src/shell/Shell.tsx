@@ -1,4 +1,4 @@
-import { makeStaticStyles, makeStyles, tokens } from '@fluentui/react-components'
+import { makeStyles, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router'
 import { Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
@@ -40,17 +40,15 @@ const useStyles = makeStyles({
     ':focus': { left: tokens.spacingHorizontalS, top: tokens.spacingVerticalS, padding: tokens.spacingHorizontalS, backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1 },
   },
   body: { display: 'flex', flexGrow: 1, minHeight: 0 },
-  main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0, overflow: 'auto', ':focus': { outlineStyle: 'none' } },
+  main: {
+    display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0, overflow: 'auto', ':focus': { outlineStyle: 'none' },
+    // Rules for every page, so no page scrolls sideways on a narrow screen (issue 35; tests/e2e/narrow.spec.ts walks
+    // every page at 360 px): a row of tabs or of radio buttons wraps rather than running past the window. (Nested
+    // rules of this class, not static ones: those are inserted while rendering, not extracted at build time.)
+    '& [role="tablist"][aria-orientation="horizontal"]': { flexWrap: 'wrap' },
+    '& .fui-RadioGroup': { flexWrap: 'wrap' },
+  },
   content: { flexGrow: 1, padding: tokens.spacingHorizontalL, backgroundColor: tokens.colorNeutralBackground1, margin: tokens.spacingHorizontalS, borderRadius: tokens.borderRadiusMedium },
-})
-
-/**
- * Rules for every page, so no page scrolls sideways on a narrow screen (issue 35; tests/e2e/narrow.spec.ts walks
- * every page at 360 px): a row of tabs or of radio buttons wraps rather than running past the window.
- */
-const usePageRules = makeStaticStyles({
-  '[role="tablist"][aria-orientation="horizontal"]': { flexWrap: 'wrap' },
-  '.fui-RadioGroup': { flexWrap: 'wrap' },
 })
 
 type NavState = { status: string; location: { href: string; state?: { __TSR_index?: number } }; matches: { status?: string; staticData?: { route?: RouteDef } }[] }
@@ -103,7 +101,6 @@ export function useChromeAfterPage(pageShown: boolean, load: () => void = () => 
 export function Shell() {
   const { t } = useLingui()
   const styles = useStyles()
-  usePageRules()
   const sidebar = useSidebar()
   const navigate = useNavigate()
   const visit = useRouterState({ select: selectVisit as never }) as string

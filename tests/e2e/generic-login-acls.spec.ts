@@ -37,7 +37,9 @@ test.describe('user login ACLs', () => {
     await ips.fill('10.0.0.0/8')
     await ips.press('Enter')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
-    await expect(page).toHaveURL(new RegExp(`user-acl\\?.*user=${userId}`))
+    // back where the form was opened: the user's page (issue 35, return to origin)
+    await expect(page).toHaveURL(new RegExp(`/ui/console/users/users/${userId}(\\?|$)`))
+    await page.goto(`/ui/console/users/users/user-acl?user=${userId}`)
     await expect(row(page, name)).toContainText('10.0.0.0/8')
     await expectNoAxeViolations(page, 'login ACL list')
     const acl = results(await a.get(`${ACLS}?user=${userId}`)).find((x: { name: string }) => x.name === name) as { id: string; user: { id: string } }

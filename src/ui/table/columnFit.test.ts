@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CELL_PADDING, DEFAULT_PRIORITY, fitColumns, guessPriority, KEY_PRIORITY, LAST_PRIORITY, LOW_PRIORITY, rowWidth, SELECTION_WIDTH } from './columnFit.ts'
+import { CELL_PADDING, DEFAULT_PRIORITY, fitColumns, guessPriority, KEY_PRIORITY, LAST_PRIORITY, LOW_PRIORITY, rowWidth, SELECTION_WIDTH, STATE_PRIORITY } from './columnFit.ts'
 
 const col = (id: string, width: number, priority = DEFAULT_PRIORITY) => ({ id, width, priority })
 
@@ -60,5 +60,9 @@ describe('guessPriority', () => {
     expect(guessPriority('date_created', 'datetime')).toBe(LOW_PRIORITY)
     expect(guessPriority('created_by')).toBe(LOW_PRIORITY)
     expect(guessPriority('address', 'text')).toBe(DEFAULT_PRIORITY)
+  })
+  it('keeps a row\'s state (status, load, connectivity, on/off) before the other columns', () => {
+    for (const id of ['status', 'state', 'load', 'is_alive', 'connectivity', 'enabled', 'is_valid']) expect(guessPriority(id)).toBe(STATE_PRIORITY)
+    expect(STATE_PRIORITY).toBeLessThan(DEFAULT_PRIORITY)
   })
 })

@@ -27,6 +27,9 @@ export const CELL_PADDING = 16
 /** The selection checkbox column's track. */
 export const SELECTION_WIDTH = 44
 
+/** A row's state (status, load, connectivity, on/off): what a list is read for, kept before other columns. */
+export const STATE_PRIORITY = 2
+const STATE_NAMES = new Set(['status', 'state', 'load', 'is_alive', 'connectivity', 'enabled', 'is_valid'])
 const LOW_NAMES = new Set(['date_created', 'date_updated', 'created_by', 'updated_by', 'org_id', 'org_name', 'date_joined', 'date_expired', 'date_start', 'date_finished'])
 
 /**
@@ -37,6 +40,7 @@ export function guessPriority(id: string, kind?: string): number {
   if (kind === 'detailLink') return KEY_PRIORITY
   if (id === 'id' || id === 'comment' || kind === 'longText') return LAST_PRIORITY
   if (LOW_NAMES.has(id)) return LOW_PRIORITY
+  if (STATE_NAMES.has(id)) return STATE_PRIORITY
   return DEFAULT_PRIORITY
 }
 

@@ -106,10 +106,10 @@ export function MyAssetsPage() {
           ),
         }]),
       ],
-      min: ['name', 'connect'],
+      min: files ? ['name', 'connect', 'files'] : ['name', 'connect'],
       defaults: ['name', 'address', 'platform', 'granted_actions', 'favorite', 'connect', 'files'],
       // connecting is what the page is for, then what the grant allows; where the asset is gives way first
-      priority: { favorite: 1, granted_actions: 2, address: 3, platform: 4, files: 5 },
+      priority: { favorite: 1, granted_actions: 2, address: 3, platform: 4 },
     },
   }), [nodeId, t, navigate, files])
   return (

@@ -95,6 +95,8 @@ export const taskListConfig: ListConfig = {
   columns: {
     min: ['name', 'actions'],
     defaults: ['name', 'summary', 'state', 'date_last_publish', 'exec_cycle', 'next_exec_time', 'enabled', 'actions'],
+    // the schedule (cycle, next run, on/off) is what this list is read for; the last run's date gives way first
+    priority: { exec_cycle: 2, next_exec_time: 2, enabled: 2, date_last_publish: 4 },
     exclude: ['id', 'meta', 'crontab', 'interval'],
     overrides: {
       name: {
