@@ -69,8 +69,8 @@ export class TermClient {
   closed: { code: number } | null = null
   private waiters: Array<() => void> = []
 
-  constructor(address: string, c: TestClient) {
-    this.ws = new WebSocket(`ws://${address}${TERMINAL_SOCKET_PATH}`, { headers: { cookie: c.cookieHeader(), 'accept-language': 'en' } })
+  constructor(address: string, c: TestClient, path = TERMINAL_SOCKET_PATH, headers: Record<string, string> = {}) {
+    this.ws = new WebSocket(`ws://${address}${path}`, { headers: { cookie: c.cookieHeader(), 'accept-language': 'en', ...headers } })
     this.ws.on('message', (data, isBinary) => {
       if (isBinary) this.output += Buffer.from(data as Buffer).toString('utf8')
       else this.frames.push(JSON.parse(data.toString()) as Frame)

@@ -9,37 +9,17 @@ import { randomBytes } from 'node:crypto'
 import { chownSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
-import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, results, unique, type Api } from './generic-support.ts'
-import { createUser, finishFirstLogin, login, PASSWORD, ROLES } from './shell-helpers.ts'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, results, unique } from './generic-support.ts'
+import { login, PASSWORD } from './shell-helpers.ts'
+import { useLoopbackHost } from './support/loopback-host.ts'
 
-let sshd: Sshd
-let account: SshdUser
-
-test.beforeAll(async () => {
-  sshd = await startSshd()
-  account = await sshd.addUser()
-})
-test.afterAll(async () => {
-  await sshd?.stop()
-})
-
-async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string, actions: string[]) {
-  const hostName = `${tag}-host`
-  const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
-  await a.post('/api/v1/accounts/accounts/', { asset: host.id, name: account.username, username: account.username, secret_type: 'password', secret: account.password })
-  const username = `${tag}-user`
-  const userId = await createUser(request, await adminToken(request), username, [ROLES.OrgUser])
-  await finishFirstLogin(request, username, PASSWORD)
-  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions })
-  return { hostName, username }
-}
+const host = useLoopbackHost()
 
 /** A folder on the host, owned by the host's account. */
 function hostDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-fm-'))
-  const uid = Number(readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${account.username}:`))!.split(':')[2])
+  const uid = Number(readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${host.account.username}:`))!.split(':')[2])
   chownSync(dir, uid, uid)
   return dir
 }
@@ -47,16 +27,16 @@ function hostDir(): string {
 test('My assets → Files: upload, download (same bytes), new folder, rename, delete; all in the FTP logs; axe at 1440 and 360 px', async ({ page, request }) => {
   const a = await api(request)
   const tag = unique('fm')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'upload', 'download', 'delete'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect', 'upload', 'download', 'delete'])
   const dir = hostDir()
   await page.setViewportSize({ width: 1440, height: 900 })
   await login(page, username, PASSWORD, '/ui/workbench/assets')
   await page.getByRole('button', { name: `Files of ${hostName}` }).click()
   await expect(page).toHaveURL(/\/ui\/workbench\/file-manager\?path=/)
-  await page.getByRole('button', { name: account.username, exact: true }).click()
+  await page.getByRole('button', { name: host.account.username, exact: true }).click()
   await expect(page.getByRole('toolbar', { name: 'File actions' }).getByRole('button', { name: 'Upload' })).toBeEnabled()
   // straight to the host's folder, as a link would
-  await page.goto(`/ui/workbench/file-manager?path=${encodeURIComponent(`/DEFAULT/${hostName}/${account.username}${dir}`)}`)
+  await page.goto(`/ui/workbench/file-manager?path=${encodeURIComponent(`/DEFAULT/${hostName}/${host.account.username}${dir}`)}`)
   await expect(page.getByRole('cell', { name: 'This folder is empty.' })).toBeVisible()
   await expectNoAxeViolations(page, 'file manager, empty folder')
 
@@ -106,9 +86,9 @@ test('My assets → Files: upload, download (same bytes), new folder, rename, de
 test('without download: no download offered, the URL is refused with 403 and the refusal is logged', async ({ page, request }) => {
   const a = await api(request)
   const tag = unique('fmro')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'upload'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect', 'upload'])
   const dir = hostDir()
-  const folder = `/DEFAULT/${hostName}/${account.username}${dir}`
+  const folder = `/DEFAULT/${hostName}/${host.account.username}${dir}`
   await login(page, username, PASSWORD, `/ui/workbench/file-manager?path=${encodeURIComponent(folder)}`)
   await page.getByLabel('File to upload').setInputFiles({ name: 'mine.txt', mimeType: 'text/plain', buffer: Buffer.from('my own bytes') })
   await expect(page.getByRole('cell', { name: 'mine.txt', exact: true })).toBeVisible({ timeout: 30_000 })

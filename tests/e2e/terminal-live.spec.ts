@@ -6,32 +6,12 @@
  * no Monitor, and a wrong code is refused. axe on the new views; keyboard for the share dialog and the join form.
  */
 import type { Page } from '@playwright/test'
-import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, results, row, rowAction, confirmDialog, unique, type Api } from './generic-support.ts'
+import { api, results, row, rowAction, confirmDialog, unique } from './generic-support.ts'
 import { createUser, finishFirstLogin, login, PASSWORD, ROLES } from './shell-helpers.ts'
+import { useLoopbackHost } from './support/loopback-host.ts'
 
-let sshd: Sshd
-let account: SshdUser
-
-test.beforeAll(async () => {
-  sshd = await startSshd()
-  account = await sshd.addUser()
-})
-test.afterAll(async () => {
-  await sshd?.stop()
-})
-
-async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string, actions: string[]) {
-  const hostName = `${tag}-host`
-  const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
-  await a.post('/api/v1/accounts/accounts/', { asset: host.id, name: account.username, username: account.username, secret_type: 'password', secret: account.password })
-  const username = `${tag}-user`
-  const userId = await createUser(request, await adminToken(request), username, [ROLES.OrgUser])
-  await finishFirstLogin(request, username, PASSWORD)
-  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions })
-  return { hostName, username }
-}
+const host = useLoopbackHost()
 
 async function newUser(request: Parameters<typeof adminToken>[0], username: string, roles: string[]) {
   const id = await createUser(request, await adminToken(request), username, roles)
@@ -61,7 +41,7 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
   test.slow() // two browser contexts and a live terminal in each
   const a = await api(request)
   const tag = unique('lm')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect', 'copy', 'paste'])
   const auditorName = `${tag}-auditor`
   await newUser(request, auditorName, [ROLES.OrgAuditor])
 
@@ -120,7 +100,7 @@ test('a writable share: the invitee joins from the link with the code and types 
   const a = await api(request)
   await a.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
   const tag = unique('ls')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste', 'share'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect', 'copy', 'paste', 'share'])
   const joinerName = `${tag}-joiner`
   await newUser(request, joinerName, [ROLES.OrgUser])
 

@@ -8,33 +8,12 @@
  */
 import { spawn } from 'node:child_process'
 import type { Page, WebSocketRoute } from '@playwright/test'
-import { startSshd, type Sshd, type SshdUser } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, login as adminLogin, results, row, unique, type Api } from './generic-support.ts'
-import { createUser, finishFirstLogin, login, PASSWORD, profileId, ROLES } from './shell-helpers.ts'
+import { api, login as adminLogin, results, row, unique } from './generic-support.ts'
+import { login, PASSWORD, profileId } from './shell-helpers.ts'
+import { useLoopbackHost } from './support/loopback-host.ts'
 
-let sshd: Sshd
-let account: SshdUser
-
-test.beforeAll(async () => {
-  sshd = await startSshd()
-  account = await sshd.addUser()
-})
-test.afterAll(async () => {
-  await sshd?.stop()
-})
-
-/** A host on the sshd with the OS user as its account, granted to a new user with these actions. */
-async function grantedHost(a: Api, request: Parameters<typeof adminToken>[0], tag: string, actions: string[]) {
-  const hostName = `${tag}-host`
-  const host = await a.post('/api/v1/assets/hosts/', { name: hostName, address: '127.0.0.1', platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] }) as { id: string }
-  await a.post('/api/v1/accounts/accounts/', { asset: host.id, name: account.username, username: account.username, secret_type: 'password', secret: account.password })
-  const username = `${tag}-user`
-  const userId = await createUser(request, await adminToken(request), username, [ROLES.OrgUser])
-  await finishFirstLogin(request, username, PASSWORD)
-  await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-perm`, users: [userId], assets: [host.id], accounts: ['@ALL'], actions })
-  return { hostName, hostId: host.id, username }
-}
+const host = useLoopbackHost()
 
 /** The text xterm shows (its DOM renderer's rows). */
 const screen = (page: Page) => page.locator('[data-terminal-phase]:visible .xterm-rows')
@@ -80,7 +59,7 @@ function sshThrough(args: string[], password: string, line: string): Promise<str
 test('My assets → Connect → web terminal: echo answers, a blocked command is refused, the audit shows the session, its commands and its replay', async ({ page, browser, request }) => {
   const a = await api(request)
   const tag = unique('tw')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy', 'paste'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect', 'copy', 'paste'])
   const marker = `/tmp/${tag}-kept`
   const group = await a.post('/api/v1/acls/command-groups/', { name: `${tag}-danger`, content: 'rm -rf' }) as { id: string }
   await a.post('/api/v1/acls/command-filter-acls/', {
@@ -158,7 +137,7 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
   const a = await api(request)
   const tag = unique('tl')
   // granted without paste
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect', 'copy'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect', 'copy'])
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await ctx.newPage()
   // Every terminal websocket goes through Playwright (to the real server), so the test can drop one as a network
@@ -241,7 +220,7 @@ test('/luna/: the asset tree opens sessions in tabs; axe; 1440 and 360 px wide',
 test('the built-in inspector in /luna/: the tab\'s terminal machine, live, for an administrator; none for a user', async ({ page, browser, request }) => {
   const a = await api(request)
   const tag = unique('ti')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect'])
   await a.post('/api/v1/perms/asset-permissions/', { name: `${tag}-admin`, users: [await profileId(request, await adminToken(request))], assets: [(await a.get(`/api/v1/assets/hosts/?name=${hostName}`) as { id: string }[])[0]!.id], accounts: ['@ALL'], actions: ['connect'] })
 
   await adminLogin(page, '/')
@@ -266,7 +245,7 @@ test('the built-in inspector in /luna/: the tab\'s terminal machine, live, for a
 test('/luna/ under a login review: the tab waits naming the reviewer, opens once approved, says who rejected, and Cancel closes the ticket', async ({ browser, request }) => {
   const a = await api(request)
   const tag = unique('tr')
-  const { hostName, username } = await grantedHost(a, request, tag, ['connect'])
+  const { hostName, username } = await host.granted(a, request, tag, ['connect'])
   const token = await adminToken(request)
   const adminId = await profileId(request, token)
   const adminName = (await a.get('/api/v1/users/profile/') as { name: string }).name
