@@ -387,6 +387,20 @@ export interface ShellSession {
  * target's `hostKeyFingerprint`, as for every login).
  */
 export async function openShell(target: SshTarget, options: SshConnectOptions & { cols: number; rows: number; term?: string }): Promise<ShellSession> {
+  return withHops(target, options, async (hop, closeAll) => {
+    const stream = await new Promise<ClientChannel>((resolve, reject) => {
+      hop.client.shell({ term: options.term ?? 'xterm-256color', cols: options.cols, rows: options.rows }, (err, s) => (err ? reject(classify(err, 'target')) : resolve(s)))
+    })
+    return { serverVersion: hop.serverVersion, hostKeyFingerprint: hop.fingerprint, stream, close: closeAll }
+  })
+}
+
+/**
+ * Logs in to `target` (through the gateway when given) and hands the target's hop to `open`, with the function that
+ * ends every hop's connection: the caller's session owns them from then on; on any failure they are all ended.
+ */
+async function withHops<T>(target: SshTarget, options: SshConnectOptions,
+  open: (hop: Awaited<ReturnType<typeof openHop>>, closeAll: () => void, clients: readonly Client[]) => Promise<T>): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
   const clients: Client[] = []
   const closeAll = () => {
@@ -399,10 +413,7 @@ export async function openShell(target: SshTarget, options: SshConnectOptions & 
       sock = await forward(gw.client, target.host, target.port)
     }
     const hop = await openHop(target, 'target', timeoutMs, sock, (c) => clients.push(c))
-    const stream = await new Promise<ClientChannel>((resolve, reject) => {
-      hop.client.shell({ term: options.term ?? 'xterm-256color', cols: options.cols, rows: options.rows }, (err, s) => (err ? reject(classify(err, 'target')) : resolve(s)))
-    })
-    return { serverVersion: hop.serverVersion, hostKeyFingerprint: hop.fingerprint, stream, close: closeAll }
+    return await open(hop, closeAll, clients)
   } catch (err) {
     closeAll()
     throw err
@@ -423,18 +434,7 @@ export interface SftpSession {
  * `SshError`s (the host key check is the target's `hostKeyFingerprint`, as for every login).
  */
 export async function openSftp(target: SshTarget, options: SshConnectOptions = {}): Promise<SftpSession> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
-  const clients: Client[] = []
-  const closeAll = () => {
-    for (const c of [...clients].reverse()) c.end()
-  }
-  try {
-    let sock: ConnectConfig['sock'] | undefined
-    if (options.gateway) {
-      const gw = await openHop(options.gateway, 'gateway', timeoutMs, undefined, (c) => clients.push(c))
-      sock = await forward(gw.client, target.host, target.port)
-    }
-    const hop = await openHop(target, 'target', timeoutMs, sock, (c) => clients.push(c))
+  return withHops(target, options, async (hop, closeAll, clients) => {
     const sftp = await new Promise<SFTPWrapper>((resolve, reject) => {
       hop.client.sftp((err, s) => (err ? reject(classify(err, 'target')) : resolve(s)))
     })
@@ -455,8 +455,5 @@ export async function openSftp(target: SshTarget, options: SshConnectOptions = {
         closeAll()
       },
     }
-  } catch (err) {
-    closeAll()
-    throw err
-  }
+  })
 }
