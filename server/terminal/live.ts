@@ -35,12 +35,12 @@ import { formatDateTime } from '../http/datetime.ts'
 import type { Lang } from '../http/request-context.ts'
 import { addMessages, tr } from '../i18n.ts'
 import { keepAlive } from '../realtime/keepalive.ts'
-import { sameOrigin } from '../realtime/socket.ts'
 import { replayDir, storeReplay, TERMINAL_LIVE_CHANNEL } from '../resources/terminal/components.ts'
 import { sessions as sessionResource } from '../resources/terminal/resources.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { ComponentCallError } from './builtin.ts'
 import type { CloseInfo, SessionActions, TerminalManager, TerminalSession } from './session.ts'
+import { openSocket } from './socket-open.ts'
 
 export const LIVE_SOCKET_PATH = '/ws/terminal/live/'
 /** Output is sent between processes in NOTIFY payloads of at most this many bytes (base64: ~6.7 KB of the 8000). */
@@ -730,20 +730,9 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
   const db = () => app.services.database.db
 
   app.get(LIVE_SOCKET_PATH, { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
-    const user = req.ctx?.user
-    const lang = req.ctx?.lang ?? 'en'
-    const sendJson = (msg: unknown) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg))
-    }
-    const fail = (code: string, message: string) => {
-      sendJson({ type: 'error', code, message })
-      socket.close(1000)
-    }
-    if (!user || (req.ctx.authBy === 'session' && !sameOrigin(req))) {
-      sendJson({ type: 'error', code: 'permission_denied', message: tr(lang, 'Not signed in.') })
-      socket.close(4401, 'unauthenticated')
-      return
-    }
+    const opened = openSocket(socket, req)
+    if (!opened) return
+    const { user, lang, sendJson, fail } = opened
     const stopPing = keepAlive(socket)
     let watcher: Watcher | undefined
     let started = false

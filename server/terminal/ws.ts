@@ -11,10 +11,10 @@ import { sql } from 'kysely'
 import type { RawData, WebSocket } from 'ws'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { tr } from '../i18n.ts'
-import { sameOrigin } from '../realtime/socket.ts'
 import { openSecret } from '../resources/accounts/secrets.ts'
 import { getTicketWaiter } from './approval.ts'
 import { TerminalError, type CloseInfo, type TerminalManager, type TerminalSession } from './session.ts'
+import { openSocket } from './socket-open.ts'
 
 export const TERMINAL_SOCKET_PATH = '/ws/terminal/'
 export const MAX_FRAME_BYTES = 64 * 1024
@@ -53,20 +53,9 @@ function sessionInfo(s: TerminalSession, idleTimeout: number, maxDuration: numbe
 export function registerTerminalSocket(app: FastifyInstance, manager: TerminalManager): void {
   const db = app.services.database.db
   app.get(TERMINAL_SOCKET_PATH, { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
-    const user = req.ctx?.user
-    const lang = req.ctx?.lang ?? 'en'
-    const sendJson = (msg: unknown) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg))
-    }
-    const fail = (code: string, message: string) => {
-      sendJson({ type: 'error', code, message })
-      socket.close(1000)
-    }
-    if (!user || (req.ctx.authBy === 'session' && !sameOrigin(req))) {
-      sendJson({ type: 'error', code: 'permission_denied', message: tr(lang, 'Not signed in.') })
-      socket.close(4401, 'unauthenticated')
-      return
-    }
+    const opened = openSocket(socket, req)
+    if (!opened) return
+    const { user, lang, sendJson, fail } = opened
     const count = socketsPerUser.get(user.id) ?? 0
     if (count >= MAX_SOCKETS_PER_USER) return fail('too_many_sockets', tr(lang, 'Too many open terminals.'))
     socketsPerUser.set(user.id, count + 1)
