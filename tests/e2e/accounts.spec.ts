@@ -186,6 +186,8 @@ test.describe('accounts on a real host', () => {
     for (const name of [app, priv.username]) {
       await search(page, name)
       await expect(row(page, name)).toBeVisible()
+      // (search terms add up: the next name is searched alone)
+      await page.getByRole('search').getByRole('button', { name: 'Clear search' }).click()
     }
     await expectNoAxeViolations(page, 'gathered accounts')
     await shot(page, 'accounts-gathered')
