@@ -40,7 +40,7 @@ import { sessions as sessionResource } from '../resources/terminal/resources.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { ComponentCallError } from './builtin.ts'
 import type { CloseInfo, SessionActions, TerminalManager, TerminalSession } from './session.ts'
-import { openSocket } from './socket-open.ts'
+import { openSocket, parseFrame } from './socket-open.ts'
 
 export const LIVE_SOCKET_PATH = '/ws/terminal/live/'
 /** Output is sent between processes in NOTIFY payloads of at most this many bytes (base64: ~6.7 KB of the 8000). */
@@ -813,14 +813,8 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
         socket.close(1009)
         return
       }
-      let msg: Record<string, unknown>
-      try {
-        const parsed: unknown = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data))
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return
-        msg = parsed as Record<string, unknown>
-      } catch {
-        return
-      }
+      const msg = parseFrame(data)
+      if (!msg) return
       if (!started) {
         if (msg.type !== 'monitor' && msg.type !== 'join') return fail('bad_request', tr(lang, 'The session ended.'))
         started = true

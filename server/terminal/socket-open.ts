@@ -1,6 +1,6 @@
 /** What the terminal's two websockets (`/ws/terminal/`, `/ws/terminal/live/`) do first with a new socket. */
 import type { FastifyRequest } from 'fastify'
-import type { WebSocket } from 'ws'
+import type { RawData, WebSocket } from 'ws'
 import type { AuthUser, Lang } from '../http/request-context.ts'
 import { tr } from '../i18n.ts'
 import { sameOrigin } from '../realtime/socket.ts'
@@ -34,4 +34,15 @@ export function openSocket(socket: WebSocket, req: FastifyRequest): OpenedSocket
     return undefined
   }
   return { user, lang, sendJson, fail }
+}
+
+/** A client's JSON frame as an object, or undefined (not JSON, or not an object: the frame is ignored). */
+export function parseFrame(data: RawData, isBinary = false): Record<string, unknown> | undefined {
+  try {
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : isBinary ? Buffer.from(data as ArrayBuffer).toString('utf8') : String(data)
+    const parsed: unknown = JSON.parse(text)
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -14,7 +14,7 @@ import { tr } from '../i18n.ts'
 import { openSecret } from '../resources/accounts/secrets.ts'
 import { getTicketWaiter } from './approval.ts'
 import { TerminalError, type CloseInfo, type TerminalManager, type TerminalSession } from './session.ts'
-import { openSocket } from './socket-open.ts'
+import { openSocket, parseFrame } from './socket-open.ts'
 
 export const TERMINAL_SOCKET_PATH = '/ws/terminal/'
 export const MAX_FRAME_BYTES = 64 * 1024
@@ -200,14 +200,8 @@ export function registerTerminalSocket(app: FastifyInstance, manager: TerminalMa
         socket.close(1009)
         return
       }
-      let msg: Record<string, unknown>
-      try {
-        const parsed: unknown = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString())
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return
-        msg = parsed as Record<string, unknown>
-      } catch {
-        return
-      }
+      const msg = parseFrame(data, isBinary)
+      if (!msg) return
       if (!started) {
         if (msg.type !== 'connect' && msg.type !== 'attach') return fail('bad_request', tr(lang, 'The session ended.'))
         started = true
