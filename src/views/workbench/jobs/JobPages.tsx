@@ -3,10 +3,7 @@
  * granted assets, as an account, run now or on a schedule), each job's versions and executions, an execution's
  * status, time cost, per-asset results and log. The server checks and expands everything again.
  */
-import {
-  Badge, Button, Checkbox, Dropdown, Field, Input, makeStyles, Option, Radio, RadioGroup, Switch, Table, TableBody, TableCell, TableHeader,
-  TableHeaderCell, TableRow, Text, Textarea, tokens,
-} from '@fluentui/react-components'
+import { Button, Checkbox, Dropdown, Field, Input, makeStyles, Option, Radio, RadioGroup, Switch, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, Textarea, tokens } from '@fluentui/react-components'
 import { AddRegular, DeleteRegular, EditRegular, PlayRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useParams } from '@tanstack/react-router'
@@ -22,6 +19,7 @@ import { describeError } from '../../../ui/common/errors.ts'
 import { RouteLink, useGo } from '../../../ui/common/navigation.tsx'
 import { Page } from '../../../ui/common/Page.tsx'
 import { JobOutput, type JobOutputHandle } from './JobOutput.tsx'
+import { ResultsTable, StatusBadge } from './results.tsx'
 
 const BASE = '/workbench/ops'
 
@@ -34,21 +32,6 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
   dl: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalL}`, margin: 0, '& dd': { margin: 0 } },
 })
-
-export function useStatusText() {
-  const { t } = useLingui()
-  const label = (s: string) => ({
-    ok: t`Success`, failed: t`Failed`, dark: t`Unreachable`, skipped: t`Skipped`, excluded: t`Excluded`, pending: t`Pending`,
-    success: t`Success`, canceled: t`Stopped`, running: t`Running`, timeout: t`Timeout`,
-  } as Record<string, string>)[s] ?? s
-  const color = (s: string) => (s === 'ok' || s === 'success' ? 'success' : s === 'running' || s === 'pending' ? 'informative' : s === 'skipped' || s === 'excluded' || s === 'canceled' ? 'warning' : 'danger')
-  return { label, color } as const
-}
-
-function StatusBadge({ status }: { status: string }) {
-  const s = useStatusText()
-  return <Badge appearance="tint" color={s.color(status)}>{s.label(status)}</Badge>
-}
 
 const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : '—')
 
@@ -444,33 +427,5 @@ export function ExecutionDetailPage() {
   )
 }
 
-export function ResultsTable({ results }: { results: AssetResult[] }) {
-  const { t } = useLingui()
-  const styles = useStyles()
-  return (
-    <div className={styles.table}>
-      <Table aria-label={t`Results per asset`} size="small">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{t`Asset`}</TableHeaderCell>
-            <TableHeaderCell>{t`Status`}</TableHeaderCell>
-            <TableHeaderCell>{t`Exit code`}</TableHeaderCell>
-            <TableHeaderCell>{t`Output`}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {results.map((r) => (
-            <TableRow key={r.id}>
-              <TableCell>{r.name}</TableCell>
-              <TableCell><StatusBadge status={r.status} /></TableCell>
-              <TableCell>{r.rc ?? '—'}</TableCell>
-              <TableCell><pre className={styles.mono}>{r.tasks[0]?.output ?? ''}</pre></TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
-  )
-}
 
 

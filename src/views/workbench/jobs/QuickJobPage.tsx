@@ -4,10 +4,7 @@
  * the output live in a terminal-like panel, then read the per-asset results. The server expands and checks
  * everything again (docs/jobs.md): the page never decides what may run.
  */
-import {
-  Badge, Button, Checkbox, Combobox, Dropdown, Field, Input, makeStyles, Option, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow,
-  Text, Textarea, tokens,
-} from '@fluentui/react-components'
+import { Button, Checkbox, Combobox, Dropdown, Field, Input, makeStyles, Option, Text, Textarea, tokens } from '@fluentui/react-components'
 import { DismissRegular, PlayRegular, StopRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useRef, useState } from 'react'
@@ -20,6 +17,7 @@ import { describeError } from '../../../ui/common/errors.ts'
 import { Page } from '../../../ui/common/Page.tsx'
 import { LazyTree } from '../../../ui/tree/LazyTree.tsx'
 import { JobOutput, type JobOutputHandle } from './JobOutput.tsx'
+import { ResultsTable, StatusBadge } from './results.tsx'
 
 const HISTORY_KEY = 'jobs.quick.history'
 const HISTORY_MAX = 20
@@ -153,11 +151,6 @@ export function QuickJobPage() {
     }
   }
 
-  const statusLabel = (s: string) => ({
-    ok: t`Success`, failed: t`Failed`, dark: t`Unreachable`, skipped: t`Skipped`, excluded: t`Excluded`,
-    success: t`Success`, canceled: t`Stopped`, running: t`Running`, timeout: t`Timeout`,
-  } as Record<string, string>)[s] ?? s
-  const statusColor = (s: string) => (s === 'ok' || s === 'success' ? 'success' : s === 'skipped' || s === 'excluded' || s === 'canceled' ? 'warning' : 'danger')
   const nothingSelected = selected.size === 0 && nodes.size === 0
 
   return (
@@ -218,32 +211,11 @@ export function QuickJobPage() {
           <JobOutput ref={output} label={t`Output`} />
           {detail && (
             <Text role="status">
-              {t`Status`}: <Badge appearance="tint" color={statusColor(detail.status)}>{statusLabel(detail.status)}</Badge> · {t`Time cost`}: {detail.time_cost.toFixed(2)} s
+              {t`Status`}: <StatusBadge status={detail.status} /> · {t`Time cost`}: {detail.time_cost.toFixed(2)} s
               {detail.summary.error ? ` · ${detail.summary.error}` : ''}
             </Text>
           )}
-          {results.length > 0 && (
-            <Table aria-label={t`Results per asset`} size="small">
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell>{t`Asset`}</TableHeaderCell>
-                  <TableHeaderCell>{t`Status`}</TableHeaderCell>
-                  <TableHeaderCell>{t`Exit code`}</TableHeaderCell>
-                  <TableHeaderCell>{t`Output`}</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {results.map((r) => (
-                  <TableRow key={r.id}>
-                    <TableCell>{r.name}</TableCell>
-                    <TableCell><Badge appearance="tint" color={statusColor(r.status)}>{statusLabel(r.status)}</Badge></TableCell>
-                    <TableCell>{r.rc ?? '—'}</TableCell>
-                    <TableCell><pre className={styles.command} style={{ margin: 0, whiteSpace: 'pre-wrap' }}>{r.tasks[0]?.output ?? ''}</pre></TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
+          {results.length > 0 && <ResultsTable results={results} />}
         </section>
       </div>
     </Page>
