@@ -19,6 +19,7 @@ import { StateBadge } from '../../ui/common/StateBadge.tsx'
 import { Timeline } from '../../ui/common/Timeline.tsx'
 import { detailPathOf } from './detailPaths.ts'
 import { ACTION_CHOICES, fromLocalInput, toLocalInput } from './requestModel.ts'
+import { formatMoment } from '../../ui/table/formatters.ts'
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(320px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
@@ -35,9 +36,9 @@ type Names = { name?: string; full_value?: string; address?: string; username?: 
 const names = (v: unknown) => (Array.isArray(v) ? (v as Names[]).map((x) => x.full_value ?? (x.address ? `${x.name}(${x.address})` : x.name)).join(', ') : '')
 const who = (v: unknown) => (v && typeof v === 'object' ? `${(v as Names).name ?? ''}(${(v as Names).username ?? ''})` : String(v ?? ''))
 
+/** Dates as everywhere in the console (one formatter: the preferred zone, no offset). */
 function useDate() {
-  const { i18n } = useLingui()
-  return (v: unknown) => (typeof v === 'string' && v ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(v)) : '-')
+  return (v: unknown) => (typeof v === 'string' && v ? formatMoment(v) : '-')
 }
 
 interface Edits { nodes: string[]; assets: string[]; accounts: string; actions: string[]; start: string; expired: string }

@@ -24,6 +24,7 @@ import { useConfirm } from '../../ui/common/ConfirmDialog.tsx'
 import { describeError } from '../../ui/common/errors.ts'
 import { notify } from '../../ui/common/notify.tsx'
 import { Page } from '../../ui/common/Page.tsx'
+import { formatDateTime } from '../../ui/table/formatters.ts'
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center', marginBottom: tokens.spacingVerticalM },
@@ -93,7 +94,7 @@ function NameDialog({ title, label, initial, onSubmit, onClose }: { title: strin
 }
 
 export function FileManagerPage() {
-  const { t, i18n } = useLingui()
+  const { t } = useLingui()
   const styles = useStyles()
   const search = useSearch({ strict: false }) as Record<string, unknown>
   const navigate = useNavigate()
@@ -156,7 +157,6 @@ export function FileManagerPage() {
     },
   })
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' })
   return (
     <Page title={t`File manager`} back={false}>
       <nav aria-label={t`Current folder`} className={styles.crumbs}>
@@ -235,7 +235,7 @@ export function FileManagerPage() {
                       </span>
                     </TableCell>
                     {remote && <TableCell className={styles.nowrap}>{isDir ? '' : formatSize(e.size)}</TableCell>}
-                    {remote && <TableCell className={styles.wide}>{e.mtime ? dateFormat.format(new Date(e.mtime * 1000)) : ''}</TableCell>}
+                    {remote && <TableCell className={styles.wide}>{e.mtime ? formatDateTime(new Date(e.mtime * 1000)) : ''}</TableCell>}
                     {remote && (
                       <TableCell>
                         <span className={styles.row}>

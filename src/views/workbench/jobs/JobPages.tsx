@@ -18,6 +18,7 @@ import { followTaskLog } from '../../../api/tasks.ts'
 import { describeError } from '../../../ui/common/errors.ts'
 import { RouteLink, useGo } from '../../../ui/common/navigation.tsx'
 import { Page } from '../../../ui/common/Page.tsx'
+import { formatMoment } from '../../../ui/table/formatters.ts'
 import { JobOutput, type JobOutputHandle } from './JobOutput.tsx'
 import { ResultsTable, StatusBadge } from './results.tsx'
 
@@ -33,7 +34,7 @@ const useStyles = makeStyles({
   dl: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalL}`, margin: 0, '& dd': { margin: 0 } },
 })
 
-const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : '—')
+const when = (v: string | null | undefined) => (v ? formatMoment(v) : '—')
 
 // ------------------------------------------------------------------------------------------------ job list
 
