@@ -104,6 +104,11 @@ export function fieldInfo(f: FieldDef, ctx: Ctx, extra?: { filter?: boolean; ord
   if (f.type === 'nested') info.children = childrenInfo(f.children ?? [], ctx)
   // a JSON value with known keys: their labels and types, for structured views (the value stays JSON)
   if (f.type === 'json' && f.children?.length) info.children = childrenInfo(f.children, ctx)
+  if (f.childrenBy) {
+    info.type = META_TYPE.nested
+    info.children_from = f.childrenBy.field
+    info.variants = Object.fromEntries(Object.entries(f.childrenBy.variants).map(([k, children]) => [k, childrenInfo(children, ctx)]))
+  }
   if (f.type === 'nested_many') {
     info.child = { type: 'nested object', required: true, read_only: readOnly, write_only: false, children: childrenInfo(f.children ?? [], ctx) }
   }

@@ -231,6 +231,16 @@ export function parseObject(fields: FieldDef[], body: Record<string, unknown>, c
   for (const f of fields) {
     if (f.read_only) continue
     const present = Object.prototype.hasOwnProperty.call(body, f.name) && body[f.name] !== undefined
+    if (f.childrenBy) {
+      // sub-fields chosen by a sibling's value: parsed against that variant, defaults filled, unknown keys dropped
+      if (!present && opts.partial) continue
+      const children = f.childrenBy.variants[String(body[f.childrenBy.field] ?? '')] ?? []
+      const given = present ? body[f.name] : {}
+      const r = given === null && f.allow_null ? ok(null) : parseNested(children, given, ctx, false)
+      if (r.ok) values[f.name] = r.value
+      else errors[f.name] = r.error
+      continue
+    }
     if (!present) {
       if (opts.partial) continue
       // an update (no defaults filled) that leaves a write-only secret out keeps the stored one

@@ -137,6 +137,14 @@ export interface FieldDef<R = Row> {
    */
   childrenFrom?: { field: string; children: (value: unknown, ctx: Ctx) => Promise<FieldDef[] | undefined> }
   /**
+   * The static form of `childrenFrom` for a sub-field of a list row (a platform protocol's `setting`, whose keys
+   * depend on the row's protocol `name`): OPTIONS describes the field as a nested object with the hint
+   * `children_from: <sibling>` and every variant's children under `variants: {<value>: {…}}`, so the form picks
+   * them per row without reading OPTIONS again. Input is parsed against the variant of the sibling's value
+   * (missing keys get their defaults, unknown keys are dropped; a value without a variant is `{}`).
+   */
+  childrenBy?: { field: string; variants: Record<string, FieldDef[]> }
+  /**
    * The default the server fills on create, computed per request so the form can show it (issue 35: a host's
    * node and protocols looked empty): with `field`, from that field's value (`?<field>=`, as `childrenFrom`; the
    * hint `default_from: <field>` tells the form to read OPTIONS again when it changes), else from the request

@@ -280,6 +280,27 @@ const serializeEnglish = async (tx: DB, def: ResourceDef, row: Row, fields: Fiel
 
 export interface WriteItem { prepared: Prepared; existing?: Row }
 
+/**
+ * Saves one prepared write inside a transaction and writes its operate log: the body of `commitWrites`, also for
+ * objects written as part of another's transaction (an asset's accounts given on its create).
+ */
+export async function saveAudited(tx: DB, req: FastifyRequest, def: ResourceDef, fields: FieldDef[], prepared: Prepared, info: { op: 'create' | 'update'; partial: boolean; existing?: Row }): Promise<unknown> {
+  const ctx = req.ctx
+  const { existing } = info
+  const written = writtenFields(fields, prepared)
+  const before = existing && !def.noAudit ? await serializeEnglish(tx, def, existing, written, ctx) : undefined
+  const id = await saveOne(tx, def, fields, prepared, ctx, { ...info, req })
+  if (!def.noAudit) {
+    const row = (await fetchRows(tx, def, [], [idsCond(def, [id as string])]))[0] ?? { id }
+    const after = await serializeEnglish(tx, def, row, written, ctx)
+    const diff = diffOf(written, before, after, prepared.secrets)
+    if (info.op === 'create' || diff.length) {
+      await recordOperate(tx, ctx, { action: info.op, resourceType: def.verboseName, resource: objectDisplay(def, row), resourceId: id, orgId: auditOrgOf(def, ctx, row), diff })
+    }
+  }
+  return id
+}
+
 /** Saves prepared writes in one transaction; returns the saved objects serialized with `outFields`. */
 export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields: FieldDef[], items: WriteItem[], info: { op: 'create' | 'update'; partial: boolean }, outFields: FieldDef[]): Promise<Row[]> {
   const ctx = req.ctx
@@ -294,19 +315,9 @@ export async function commitWrites(req: FastifyRequest, def: ResourceDef, fields
         if (!locked[0]) throw new ApiError(404, { detail: tr(ctx.lang, '{model} object does not exist.', { model: tr(ctx.lang, def.verboseName) }), code: 'object_does_not_exist' })
         existing = locked[0]
       }
-      const written = writtenFields(fields, item.prepared)
-      const before = existing && !def.noAudit ? await serializeEnglish(tx, def, existing, written, ctx) : undefined
-      const id = await saveOne(tx, def, fields, item.prepared, ctx, { ...info, existing, req })
+      const id = await saveAudited(tx, req, def, fields, item.prepared, { ...info, existing })
       ids.push(id)
       saved.push({ id, values: item.prepared.values, existing })
-      if (!def.noAudit) {
-        const row = (await fetchRows(tx, def, [], [idsCond(def, [id as string])]))[0] ?? { id }
-        const after = await serializeEnglish(tx, def, row, written, ctx)
-        const diff = diffOf(written, before, after, item.prepared.secrets)
-        if (info.op === 'create' || diff.length) {
-          await recordOperate(tx, ctx, { action: info.op, resourceType: def.verboseName, resource: objectDisplay(def, row), resourceId: id, orgId: auditOrgOf(def, ctx, row), diff })
-        }
-      }
     }
     const rows = await fetchRows(tx, def, outFields, [idsCond(def, ids as string[])])
     const byId = new Map(rows.map((r) => [String(r.id), r]))

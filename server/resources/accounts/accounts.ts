@@ -84,7 +84,8 @@ async function validateAccount(values: Values, ctx: Ctx, info: WriteInfo<Account
   }
   if (Object.keys(errors).length) return errors
   // name: the username by default, suffixed when the asset already has an account of that name
-  if (!info.existing && !values.name) {
+  if (!info.existing && !values.name && !assetId) values.name = String(username)
+  else if (!info.existing && !values.name) {
     const taken = new Set((await ctx.db.selectFrom('accounts').select('name').where('asset_id', '=', String(assetId)).execute()).map((r) => r.name))
     let name = String(username)
     for (let i = 1; taken.has(name); i++) name = `${username}-${i}`

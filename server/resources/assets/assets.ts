@@ -22,6 +22,7 @@ import { cleanCustomInfo, customFieldDefs, platformCustomFields } from './custom
 import { domainField, domainFilter, labelsField, labelsFilter } from './links.ts'
 import { nodeTree } from './nodes.ts'
 import { automationChildren, platformById, platformProtocols, protocolChildren } from './platforms.ts'
+import { assetAccountsField, prepareAssetAccounts, pushAssetAccounts, saveAssetAccounts } from '../accounts/on-asset.ts'
 import './messages.ts'
 
 const PERMS = { view: 'assets.view_asset', add: 'assets.add_asset', change: 'assets.change_asset', delete: 'assets.delete_asset' }
@@ -186,6 +187,8 @@ const baseFields: Array<FieldDef<AssetRow>> = [
   domainField,
   labelsField,
   isActive,
+  // accounts created with the asset (create only, write-only; server/resources/accounts/on-asset.ts)
+  assetAccountsField,
   { name: 'category', type: 'labeled_choice', label: 'Category', read_only: true, choices: categoryChoices },
   { name: 'type', type: 'labeled_choice', label: 'Type', read_only: true, choices: typeChoices },
   {
@@ -225,6 +228,9 @@ const nodeFilter = (name: string) => ({
   },
 })
 
+/** The accounts of a new asset to push after its commit, by the write's values. */
+const pushLater = new WeakMap<object, string[]>()
+
 export const assetBase: ResourceDef<'assets'> = {
   name: 'assets.asset',
   app: 'assets',
@@ -247,7 +253,12 @@ export const assetBase: ResourceDef<'assets'> = {
   perms: PERMS,
   display: (r) => `${String(r.name)}(${String(r.address)})`,
   hooks: {
-    validate: (values, ctx, info) => validateAsset(values, ctx, info, undefined),
+    async validate(values, ctx, info) {
+      const errors = await validateAsset(values, ctx, info, undefined)
+      // the accounts given with a new asset, each row as the accounts resource checks a create
+      const accountErrors = info.op === 'create' ? await prepareAssetAccounts(values, ctx, info.req?.body) : (delete values.accounts, undefined)
+      return accountErrors ? { ...errors, accounts: accountErrors } : errors
+    },
     async columns(values, ctx, info) {
       if (values.platform === undefined) return {}
       const p = await platformById(info.tx, values.platform)
@@ -255,6 +266,7 @@ export const assetBase: ResourceDef<'assets'> = {
     },
     async afterSave(tx, id, values, ctx, info) {
       const emptied = Array.isArray(values.nodes) && !values.nodes.length
+      if (info.op === 'create') pushLater.set(values, await saveAssetAccounts(tx, id, (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!.org_id, values, info.req))
       if (info.op !== 'create' && !emptied) return
       const given = (values.nodes as string[] | undefined) ?? []
       const q = (info.req?.query ?? {}) as Record<string, unknown>
@@ -262,6 +274,12 @@ export const assetBase: ResourceDef<'assets'> = {
       const row = (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!
       if (byQuery && byQuery.org_id !== row.org_id) throw validationError({ nodes: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: byQuery.id })] })
       await nodeTree.placeMember(tx, row.org_id, String(id), given.length ? given : byQuery ? [byQuery.id] : [])
+    },
+    // accounts marked "push now" go to the host once the asset and its accounts are committed
+    afterCommit: async (_id, values, _ctx, info) => {
+      const ids = pushLater.get(values)
+      pushLater.delete(values)
+      if (ids?.length) await pushAssetAccounts(ids, info.req).catch(() => undefined)
     },
   },
 }

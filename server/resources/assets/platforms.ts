@@ -28,8 +28,47 @@ const platformProtocolChildren: FieldDef[] = [
   { name: 'default', type: 'boolean', label: 'Default', required: false, default: false },
   { name: 'public', type: 'boolean', label: 'Public', required: false, default: true },
   { name: 'secret_types', type: 'list', label: 'Secret types', read_only: true, required: false },
-  { name: 'setting', type: 'json', label: 'Setting', required: false, default: {} },
+  { name: 'setting', type: 'json', label: 'Setting', required: false, default: {}, childrenBy: { field: 'name', variants: protocolSettings() } },
 ]
+
+/**
+ * The setting keys of each protocol, typed and labelled (JumpServer 3.2's ProtocolSettingSerializer and lina's
+ * protocol setting dialog, which shows each protocol only its own keys), their defaults the protocol's own
+ * (categories-data.ts). A protocol without keys has an empty setting. Issue 35: the form edited it as JSON text.
+ */
+function protocolSettings(): Record<string, FieldDef[]> {
+  const d = (proto: string, key: string) => PROTOCOLS[proto]!.setting[key]
+  const bool = (proto: string, name: string, label: string, help_text?: string): FieldDef => ({ name, type: 'boolean', label, required: false, default: d(proto, name), ...(help_text ? { help_text } : {}) })
+  const text = (proto: string, name: string, label: string, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type: 'string', label, required: false, allow_blank: true, max_length: 256, default: d(proto, name), ...extra })
+  const choice = (proto: string, name: string, label: string, choices: Array<[string, string]>): FieldDef => ({ name, type: 'choice', label, required: false, default: d(proto, name), choices: choices.map(([value, l]) => ({ value, label: l })) })
+  return {
+    ssh: [
+      bool('ssh', 'sftp_enabled', 'SFTP enabled'),
+      text('ssh', 'sftp_home', 'SFTP home', { allow_blank: false, help_text: 'The directory SFTP sessions start in', validate: (v: string, ctx) => (v.startsWith('/') ? undefined : tr(ctx.lang, 'Enter an absolute path (starting with /).')) }),
+    ],
+    rdp: [
+      bool('rdp', 'console', 'Console'),
+      choice('rdp', 'security', 'Security', [['any', 'Any'], ['rdp', 'RDP'], ['tls', 'TLS'], ['nla', 'NLA']]),
+      text('rdp', 'ad_domain', 'AD domain'),
+    ],
+    telnet: [
+      text('telnet', 'username_prompt', 'Username prompt'),
+      text('telnet', 'password_prompt', 'Password prompt'),
+      text('telnet', 'success_prompt', 'Success prompt'),
+    ],
+    winrm: [bool('winrm', 'use_ssl', 'Use SSL')],
+    oracle: [bool('oracle', 'sysdba', 'SYSDBA')],
+    mongodb: [text('mongodb', 'auth_source', 'Auth source')],
+    redis: [bool('redis', 'auth_username', 'Auth with username')],
+    http: [
+      bool('http', 'safe_mode', 'Safe mode'),
+      choice('http', 'autofill', 'Autofill', [['no', 'Disabled'], ['basic', 'Basic'], ['script', 'Script']]),
+      text('http', 'username_selector', 'Username selector'),
+      text('http', 'password_selector', 'Password selector'),
+      text('http', 'submit_selector', 'Submit selector'),
+    ],
+  }
+}
 
 /** Protocols of platforms, by platform id, in their stored order. */
 /** A platform's protocol as answered (platform_protocols plus the protocol's secret types). */
@@ -70,6 +109,29 @@ export const automationChildren: FieldDef[] = [
 ]
 
 addMessages({
+  'SFTP enabled': ['启用 SFTP', 'SFTP を有効化'],
+  'SFTP home': ['SFTP 根目录', 'SFTP ホーム'],
+  'The directory SFTP sessions start in': ['SFTP 会话的起始目录', 'SFTP セッションが開始するディレクトリ'],
+  'Enter an absolute path (starting with /).': ['请输入绝对路径（以 / 开头）。', '絶対パス（/ で始まる）を入力してください。'],
+  'Console': ['控制台', 'コンソール'],
+  'Security': ['安全', 'セキュリティ'],
+  'Any': ['任意', '任意'],
+  'AD domain': ['AD 域', 'AD ドメイン'],
+  'Username prompt': ['用户名提示符', 'ユーザー名プロンプト'],
+  'Password prompt': ['密码提示符', 'パスワードプロンプト'],
+  'Success prompt': ['成功提示符', '成功プロンプト'],
+  'Use SSL': ['使用 SSL', 'SSL を使用'],
+  'SYSDBA': ['SYSDBA', 'SYSDBA'],
+  'Auth source': ['认证数据库', '認証データベース'],
+  'Auth with username': ['使用用户名认证', 'ユーザー名で認証'],
+  'Safe mode': ['安全模式', 'セーフモード'],
+  'Autofill': ['自动代填', '自動入力'],
+  'Disabled': ['禁用', '無効'],
+  'Basic': ['基本', '基本'],
+  'Script': ['脚本', 'スクリプト'],
+  'Username selector': ['用户名选择器', 'ユーザー名セレクター'],
+  'Password selector': ['密码选择器', 'パスワードセレクター'],
+  'Submit selector': ['确认按钮选择器', '送信ボタンセレクター'],
   'Ansible enabled': ['启用 Ansible', 'Ansible 有効'],
   'Ansible config': ['Ansible 配置', 'Ansible 設定'],
   'Ping enabled': ['启用资产探活', '資産の疎通確認を有効化'],

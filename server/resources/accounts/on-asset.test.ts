@@ -1,0 +1,106 @@
+/**
+ * Accounts given with a new asset (issue 35): typed rows and template rows created in the asset's transaction,
+ * secrets sealed and never answered, bad rows answered per row with nothing written, and the asset kinds' OPTIONS
+ * describing the rows (create only).
+ */
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { encryptFor } from '../../auth/test-support.ts'
+import type { TestClient } from '../../testing.ts'
+import { dbKind } from '../../testing.ts'
+import { useTestServer } from '../../use-test-server.ts'
+import { openSecret } from './secrets.ts'
+
+const HOSTS = '/api/v1/assets/hosts/'
+const DATABASES = '/api/v1/assets/databases/'
+const ACCOUNTS = '/api/v1/accounts/accounts/'
+const TEMPLATES = '/api/v1/accounts/account-templates/'
+
+async function openConsole(c: TestClient): Promise<void> {
+  await c.get('/ui/')
+  if (!c.jar.get('jms_public_key')) throw new Error('no jms_public_key')
+}
+
+describe(`accounts given with a new asset (${dbKind()})`, () => {
+  const s = useTestServer()
+  const count = async (table: 'assets' | 'accounts', name: string) =>
+    (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where name = ${name}`.execute(s.t.database.db)).rows[0]!.n
+
+  it('describes the rows on create only: typed children, the template picker, no asset', async () => {
+    const post = (await s.admin.options(HOSTS)).json().actions.POST
+    expect(post.accounts).toMatchObject({ type: 'field', write_only: true, required: false, label: 'Accounts' })
+    const children = post.accounts.child.children
+    expect(Object.keys(children)).toEqual(['template', 'name', 'username', 'secret_type', 'secret', 'passphrase', 'privileged', 'push_now'])
+    expect(children.template.related).toMatchObject({ url: TEMPLATES })
+    expect(children.secret).toMatchObject({ write_only: true })
+    expect((await s.admin.options(DATABASES)).json().actions.POST.accounts).toBeDefined()
+    const host = (await s.admin.post(HOSTS, { name: 'opts-host', address: '10.9.0.1', platform: 1 })).json()
+    expect((await s.admin.options(`${HOSTS}${host.id}/`)).json().actions.PUT.accounts).toBeUndefined()
+  })
+
+  it('creates the asset with a typed account and one from a template in one write, secrets sealed and never answered', async () => {
+    const c = s.admin
+    await openConsole(c)
+    const tpl = (await c.post(TEMPLATES, { name: 'ops-tpl', username: 'ops', secret_type: 'password', secret: encryptFor(c, 'Tpl-S3cret!'), privileged: true })).json()
+    const r = await c.post(HOSTS, {
+      name: 'with-accounts', address: '10.9.0.2', platform: 1,
+      accounts: [
+        { name: 'root', username: 'root', secret_type: 'password', secret: encryptFor(c, 'R00t-S3cret!'), privileged: true },
+        { template: tpl.id },
+      ],
+    })
+    expect(r.statusCode).toBe(201)
+    expect(r.body).not.toContain('S3cret')
+    expect(r.json().accounts).toBeUndefined()
+    const list = (await c.get(`${ACCOUNTS}?asset=${r.json().id}`)).json() as Array<Record<string, unknown>>
+    expect(list.map((a) => [a.name, a.username, a.privileged, a.has_secret, (a.source as { value: string }).value]).sort())
+      .toEqual([['ops-tpl', 'ops', true, true, 'template'], ['root', 'root', true, true, 'local']])
+    expect(JSON.stringify(list)).not.toContain('S3cret')
+    const stored = (await sql<{ id: string; username: string; secret: string; version: number }>`select id, username, secret, version from accounts where asset_id = ${r.json().id} order by username`.execute(s.t.database.db)).rows
+    expect(stored.every((a) => a.secret.startsWith('v1:') && a.version === 1)).toBe(true)
+    expect(stored.map((a) => openSecret(s.t.database, 'accounts', a.id, 'secret', a.secret))).toEqual(['Tpl-S3cret!', 'R00t-S3cret!'])
+    const logs = await sql<{ resource_type: string; diff: unknown }>`select resource_type, diff from operate_logs where resource_id = any(${stored.map((a) => a.id)}::text[])`.execute(s.t.database.db)
+    expect(logs.rows.map((l) => l.resource_type)).toEqual(['Account', 'Account'])
+    expect(JSON.stringify(logs.rows)).not.toContain('S3cret')
+  })
+
+  it('answers a bad row at its place and writes nothing: not the asset, not the good rows', async () => {
+    const c = s.admin
+    const r = await c.post(HOSTS, {
+      name: 'half-written', address: '10.9.0.3', platform: 1,
+      accounts: [
+        { username: 'good', secret: 'x' },
+        { username: 'keyed', secret_type: 'ssh_key', secret: 'not a key' },
+        { username: 'good', secret: 'y' },
+        { name: 'no-user' },
+        { template: '00000000-0000-4000-8000-000000000000' },
+      ],
+    })
+    expect(r.statusCode).toBe(400)
+    const rows = r.json().accounts as Array<Record<string, string[]>>
+    expect(rows).toHaveLength(5)
+    expect(rows[0]).toEqual({})
+    expect(rows[1]).toEqual({ secret: ['This is not a private key (PEM or OpenSSH), or the passphrase does not open it.'] })
+    expect(rows[2]).toEqual({ username: ['An account with this username already exists on the asset.'] })
+    expect(rows[3]).toEqual({ username: ['This field is required.'] })
+    expect(rows[4]!.template).toEqual(['Invalid pk "00000000-0000-4000-8000-000000000000" - object does not exist.'])
+    expect(await count('assets', 'half-written')).toBe(0)
+    expect((await sql<{ n: number }>`select count(*)::int as n from accounts where username = 'good'`.execute(s.t.database.db)).rows[0]!.n).toBe(0)
+    // a parse error of a row (too long) is answered the same way
+    const long = await c.post(HOSTS, { name: 'half-written', address: '10.9.0.3', platform: 1, accounts: [{ username: 'u'.repeat(129) }] })
+    expect(long.statusCode).toBe(400)
+    expect(long.json().accounts[0].username[0]).toMatch(/no more than 128/)
+    expect(await count('assets', 'half-written')).toBe(0)
+  })
+
+  it('keeps names unique on the new asset and works for every kind', async () => {
+    const r = await s.admin.post(HOSTS, { name: 'same-names', address: '10.9.0.4', platform: 1, accounts: [{ name: 'admin', username: 'a1' }, { name: 'admin', username: 'a2' }] })
+    expect(r.statusCode).toBe(201)
+    const names = ((await s.admin.get(`${ACCOUNTS}?asset=${r.json().id}`)).json() as Array<{ name: string }>).map((a) => a.name).sort()
+    expect(names).toEqual(['a2-1', 'admin'])
+    const mysql = (await s.admin.get('/api/v1/assets/platforms/?name=MySQL')).json()[0]
+    const d = await s.admin.post(DATABASES, { name: 'db-with-account', address: '10.9.0.5', platform: mysql.id, accounts: [{ username: 'dba', secret: 'p' }] })
+    expect(d.statusCode).toBe(201)
+    expect((await s.admin.get(`${ACCOUNTS}?asset=${d.json().id}`)).json()).toHaveLength(1)
+  })
+})
