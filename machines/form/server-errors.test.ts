@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { flattenBulkErrors, flattenServerErrors } from './server-errors.ts'
+import { flattenBulkErrors, flattenServerErrors, formErrorsOf } from './server-errors.ts'
 
 describe('flattenServerErrors', () => {
   it('puts field lists on their fields and non_field_errors at the top', () => {
@@ -35,5 +35,26 @@ describe('flattenBulkErrors', () => {
       fields: { email: 'alice: Invalid.; carol: Taken.' },
       top: ['carol: Odd'],
     })
+  })
+})
+
+describe('errors inside the rows of a list of nested objects', () => {
+  const data = { protocols: [{}, { setting: { sftp_home: ['Enter an absolute path (starting with /).'] } }], accounts: [{ username: ['Required.'] }, {}, { non_field_errors: ['Bad row'] }] }
+  it('keeps each message by its row and path', () => {
+    expect(flattenServerErrors(data).rows).toEqual({
+      'protocols.1.setting.sftp_home': 'Enter an absolute path (starting with /).',
+      'accounts.0.username': 'Required.',
+      'accounts.2.non_field_errors': 'Bad row',
+    })
+  })
+  it('lands on the rows of a form that renders the list as rows, else on the field as text', () => {
+    const rows = formErrorsOf({ data, message: 'x' }, { order: ['protocols', 'accounts'], nested: {}, labels: {}, lists: ['protocols', 'accounts'] })
+    expect(rows.errors).toEqual({
+      'protocols.1.setting.sftp_home': 'Enter an absolute path (starting with /).',
+      'accounts.0.username': 'Required.',
+      'accounts.2.non_field_errors': 'Bad row',
+    })
+    const text = formErrorsOf({ data: { protocols: data.protocols }, message: 'x' }, { order: ['protocols'], nested: {}, labels: {} })
+    expect(text.errors).toEqual({ protocols: 'protocols[1].setting.sftp_home: Enter an absolute path (starting with /).' })
   })
 })

@@ -12,6 +12,20 @@ export interface FormErrors {
   top: string[]
   /** messages of nested objects' sub-fields, by `field.sub` */
   nested?: Record<string, string>
+  /** messages inside the rows of a list of nested objects, by path: `protocols.1.setting.sftp_home`, `accounts.0.username` */
+  rows?: Record<string, string>
+}
+
+/** Every message under a value by its dotted path (row indexes as path parts). */
+function leafMessages(value: unknown, path: string, out: Record<string, string>): void {
+  if (typeof value === 'string') {
+    if (value) out[path] = out[path] ? `${out[path]} ${value}` : value
+  } else if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'string')) leafMessages((value as string[]).filter(Boolean).join(' '), path, out)
+    else value.forEach((item, i) => leafMessages(item, `${path}.${i}`, out))
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) if (k !== 'code') leafMessages(v, `${path}.${k}`, out)
+  }
 }
 
 type Json = Record<string, unknown>
@@ -68,6 +82,8 @@ export function flattenServerErrors(data: unknown): FormErrors {
     }
     const text = fieldMessage(key, value)
     if (text) out.fields[key] = text
+    // a list of nested objects' errors by row and sub-field (DRF aligns one object per row), for forms that render rows
+    if (Array.isArray(value) && value.some((v) => !(typeof v === 'string'))) leafMessages(value, key, (out.rows ??= {}))
     // a nested object's errors by sub-field as well (`custom_info.owner`), for forms that render its children
     if (isObject(value) && !(Object.keys(value).length === 1 && key in value)) {
       for (const [sub, v] of Object.entries(value)) {
@@ -100,6 +116,8 @@ export interface FormShape {
   nested: Readonly<Record<string, readonly string[]>>
   /** field name → label (for messages of fields the form does not render) */
   labels: Readonly<Record<string, string>>
+  /** lists of nested objects the form renders as rows (their messages go to the row's sub-field) */
+  lists?: readonly string[]
 }
 
 /** A failed save as the form's machine receives it: the 400 answer's body (if any) and a sentence for the rest. */
@@ -124,7 +142,10 @@ export function formErrorsOf(failure: SaveFailure, shape: FormShape): { errors: 
   for (const [field, message] of Object.entries(mapped.fields)) {
     const subs = Object.entries(mapped.nested ?? {}).filter(([path]) => path.startsWith(`${field}.`))
     const shown = shape.nested[field]
-    if (rendered.has(field) && shown && subs.length) {
+    const rows = Object.entries(mapped.rows ?? {}).filter(([path]) => path.startsWith(`${field}.`))
+    if (rendered.has(field) && shape.lists?.includes(field) && rows.length) {
+      for (const [path, m] of rows) errors[path] = m
+    } else if (rendered.has(field) && shown && subs.length) {
       const on = new Set(shown)
       const rest: string[] = []
       for (const [path, m] of subs) {

@@ -177,16 +177,24 @@ async function checkUnique(db: DB, def: ResourceDef, fields: FieldDef[], values:
   return errors
 }
 
+/** The body with its `encrypted` fields decrypted, nested objects' and list rows' sub-fields too (an asset's accounts). */
+function decryptFields(fields: FieldDef[], body: Values, ctx: Ctx): Values {
+  const input: Values = { ...body }
+  for (const f of fields) {
+    const v = input[f.name]
+    if (f.encrypted && typeof v === 'string' && v !== '') input[f.name] = decryptOrPlain(v, ctx.session?.data.privateKey)
+    else if (f.children?.length && f.type === 'nested' && isObject(v)) input[f.name] = decryptFields(f.children, v, ctx)
+    else if (f.children?.length && f.type === 'nested_many' && Array.isArray(v)) input[f.name] = v.map((x) => (isObject(x) ? decryptFields(f.children!, x, ctx) : x))
+  }
+  return input
+}
+
 /** Parses and validates one object body; returns the prepared write or field errors. */
 export async function prepareWrite(db: DB, def: ResourceDef, fields: FieldDef[], body: unknown, ctx: Ctx, info: WriteInfo): Promise<{ prepared?: Prepared; errors?: Errors }> {
   if (!isObject(body)) {
     return { errors: { non_field_errors: [tr(ctx.lang, 'Invalid data. Expected a dictionary, but got {type}.', { type: pyType(body) })] } }
   }
-  const input: Values = { ...body }
-  for (const f of fields) {
-    const v = input[f.name]
-    if (f.encrypted && typeof v === 'string' && v !== '') input[f.name] = decryptOrPlain(v, ctx.session?.data.privateKey)
-  }
+  const input = decryptFields(fields, body, ctx)
   const { values, errors } = parseObject(fields, input, ctx, { partial: info.partial, fillDefaults: info.op === 'create' })
   const org = await targetOrg(db, def, ctx, input, info.existing)
   if (org && typeof org === 'object') Object.assign(errors, org)

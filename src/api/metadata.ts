@@ -66,6 +66,11 @@ export interface FieldMeta {
    */
   childrenFrom?: string
   /**
+   * Sub-fields per value of a sibling (our server's `variants` beside `children_from`: a platform protocol's
+   * `setting`, whose keys depend on the row's protocol name): the form picks the children of the row's value.
+   */
+  variants?: Record<string, FieldMeta[]>
+  /**
    * The default depends on another field's value (our server's hint `default_from`, e.g. an asset's protocols on
    * its platform): the form re-reads the metadata with `?<field>=<value>` and shows that default on a new object.
    */
@@ -140,6 +145,10 @@ export function parseField(name: string, raw: unknown): FieldMeta {
   if (isObject(info.children)) field.children = Object.entries(info.children).map(([k, v]) => parseField(k, v))
   if (typeof info.children_from === 'string' && info.children_from) field.childrenFrom = info.children_from
   if (typeof info.default_from === 'string' && info.default_from) field.defaultFrom = info.default_from
+  if (isObject(info.variants)) {
+    field.variants = Object.fromEntries(Object.entries(info.variants).filter(([, v]) => isObject(v))
+      .map(([k, v]) => [k, Object.entries(v as Json).map(([name, sub]) => parseField(name, sub))]))
+  }
   const tree = parseTree(info.tree)
   if (tree) field.tree = tree
   if (isObject(info.related) && typeof info.related.url === 'string' && info.related.url.startsWith('/')) {

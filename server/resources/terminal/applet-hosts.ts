@@ -107,7 +107,7 @@ const deployDefaults = () => Object.fromEntries(DEPLOY_OPTIONS.map((f) => [f.nam
 const ACCOUNT_CHILDREN: FieldDef[] = [
   { name: 'username', type: 'string', label: 'Username', required: true, max_length: 128 },
   { name: 'secret_type', type: 'choice', label: 'Secret type', default: 'password', choices: [{ value: 'password', label: 'Password' }, { value: 'ssh_key', label: 'SSH key' }] },
-  { name: 'secret', type: 'text', label: 'Secret', write_only: true, secret: true, allow_blank: true, max_length: 16_384, default: '' },
+  { name: 'secret', type: 'text', label: 'Secret', write_only: true, secret: true, encrypted: true, allow_blank: true, max_length: 16_384, default: '' },
   { name: 'privileged', type: 'boolean', label: 'Privileged', default: false },
 ]
 

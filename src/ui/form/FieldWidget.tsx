@@ -35,7 +35,7 @@ export interface FieldWidgetProps {
   onBlur: () => void
   disabled: boolean
   knownLabels?: Readonly<Record<string, string>>
-  /** nested objects: messages of the sub-fields, by name */
+  /** nested objects and lists: messages below the field, by path (`sub`, `<row>.<sub>`) */
   subErrors?: Readonly<Record<string, string>>
 }
 
@@ -160,6 +160,6 @@ export function FieldWidget(props: FieldWidgetProps) {
     case 'nested':
       return <NestedFields field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} errors={props.subErrors} />
     case 'nestedList':
-      return <NestedList field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} />
+      return <NestedList field={field} override={override} value={value} onChange={onChange} disabled={disabled} values={values} errors={props.subErrors} />
   }
 }

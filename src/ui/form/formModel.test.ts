@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { msg } from '@lingui/core/macro'
 import { parseField } from '../../api/metadata.ts'
 import type { Row } from '../../api/resources.ts'
-import { buildPayload, cloneValues, initialValues, isUuid, layoutGroups, relatedLabels, toDateTimeInput } from './formModel.ts'
+import { buildPayload, cloneValues, followVariants, initialValues, isUuid, layoutGroups, relatedLabels, toDateTimeInput } from './formModel.ts'
 
 const f = (name: string, info: Record<string, unknown>) => parseField(name, { required: false, read_only: false, write_only: false, ...info })
 
@@ -89,5 +89,35 @@ describe('layoutGroups', () => {
   it('isUuid', () => {
     expect(isUuid('00000000-0000-0000-0000-000000000002')).toBe(true)
     expect(isUuid('new-group')).toBe(false)
+  })
+})
+
+describe('rows whose sub-fields depend on a sibling (variants) and secret sub-values', () => {
+  const protocols = f('protocols', { type: 'field', child: { type: 'nested object', children: {
+    name: { type: 'string', max_length: 32 }, port: { type: 'integer' },
+    setting: { type: 'nested object', default: {}, children_from: 'name', variants: {
+      ssh: { sftp_enabled: { type: 'boolean', default: true }, sftp_home: { type: 'string', max_length: 256, default: '/tmp' } },
+      rdp: { security: { type: 'choice', default: 'any', choices: [{ value: 'any', label: 'Any' }, { value: 'nla', label: 'NLA' }] } },
+    } },
+  } } })
+  const children = protocols.child!.children!
+  it("reads each row's setting with its protocol's keys and sends them back", () => {
+    const v = initialValues([protocols], {}, { protocols: [{ name: 'ssh', port: 22, setting: { sftp_enabled: false, sftp_home: '/srv' } }, { name: 'vnc', port: 5900, setting: {} }] })
+    expect(v.protocols).toEqual([{ name: 'ssh', port: '22', setting: { sftp_enabled: false, sftp_home: '/srv' } }, { name: 'vnc', port: '5900', setting: {} }])
+    expect(buildPayload([protocols], {}, v, { visible: () => true, encrypt: (s) => s }).protocols).toEqual([
+      { name: 'ssh', port: 22, setting: { sftp_enabled: false, sftp_home: '/srv' } }, { name: 'vnc', port: 5900, setting: {} },
+    ])
+  })
+  it('a changed name swaps the keys: same-named values kept, the others their defaults', () => {
+    expect(followVariants(children, { name: 'rdp', port: '22', setting: { sftp_enabled: false } })).toEqual({ name: 'rdp', port: '22', setting: { security: 'any' } })
+    expect(followVariants(children, { name: 'ssh', port: '22', setting: { sftp_enabled: false } })).toEqual({ name: 'ssh', port: '22', setting: { sftp_enabled: false, sftp_home: '/tmp' } })
+  })
+  it('encrypts secret sub-values, leaves empty ones and hidden sub-fields out', () => {
+    const accounts = f('accounts', { type: 'field', write_only: true, child: { type: 'nested object', children: {
+      template: { type: 'field' }, username: { type: 'string', max_length: 128 }, secret: { type: 'string', write_only: true, max_length: 16384 },
+    } } })
+    const overrides = { accounts: { fields: { template: { hidden: (row: Row) => !row.$t }, username: { hidden: (row: Row) => row.$t === true }, secret: { hidden: (row: Row) => row.$t === true } } } }
+    const body = buildPayload([accounts], overrides, { accounts: [{ username: 'root', secret: 'pw' }, { username: 'x', secret: '' }, { $t: true, template: 't1', username: 'ignored' }] }, { visible: () => true, encrypt: (s) => `enc(${s})` })
+    expect(body.accounts).toEqual([{ username: 'root', secret: 'enc(pw)' }, { username: 'x' }, { template: 't1' }])
   })
 })

@@ -71,12 +71,39 @@ export function toFormValue(widget: WidgetKind, field: FieldMeta, raw: unknown, 
   }
 }
 
+/**
+ * A sub-field whose children depend on a sibling's value (`variants`, e.g. a protocol's setting by its name): as a
+ * nested object with the children of the row's value (none: no children, and the form shows nothing for it).
+ */
+export function resolveVariant(field: FieldMeta, row: FormValues): FieldMeta {
+  if (!field.variants || !field.childrenFrom) return field
+  const children = field.variants[String(scalarOf(row[field.childrenFrom]) ?? '')] ?? []
+  return { ...field, type: 'nested object', children }
+}
+
+/**
+ * A row after one of its values changed: each sub-field depending on a sibling takes its new variant's keys,
+ * keeping same-named values and filling the others with their defaults.
+ */
+export function followVariants(children: readonly FieldMeta[], row: FormValues, overrides: FieldOverrides = {}): FormValues {
+  let out = row
+  for (const child of children) {
+    if (!child.variants || !child.childrenFrom) continue
+    const resolved = resolveVariant(child, row)
+    const next = nestedValues(resolved.children ?? [], isObject(row[child.name]) ? (row[child.name] as Json) : undefined, overrides[child.name]?.fields ?? {})
+    if (JSON.stringify(next) !== JSON.stringify(row[child.name])) out = { ...out, [child.name]: next }
+  }
+  return out
+}
+
 function nestedValues(children: readonly FieldMeta[], object: Json | undefined, overrides: FieldOverrides): FormValues {
   const out: FormValues = {}
   for (const child of children) {
     const o = overrides[child.name] ?? {}
     const raw = object && child.name in object ? object[child.name] : child.hasDefault ? child.default : undefined
-    out[child.name] = toFormValue(chooseWidget(child, o), child, raw, o.fields ?? {})
+    const field = resolveVariant(child, object ?? {})
+    // a variant without keys (a protocol without settings) is an empty object, not JSON text
+    out[child.name] = field.variants && !field.children?.length ? {} : toFormValue(chooseWidget(field, o), field, raw, o.fields ?? {})
   }
   return out
 }
@@ -130,7 +157,7 @@ export function cloneValues(object: Json, marker: string): Json {
 }
 
 /** One widget value → the payload value. */
-export function fromFormValue(widget: WidgetKind, field: FieldMeta, value: unknown, overrides: FieldOverrides = {}): unknown {
+export function fromFormValue(widget: WidgetKind, field: FieldMeta, value: unknown, overrides: FieldOverrides = {}, encrypt?: (plain: string) => string): unknown {
   switch (widget) {
     case 'number':
       return value === '' || value === undefined || value === null ? null : Number(value)
@@ -145,25 +172,29 @@ export function fromFormValue(widget: WidgetKind, field: FieldMeta, value: unkno
       if (typeof value !== 'string') return value ?? null
       return value.trim() === '' ? null : (JSON.parse(value) as unknown)
     case 'nested':
-      return nestedPayload(field.children ?? [], isObject(value) ? value : {}, overrides)
+      return nestedPayload(field.children ?? [], isObject(value) ? value : {}, overrides, encrypt)
     case 'nestedList': {
       const children = (field.child ?? field).children ?? []
-      return Array.isArray(value) ? value.map((item) => nestedPayload(children, isObject(item) ? item : {}, overrides)) : []
+      return Array.isArray(value) ? value.map((item) => nestedPayload(children, isObject(item) ? item : {}, overrides, encrypt)) : []
     }
     default:
       return value
   }
 }
 
-function nestedPayload(children: readonly FieldMeta[], values: FormValues, overrides: FieldOverrides): FormValues {
+function nestedPayload(children: readonly FieldMeta[], values: FormValues, overrides: FieldOverrides, encrypt?: (plain: string) => string): FormValues {
   const out: FormValues = {}
   for (const child of children) {
     if (child.readOnly) continue
     const o = overrides[child.name] ?? {}
-    const value = fromFormValue(chooseWidget(child, o), child, values[child.name], o.fields ?? {})
+    // a sub-field the page hides for this row (an account row from a template: no username or secret) is not sent
+    if (o.hidden?.(values)) continue
+    const field = resolveVariant(child, values)
+    const value = fromFormValue(chooseWidget(field, o), field, values[child.name], o.fields ?? {}, encrypt)
     // a write-only sub-value left empty (a storage's secret key) keeps the stored one: not sent, as a secret field
     if (child.writeOnly && (value === '' || value === null || value === undefined)) continue
-    out[child.name] = value
+    // a secret sub-value (an account's secret given with its asset) is encrypted as a secret field is
+    out[child.name] = encrypt && SECRET_FIELDS.has(child.name) && typeof value === 'string' ? encrypt(value) : value
   }
   return out
 }
@@ -186,7 +217,7 @@ export function buildPayload(fields: readonly FieldMeta[], overrides: FieldOverr
     const o = overrides[field.name] ?? {}
     const widget = chooseWidget(field, o)
     if (widget === 'readonly') continue
-    const value = fromFormValue(widget, field, values[field.name], o.fields ?? {})
+    const value = fromFormValue(widget, field, values[field.name], o.fields ?? {}, opts.encrypt)
     if (SECRET_FIELDS.has(field.name)) {
       if (typeof value !== 'string' || value === '') continue
       out[field.name] = opts.encrypt(value)

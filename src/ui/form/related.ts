@@ -53,6 +53,14 @@ export function withRelatedSources(fields: readonly FieldMeta[], overrides: Fiel
   const missing: string[] = []
   for (const field of fields) {
     const override = overrides[field.name]
+    // sub-fields of nested objects and list rows (an asset's account rows' template): their OPTIONS hints
+    const children = field.children ?? field.child?.children
+    if (!field.readOnly && !override?.render && children?.length) {
+      const inner = withRelatedSources(children, override?.fields ?? {}, undefined)
+      out[field.name] = { ...override, fields: inner.overrides }
+      missing.push(...inner.missing.map((n) => `${field.name}.${n}`))
+      continue
+    }
     if (field.readOnly || override?.render || !isRelatedWidget(field, override)) continue
     const source = relatedSourceFor(field, override, declared)
     if (source) {

@@ -42,6 +42,9 @@ export interface FieldOverride {
   related?: RelatedSource
   /** nested object / list of nested objects: overrides of the children */
   fields?: Readonly<Record<string, FieldOverride>>
+  /** list of nested objects: more "add" buttons beside Add, each adding a row that starts with these values
+   * (keys the metadata does not name mark the row for the children's `hidden` rules and are never sent) */
+  adds?: ReadonlyArray<{ label: MessageDescriptor; values: FormValues }>
   /** a custom widget */
   render?: (props: WidgetProps) => ReactNode
 }

@@ -26,7 +26,7 @@ import type { ResourceDef } from '../common/resource.ts'
 import { reportMissingSources, withRelatedSources } from './related.ts'
 import { useCached } from '../common/useCached.ts'
 import { useMetadata } from '../common/useMetadata.ts'
-import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, toFormValue, type FieldGroup } from './formModel.ts'
+import { buildPayload, cloneValues, initialValues, layoutGroups, relatedLabels, resolveVariant, toFormValue, type FieldGroup } from './formModel.ts'
 import { formMetaUrl, formMode, formObjectQuery, takeFormActor, type FormActorEntry, type FormTarget } from './formActor.ts'
 import type { FieldLayout, FieldOverride, FieldOverrides, WidgetKind } from './types.ts'
 import { runRules, type FormValues } from './validators.ts'
@@ -247,7 +247,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
     const field = byName.get(name)
     // change-validated widgets check now; text inputs once they already show an error
     const now = field && (!validatesOnBlur(chooseWidget(field, overrides[name])) || current.errors[name])
-    actor.send({ type: 'CHANGE', name, value, clearUnder: Boolean(field?.children?.length), ...(now ? { error: check(name, next) ?? null } : {}) })
+    actor.send({ type: 'CHANGE', name, value, clearUnder: Boolean(field?.children?.length || field?.child?.children?.length), ...(now ? { error: check(name, next) ?? null } : {}) })
   }, [actor, byName, overrides, check])
 
   const blur = useCallback((name: string) => actor.send({ type: 'CHECKED', name, error: check(name, actor.getSnapshot().context.values) ?? null }), [actor, check])
@@ -258,6 +258,7 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
       order,
       nested: Object.fromEntries(fields.filter((f) => order.includes(f.name) && chooseWidget(f, overrides[f.name]) === 'nested').map((f) => [f.name, (f.children ?? []).map((c) => c.name)])),
       labels: Object.fromEntries(fields.map((f) => [f.name, f.label])),
+      lists: fields.filter((f) => order.includes(f.name) && chooseWidget(f, overrides[f.name]) === 'nestedList').map((f) => f.name),
     }
     const found: Record<string, string> = {}
     for (const name of order) {
@@ -273,6 +274,21 @@ export function useResourceForm(opts: ResourceFormOptions): ResourceForm {
           const m = runRules(rulesFor(child, chooseWidget(child, o), o), sub[child.name], sub)
           if (m) found[`${name}.${child.name}`] = m
         }
+      }
+      // rows of a list of nested objects: each shown sub-field's rules, the message on `name.<row>.<sub>`
+      if (field && !message && !overrides[name]?.hidden?.(all) && chooseWidget(field, overrides[name]) === 'nestedList') {
+        const rows = Array.isArray(all[name]) ? (all[name] as unknown[]) : []
+        rows.forEach((item, i) => {
+          const row = objectValue(item)
+          for (const child of (field.child ?? field).children ?? []) {
+            const o = overrides[name]?.fields?.[child.name] ?? {}
+            if (child.readOnly || o.hidden?.(row)) continue
+            const sub = resolveVariant(child, row)
+            if (sub.variants && !sub.children?.length) continue
+            const m = runRules(rulesFor(sub, chooseWidget(sub, o), o), row[child.name], row)
+            if (m) found[`${name}.${i}.${child.name}`] = m
+          }
+        })
       }
     }
     if (Object.keys(found).length > 0) return { errors: found, topErrors: [], shape }

@@ -1,7 +1,31 @@
-/** HostCreate/Update, DatabaseCreate/Update…: the kind's form from its OPTIONS, opened with `?platform=` (and `?node_id=`). */
+/**
+ * HostCreate/Update, DatabaseCreate/Update…: the kind's form from its OPTIONS, opened with `?platform=` (and
+ * `?node_id=`). On create its Accounts section (the server's write-only `accounts` rows) takes accounts typed in
+ * ("Add") or copied from an account template ("Add from template": the row shows the template picker only).
+ */
+import { msg } from '@lingui/core/macro'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
-import type { FormValues } from '../../../ui/form/validators.ts'
+import type { FieldOverrides } from '../../../ui/form/types.ts'
+import { required, type FormValues } from '../../../ui/form/validators.ts'
 import { manifestItem, type ResourceKey } from '../../entries.ts'
+
+/** Marks an account row added from a template (not a field: never sent). */
+const FROM_TEMPLATE = '$fromTemplate'
+const fromTemplate = (row: FormValues) => row[FROM_TEMPLATE] === true
+
+const ACCOUNT_ROWS: FieldOverrides = {
+  accounts: {
+    adds: [{ label: msg`Add from template`, values: { [FROM_TEMPLATE]: true } }],
+    fields: {
+      template: { widget: 'related', hidden: (row) => !fromTemplate(row), rules: [required] },
+      username: { hidden: fromTemplate, rules: [required] },
+      secret_type: { hidden: fromTemplate },
+      secret: { hidden: fromTemplate },
+      passphrase: { hidden: (row) => fromTemplate(row) || row.secret_type !== 'ssh_key' },
+      privileged: { hidden: fromTemplate },
+    },
+  },
+}
 
 export function assetFormConfig(key: ResourceKey): FormPageConfig {
   const item = manifestItem(key)
@@ -24,6 +48,7 @@ export function assetFormConfig(key: ResourceKey): FormPageConfig {
       }
       return payload
     },
+    overrides: ACCOUNT_ROWS,
     keepSearch: ['node_id'],
   }
 }
