@@ -23,7 +23,8 @@ const useStyles = makeStyles({
     display: 'flex', alignItems: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', minWidth: 0,
     paddingBottom: tokens.spacingVerticalS, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}`,
   },
-  cell: { flexGrow: 1, flexBasis: '140px', minWidth: 0 },
+  // controls shrink to their cell (inputs and comboboxes have wider intrinsic sizes than a cell may get)
+  cell: { flexGrow: 1, flexBasis: '160px', minWidth: 0, '& .fui-Input, & .fui-Combobox, & input': { minWidth: 0, maxWidth: '100%' } },
   wide: { flexBasis: '100%' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
 })

@@ -1,0 +1,113 @@
+/**
+ * Typed sub-forms of issue 35 in real Chromium against the real server: the host create form's Accounts section
+ * (one account typed in, one from an account template; a bad row answered at its field with everything typed kept;
+ * both accounts then on the asset's Accounts tab, no secret in any answer) and a platform protocol's setting edited
+ * as typed inputs (SSH's "SFTP enabled" switched off, saved, still off when reopened). Axe on each form; with
+ * E2E_SHOTS_DIR set, screenshots at 1440 and 360 px.
+ */
+import type { Page } from '@playwright/test'
+import { expect, expectNoAxeViolations, test } from './fixtures.ts'
+import { api, login, unique, type Api } from './generic-support.ts'
+
+const SHOTS = process.env.E2E_SHOTS_DIR
+
+async function shots(page: Page, name: string) {
+  if (!SHOTS) return
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true })
+  await page.setViewportSize({ width: 360, height: 800 })
+  await page.screenshot({ path: `${SHOTS}/${name}-360.png`, fullPage: true })
+  await page.setViewportSize({ width: 1440, height: 900 })
+}
+
+const results = (r: unknown) => (Array.isArray(r) ? r : (r as { results: unknown[] }).results) as Array<Record<string, any>>
+
+test.describe('typed sub-forms (issue 35)', () => {
+  let a: Api
+  test.beforeEach(async ({ request }) => {
+    a = await api(request)
+  })
+
+  test('a host is created with one typed account and one from a template; a bad row is answered at its field', async ({ page }) => {
+    const tplUser = unique('tpl').slice(0, 24)
+    const tpl = await a.post('/api/v1/accounts/account-templates/', { name: `${tplUser}-t`, username: tplUser, secret_type: 'password', secret: 'Tpl-Secret-35' })
+    const hostName = unique('acc-host')
+    const answers: string[] = []
+    page.on('response', async (r) => { if (r.url().includes('/api/v1/') && r.request().method() !== 'GET') answers.push(await r.text().catch(() => '')) })
+    await login(page, '/console/assets/hosts/create?platform=1', undefined, { reuse: true })
+    await page.locator('[data-field="name"]').getByRole('textbox').fill(hostName)
+    await page.locator('[data-field="address"]').getByRole('textbox').fill('10.35.1.1')
+    const accounts = page.locator('[data-field="accounts"]')
+    // typed in: first as an SSH key that is not one (the server answers at that row's secret)
+    await accounts.getByRole('button', { name: 'Add', exact: true }).click()
+    const typed = accounts.locator('[data-row="0"]')
+    await typed.getByRole('textbox', { name: 'Username' }).fill('deploy')
+    await typed.getByRole('combobox', { name: 'Secret type' }).click()
+    await page.getByRole('option', { name: 'SSH key' }).click()
+    await typed.getByLabel('Secret', { exact: true }).fill('not a key')
+    await expect(typed.getByLabel('Passphrase')).toBeVisible()
+    // from a template: only the template picker
+    await accounts.getByRole('button', { name: 'Add from template' }).click()
+    const fromTpl = accounts.locator('[data-row="1"]')
+    await expect(fromTpl.getByRole('textbox', { name: 'Username' })).toHaveCount(0)
+    const picker = fromTpl.getByRole('combobox', { name: 'Template' })
+    await picker.fill(tplUser)
+    await page.getByRole('option', { name: new RegExp(tplUser) }).click()
+    await expectNoAxeViolations(page, 'host form with accounts')
+    await shots(page, 'host-form-accounts')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(typed.getByText('This is not a private key (PEM or OpenSSH), or the passphrase does not open it.')).toBeVisible()
+    // nothing written, everything typed kept
+    expect(results(await a.get(`/api/v1/assets/hosts/?name=${hostName}`))).toEqual([])
+    await expect(typed.getByRole('textbox', { name: 'Username' })).toHaveValue('deploy')
+    await expect(page.locator('[data-field="name"]').getByRole('textbox')).toHaveValue(hostName)
+    await expect(fromTpl.getByRole('combobox', { name: 'Template' })).toHaveValue(new RegExp(tplUser))
+    await expectNoAxeViolations(page, 'host form with a row error')
+    // a password instead: saved
+    await typed.getByRole('combobox', { name: 'Secret type' }).click()
+    await page.getByRole('option', { name: 'Password' }).click()
+    await typed.getByLabel('Secret', { exact: true }).fill('Typed-Secret-35')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(async () => results(await a.get(`/api/v1/assets/hosts/?name=${hostName}`)).length).toBe(1)
+    const host = results(await a.get(`/api/v1/assets/hosts/?name=${hostName}`))[0]!
+    const made = results(await a.get(`/api/v1/accounts/accounts/?asset=${host.id}`))
+    expect(made.map((x) => [x.username, x.has_secret, x.source.value]).sort()).toEqual([['deploy', true, 'local'], [tplUser, true, 'template']])
+    expect(tpl.id).toBeTruthy()
+    // the asset's Accounts tab lists both
+    await page.goto(`/ui/console/assets/assets/${host.id}?activeTab=Accounts`)
+    const panel = page.getByRole('tabpanel')
+    await expect(panel.getByText('deploy', { exact: true }).first()).toBeVisible()
+    await expect(panel.getByText(tplUser, { exact: true }).first()).toBeVisible()
+    await expectNoAxeViolations(page, 'asset accounts tab')
+    // no answer carried a secret
+    expect(answers.join('\n')).not.toMatch(/Typed-Secret-35|Tpl-Secret-35/)
+  })
+
+  test('a platform protocol setting is edited as typed inputs and kept', async ({ page }) => {
+    const platform = await a.post('/api/v1/assets/platforms/', { name: unique('typed-linux'), category: 'host', type: 'linux' })
+    await login(page, `/console/assets/platforms/${platform.id}/update`, undefined, { reuse: true })
+    const protocols = page.locator('[data-field="protocols"]')
+    const ssh = protocols.locator('[data-row="0"]')
+    await expect(ssh.getByRole('textbox', { name: 'Name' })).toHaveValue('ssh')
+    const sftp = ssh.getByRole('switch', { name: 'SFTP enabled' })
+    await expect(sftp).toBeChecked()
+    await expect(ssh.getByRole('textbox', { name: 'SFTP home' })).toHaveValue('/tmp')
+    await expect(protocols.locator('textarea')).toHaveCount(0)
+    // a bad value is answered at its input
+    await ssh.getByRole('textbox', { name: 'SFTP home' }).fill('relative')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(ssh.getByText('Enter an absolute path (starting with /).')).toBeVisible()
+    await ssh.getByRole('textbox', { name: 'SFTP home' }).fill('/srv')
+    await sftp.click()
+    await expect(sftp).not.toBeChecked()
+    await expectNoAxeViolations(page, 'platform form with typed protocol settings')
+    await shots(page, 'platform-protocol-setting')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(async () => (await a.get(`/api/v1/assets/platforms/${platform.id}/`)).protocols.find((p: { name: string }) => p.name === 'ssh').setting)
+      .toEqual({ sftp_enabled: false, sftp_home: '/srv' })
+    await page.goto(`/ui/console/assets/platforms/${platform.id}/update`)
+    const again = page.locator('[data-field="protocols"] [data-row="0"]')
+    await expect(again.getByRole('switch', { name: 'SFTP enabled' })).not.toBeChecked()
+    await expect(again.getByRole('textbox', { name: 'SFTP home' })).toHaveValue('/srv')
+  })
+})
