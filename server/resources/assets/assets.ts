@@ -187,8 +187,6 @@ const baseFields: Array<FieldDef<AssetRow>> = [
   domainField,
   labelsField,
   isActive,
-  // accounts created with the asset (create only, write-only; server/resources/accounts/on-asset.ts)
-  assetAccountsField,
   { name: 'category', type: 'labeled_choice', label: 'Category', read_only: true, choices: categoryChoices },
   { name: 'type', type: 'labeled_choice', label: 'Type', read_only: true, choices: typeChoices },
   {
@@ -253,12 +251,7 @@ export const assetBase: ResourceDef<'assets'> = {
   perms: PERMS,
   display: (r) => `${String(r.name)}(${String(r.address)})`,
   hooks: {
-    async validate(values, ctx, info) {
-      const errors = await validateAsset(values, ctx, info, undefined)
-      // the accounts given with a new asset, each row as the accounts resource checks a create
-      const accountErrors = info.op === 'create' ? await prepareAssetAccounts(values, ctx, info.req?.body) : (delete values.accounts, undefined)
-      return accountErrors ? { ...errors, accounts: accountErrors } : errors
-    },
+    validate: (values, ctx, info) => validateAsset(values, ctx, info, undefined),
     async columns(values, ctx, info) {
       if (values.platform === undefined) return {}
       const p = await platformById(info.tx, values.platform)
@@ -266,7 +259,6 @@ export const assetBase: ResourceDef<'assets'> = {
     },
     async afterSave(tx, id, values, ctx, info) {
       const emptied = Array.isArray(values.nodes) && !values.nodes.length
-      if (info.op === 'create') pushLater.set(values, await saveAssetAccounts(tx, id, (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!.org_id, values, info.req))
       if (info.op !== 'create' && !emptied) return
       const given = (values.nodes as string[] | undefined) ?? []
       const q = (info.req?.query ?? {}) as Record<string, unknown>
@@ -274,12 +266,6 @@ export const assetBase: ResourceDef<'assets'> = {
       const row = (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!
       if (byQuery && byQuery.org_id !== row.org_id) throw validationError({ nodes: [tr(ctx.lang, 'Invalid pk "{pk}" - object does not exist.', { pk: byQuery.id })] })
       await nodeTree.placeMember(tx, row.org_id, String(id), given.length ? given : byQuery ? [byQuery.id] : [])
-    },
-    // accounts marked "push now" go to the host once the asset and its accounts are committed
-    afterCommit: async (_id, values, _ctx, info) => {
-      const ids = pushLater.get(values)
-      pushLater.delete(values)
-      if (ids?.length) await pushAssetAccounts(ids, info.req).catch(() => undefined)
     },
   },
 }
@@ -303,13 +289,36 @@ const platformOf = (category: Category): FieldDef => ({
   relation: { resource: 'assets.platform', attrs: ['id', 'name'], query: category === 'custom' ? 'category=custom&type=custom' : `category=${category}`, limit: () => sql`t.category = ${category}` },
 })
 
+/**
+ * One asset kind: its platforms, its own fields, and the accounts given on create (write-only rows, validated
+ * each as the accounts resource checks a create, saved in the asset's transaction, "push now" queued after the
+ * commit: server/resources/accounts/on-asset.ts). Not in files: an import names no accounts.
+ */
 function kind(category: Category, path: string, model: string, verboseName: string, fields: Array<FieldDef<AssetRow>> = []): ResourceDef<'assets'> {
-  return kindOf(assetBase, {
+  const def = kindOf(assetBase, {
     name: `assets.${model}`, model, verboseName, path: `/api/v1/assets/${path}/`,
-    fields: [platformOf(category), ...fields],
+    fields: [platformOf(category), ...fields, assetAccountsField],
     scope: () => sql`t.category = ${category}`,
-    hooks: { validate: (values, ctx, info) => validateAsset(values, ctx, info, category) },
+    hooks: {
+      async validate(values, ctx, info) {
+        const errors = await validateAsset(values, ctx, info, category)
+        const accountErrors = info.op === 'create' ? await prepareAssetAccounts(values, ctx, info.req?.body) : (delete values.accounts, undefined)
+        return accountErrors ? { ...errors, accounts: accountErrors } : errors
+      },
+      async afterSave(tx, id, values, _ctx, info) {
+        if (info.op !== 'create') return
+        const org = (await sql<{ org_id: string }>`select org_id from assets where id = ${id}`.execute(tx)).rows[0]!.org_id
+        pushLater.set(values, await saveAssetAccounts(tx, id, org, values, info.req))
+      },
+      // accounts marked "push now" go to the host once the asset and its accounts are committed
+      async afterCommit(_id, values, _ctx, info) {
+        const ids = pushLater.get(values)
+        pushLater.delete(values)
+        if (ids?.length) await pushAssetAccounts(ids, info.req).catch(() => undefined)
+      },
+    },
   })
+  return { ...def, unexport: [...(def.unexport ?? []), 'accounts'] }
 }
 
 /** A host's hardware facts (JumpServer 3.2's HostGatheredInfoSerializer): gathered over SSH, or edited by hand

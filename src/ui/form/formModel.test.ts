@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { msg } from '@lingui/core/macro'
 import { parseField } from '../../api/metadata.ts'
 import type { Row } from '../../api/resources.ts'
+import type { FormValues } from './validators.ts'
 import { buildPayload, cloneValues, followVariants, initialValues, isUuid, layoutGroups, relatedLabels, toDateTimeInput } from './formModel.ts'
 
 const f = (name: string, info: Record<string, unknown>) => parseField(name, { required: false, read_only: false, write_only: false, ...info })
@@ -116,7 +117,7 @@ describe('rows whose sub-fields depend on a sibling (variants) and secret sub-va
     const accounts = f('accounts', { type: 'field', write_only: true, child: { type: 'nested object', children: {
       template: { type: 'field' }, username: { type: 'string', max_length: 128 }, secret: { type: 'string', write_only: true, max_length: 16384 },
     } } })
-    const overrides = { accounts: { fields: { template: { hidden: (row: Row) => !row.$t }, username: { hidden: (row: Row) => row.$t === true }, secret: { hidden: (row: Row) => row.$t === true } } } }
+    const overrides = { accounts: { fields: { template: { hidden: (row: FormValues) => !row.$t }, username: { hidden: (row: FormValues) => row.$t === true }, secret: { hidden: (row: FormValues) => row.$t === true } } } }
     const body = buildPayload([accounts], overrides, { accounts: [{ username: 'root', secret: 'pw' }, { username: 'x', secret: '' }, { $t: true, template: 't1', username: 'ignored' }] }, { visible: () => true, encrypt: (s) => `enc(${s})` })
     expect(body.accounts).toEqual([{ username: 'root', secret: 'enc(pw)' }, { username: 'x' }, { template: 't1' }])
   })
