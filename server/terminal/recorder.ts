@@ -32,7 +32,9 @@ export const LEVEL = 3
  * compressed size; the match history is kept across it). A window compressed with matches to more than
  * `POOR_RATIO` of its size switches to Huffman coding for at most `HUFFMAN_RUN` windows; a Huffman window larger
  * than `TOLERANCE` times the last matched window's ratio goes back at once (and Huffman coding is not tried again
- * for `backoff` windows, doubling up to `MAX_BACKOFF`); after the run, one window is matched again to check.
+ * for `backoff` windows, doubling up to `MAX_BACKOFF`), and so does one at or below `POOR_RATIO` (the output
+ * changed to something more redundant: text, where matches do far better); after the run, one window is matched
+ * again to check.
  */
 export const COMPRESSION = { WINDOW: 1 << 20, POOR_RATIO: 0.6, TOLERANCE: 1.05, HUFFMAN_RUN: 16, MIN_BACKOFF: 4, MAX_BACKOFF: 64 }
 
@@ -63,6 +65,9 @@ export class Compression {
       this.mode = 'match'
       this.backoff = this.nextBackoff
       this.nextBackoff = Math.min(this.nextBackoff * 2, COMPRESSION.MAX_BACKOFF)
+    } else if (ratio <= COMPRESSION.POOR_RATIO) {
+      // the output changed (Huffman coding alone compresses it well: text, where matches do far better)
+      this.mode = 'match'
     } else if (--this.huffmanLeft <= 0) {
       this.mode = 'match'
     } else {
