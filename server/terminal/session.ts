@@ -26,6 +26,7 @@ import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
 import { assetGrant, type PermedAccount } from '../resources/perms/grants.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { replayDir, storeReplay } from '../resources/terminal/components.ts'
+import { replayUploads } from '../resources/terminal/replay-remote.ts'
 import { getSetting } from '../settings/store.ts'
 import { accountCredential, credentialTarget, knownHostKey, reachOf, recordHostKey, type Credential } from '../ssh/target.ts'
 import { getApprovalGate, type ApprovalHandle, type ApprovalRequest } from './approval.ts'
@@ -759,6 +760,8 @@ export class TerminalSession extends EventEmitter {
       await this.manager.component.call('PATCH', `/api/v1/terminal/sessions/${this.id}/`, { is_finished: true, date_end: new Date(this.manager.now()).toISOString() })
       const temp = await this.recorder.finish()
       await storeReplay(this.manager.db, replayDir(cfg.dataDir), { id: this.id, date_start: new Date(this.startedAt) }, temp)
+      // to the default replay storage at once when it is S3-compatible (in the background; kept locally until then)
+      void replayUploads(app).kick()
     } catch (err) {
       app.log.warn({ err }, 'finishing a terminal session failed')
       await this.recorder.discard().catch(() => undefined)
