@@ -136,6 +136,8 @@ export class S3Client {
       const req = lib.request({
         protocol: this.base.protocol, hostname: this.virtualHosted ? `${this.config.bucket}.${this.base.hostname}` : this.base.hostname,
         port: this.base.port || undefined, method, path: uriEncode(path, true), headers, timeout: TIMEOUT_MS, signal: o.signal,
+        // a connection per request: few requests (one per replay), and no kept-alive socket the peer closed meanwhile
+        agent: false,
       }, resolve)
       req.on('timeout', () => req.destroy(new Error('timed out')))
       req.on('error', reject)

@@ -22,7 +22,7 @@ import { validIpGroup } from '../acls/rules.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, updatedBy } from '../common.ts'
 import { replayDir } from './components.ts'
 import { storageSealContext } from './replay-remote.ts'
-import { s3ClientOf } from './s3.ts'
+import { S3Error, s3ClientOf } from './s3.ts'
 import './storage-messages.ts'
 
 // ------------------------------------------------------------------------------------------------ storages
@@ -178,12 +178,10 @@ function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table:
 
 interface TestResult { is_valid: boolean; msg: string }
 
-/** A failure as a user reads it: the peer's error code and message, or the connection's error code. */
+/** A connection's failure as a user reads it: its error code (ECONNREFUSED, …), else its message. */
 function errorText(e: unknown): string {
-  const cause = (e as { cause?: { code?: string } }).cause
-  const code = (e as { code?: string }).code
-  if (e instanceof Error && (e.name === 'S3Error' || !code)) return e.message
-  return cause?.code ?? code ?? String(e)
+  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code
+  return code ?? (e instanceof Error ? e.message : String(e))
 }
 type StorageTable = 'replay_storages' | 'command_storages'
 type StorageRow = RowOf<StorageTable>
@@ -235,7 +233,8 @@ async function testReplay(req: FastifyRequest, row: StorageRow): Promise<TestRes
       await s3.delete(key)
       return { is_valid: true, msg: tr(lang, 'A test object was written to bucket {bucket}, read back and removed.', { bucket: s3.config.bucket }) }
     } catch (e) {
-      return { is_valid: false, msg: tr(lang, 'The replay storage refused the test ({step}): {error}', { step, error: errorText(e) }) }
+      if (!(e instanceof S3Error)) return { is_valid: false, msg: tr(lang, 'The storage endpoint cannot be reached: {error}', { error: errorText(e) }) }
+      return { is_valid: false, msg: tr(lang, 'The replay storage refused the test ({step}): {error}', { step, error: e.message }) }
     }
   }
   let url: string
