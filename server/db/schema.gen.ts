@@ -920,6 +920,15 @@ export interface ReplayStorages {
   updated_by: Generated<string>;
 }
 
+export interface ReplayUploads {
+  attempts: Generated<number>;
+  date_created: Generated<Timestamp>;
+  last_error: Generated<string>;
+  next_attempt: Generated<Timestamp>;
+  session_id: string;
+  storage_id: string;
+}
+
 export interface ResourceCache {
   expires_at: Timestamp;
   id: string;
@@ -1141,6 +1150,7 @@ export interface TerminalSessions {
   remote_addr: Generated<string>;
   replay_path: string | null;
   replay_size: number | null;
+  replay_storage_id: string | null;
   terminal_id: string | null;
   type: Generated<string>;
   user: Generated<string>;
@@ -1400,6 +1410,7 @@ export interface DB {
   platform_protocols: PlatformProtocols;
   platforms: Platforms;
   replay_storages: ReplayStorages;
+  replay_uploads: ReplayUploads;
   resource_cache: ResourceCache;
   role_bindings: RoleBindings;
   role_permissions: RolePermissions;

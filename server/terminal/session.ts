@@ -26,6 +26,7 @@ import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
 import { assetGrant, type PermedAccount } from '../resources/perms/grants.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { replayDir, storeReplay } from '../resources/terminal/components.ts'
+import { replayUploads } from '../resources/terminal/replay-remote.ts'
 import { getSetting } from '../settings/store.ts'
 import { accountCredential, credentialTarget, knownHostKey, reachOf, recordHostKey, type Credential } from '../ssh/target.ts'
 import { getApprovalGate, type ApprovalHandle, type ApprovalRequest } from './approval.ts'
@@ -383,8 +384,8 @@ export class TerminalSession extends EventEmitter {
     this.recorder.on('drain', () => this.resumeOutput('recorder'))
     this.recorder.on('error', (err) => manager.app.log.warn({ err }, 'terminal recording failed'))
     const stream = this.shell.stream
-    stream.on('data', (d: Buffer) => this.onOutput(d))
-    stream.stderr.on('data', (d: Buffer) => this.onOutput(d))
+    stream.on('data', (d: Buffer) => this.hostOutput(d))
+    stream.stderr.on('data', (d: Buffer) => this.hostOutput(d))
     stream.on('close', () => void this.end('exit', tr(this.lang, 'The session ended.')))
   }
 
@@ -399,7 +400,44 @@ export class TerminalSession extends EventEmitter {
     return out
   }
 
+  /**
+   * The host's output, gathered for the current tick: sshd sends what it reads from the PTY, ~4 KiB at a time, and
+   * one socket read of ours holds a dozen such packets, emitted one by one in the same tick. Handled one by one,
+   * each cost a recorder event, a packet out of the SSH gateway (its encryption and a socket write) or a websocket
+   * frame; gathered, they cost one (docs/terminal.md, "Throughput"). Flushed on `process.nextTick`, that is before
+   * any other I/O callback runs (what the user types next, a timer): nothing waits, and nothing reads a screen
+   * that misses output already received.
+   */
+  private gathered: Buffer[] = []
+  private gatheredBytes = 0
+
+  private hostOutput(d: Buffer): void {
+    if (!this.gathered.length) process.nextTick(this.flushGathered)
+    this.gathered.push(d)
+    this.gatheredBytes += d.length
+  }
+
+  private readonly flushGathered = (): void => {
+    if (!this.gathered.length) return
+    const all = this.gathered.length === 1 ? this.gathered[0]! : Buffer.concat(this.gathered, this.gatheredBytes)
+    this.gathered = []
+    this.gatheredBytes = 0
+    this.handleOutput(all)
+  }
+
+  /** Before reading the screen: everything received so far goes to it. */
+  private flushScreen(): void {
+    this.flushGathered()
+    this.screenFeed.flush()
+  }
+
+  /** Output of ours for the user's screen (a notice): after what the host sent before it. */
   private onOutput(d: Buffer): void {
+    this.flushGathered()
+    this.handleOutput(d)
+  }
+
+  private handleOutput(d: Buffer): void {
     if (this.early && this.earlyBytes < 256 * 1024) {
       this.early.push(d)
       this.earlyBytes += d.length
@@ -443,7 +481,7 @@ export class TerminalSession extends EventEmitter {
 
   /** The screen as escape sequences that redraw it (re-attach, monitors, joiners). */
   serialize(): Promise<string> {
-    this.screenFeed.flush()
+    this.flushScreen()
     return new Promise((resolve) => this.screen.write('', () => resolve(this.serializer.serialize({ scrollback: SCROLLBACK }))))
   }
 
@@ -452,7 +490,7 @@ export class TerminalSession extends EventEmitter {
     this.cols = cols
     this.rows = rows
     this.shell.stream.setWindow(rows, cols, 0, 0)
-    this.screenFeed.flush()
+    this.flushScreen()
     this.screen.resize(cols, rows)
     this.recorder.resize(cols, rows)
     this.emit('resize', cols, rows)
@@ -504,7 +542,7 @@ export class TerminalSession extends EventEmitter {
   }
 
   private inFullScreen(): boolean {
-    this.screenFeed.flush()
+    this.flushScreen()
     return this.screen.buffer.active.type === 'alternate'
   }
 
@@ -514,7 +552,7 @@ export class TerminalSession extends EventEmitter {
     this.lineStartPending = true
     this.finishCommand()
     const generation = this.lineGeneration
-    this.screenFeed.flush()
+    this.flushScreen()
     this.screen.write('', () => {
       if (generation !== this.lineGeneration) return
       const b = this.screen.buffer.active
@@ -549,7 +587,7 @@ export class TerminalSession extends EventEmitter {
 
   /** The command line on the screen: from where the user started typing to the end of its (wrapped) line. */
   private async readLine(): Promise<string> {
-    this.screenFeed.flush()
+    this.flushScreen()
     await new Promise<void>((resolve) => this.screen.write('', resolve))
     const start = this.lineStart
     if (!start) return ''
@@ -709,6 +747,7 @@ export class TerminalSession extends EventEmitter {
   }
 
   private async doEnd(info: CloseInfo): Promise<void> {
+    this.flushGathered()
     this.closed = true
     this.shell.close()
     this.finishCommand()
@@ -721,6 +760,8 @@ export class TerminalSession extends EventEmitter {
       await this.manager.component.call('PATCH', `/api/v1/terminal/sessions/${this.id}/`, { is_finished: true, date_end: new Date(this.manager.now()).toISOString() })
       const temp = await this.recorder.finish()
       await storeReplay(this.manager.db, replayDir(cfg.dataDir), { id: this.id, date_start: new Date(this.startedAt) }, temp)
+      // to the default replay storage at once when it is S3-compatible (in the background; kept locally until then)
+      void replayUploads(app).kick()
     } catch (err) {
       app.log.warn({ err }, 'finishing a terminal session failed')
       await this.recorder.discard().catch(() => undefined)

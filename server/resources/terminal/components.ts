@@ -26,6 +26,8 @@ import { tr } from '../../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../../rbac/catalog.ts'
 import { getSetting } from '../../settings/store.ts'
 import { ALIVE_SECONDS, loadOf, sessions, terminals } from './resources.ts'
+import { readRemoteReplay } from './replay-remote.ts'
+import { S3_KINDS } from './s3.ts'
 
 /** Tasks older than this are no longer handed out (JumpServer: 10 minutes). */
 const TASK_WINDOW_MINUTES = 10
@@ -132,7 +134,8 @@ export async function replayTemp(root: string, row: Record<string, unknown>): Pr
 /**
  * Stores a complete replay file (written in the replay store's day folder of the session's start, as
  * `replayTemp` names it) as the session's replay: checked (gzip asciicast), renamed into place, the session row
- * updated. The one way a replay is kept — the upload of a component and the built-in terminal's recorder.
+ * updated, and queued for the default replay storage when that one is S3-compatible (replay-remote.ts). The one way
+ * a replay is kept — the upload of a component and the built-in terminal's recorder.
  * Answers false (and keeps nothing) when the file is not a gzip asciicast.
  */
 export async function storeReplay(db: DB, root: string, row: Record<string, unknown>, temp: string): Promise<boolean> {
@@ -144,6 +147,10 @@ export async function storeReplay(db: DB, root: string, row: Record<string, unkn
     await rename(temp, final)
     await sql`update terminal_sessions set has_replay = true, replay_path = ${join(day, `${String(row.id)}.cast.gz`)}, replay_size = ${size}
       where id = ${String(row.id)}`.execute(db)
+    // the default replay storage, when spoken to as S3, gets it (replay-remote.ts; the local copy stays until then)
+    await sql`insert into replay_uploads (session_id, storage_id)
+      select ${String(row.id)}, s.id from replay_storages s where s.is_default and s.type in (${sql.join([...S3_KINDS])})
+      on conflict (session_id) do update set storage_id = excluded.storage_id, attempts = 0, next_attempt = now(), last_error = ''`.execute(db)
     return true
   } finally {
     await rm(temp, { force: true })
@@ -210,18 +217,26 @@ function registerReplayDownload(app: FastifyInstance): void {
       if (!row.has_replay || typeof row.replay_path !== 'string') throw new ApiError(404, { detail: tr(req.ctx.lang, 'The session has no replay.'), code: 'not_found' })
       const path = join(replayDir(req.server.services.config.dataDir), row.replay_path)
       const size = await stat(path).then((s) => s.size, () => -1)
-      if (size < 0) throw new ApiError(404, { detail: tr(req.ctx.lang, 'The session has no replay.'), code: 'not_found' })
-      return sendFile(reply, path, size, `${row.id}.cast.gz`)
+      if (size >= 0) return sendFile(reply, createReadStream(path), size, `${row.id}.cast.gz`)
+      // uploaded to a replay storage (its local copy removed): read back from there
+      if (!row.replay_storage_id) throw new ApiError(404, { detail: tr(req.ctx.lang, 'The session has no replay.'), code: 'not_found' })
+      let remote: Awaited<ReturnType<typeof readRemoteReplay>>
+      try {
+        remote = await readRemoteReplay(req.server.services.config, req.ctx.db, row.replay_storage_id, row.replay_path)
+      } catch (e) {
+        throw new ApiError(404, { detail: tr(req.ctx.lang, 'The replay could not be read from its replay storage: {error}', { error: e instanceof Error ? e.message : String(e) }), code: 'replay_unavailable' })
+      }
+      return sendFile(reply, remote.stream, remote.length, `${row.id}.cast.gz`)
     })
   }
 }
 
-function sendFile(reply: FastifyReply, path: string, size: number, name: string) {
+function sendFile(reply: FastifyReply, body: NodeJS.ReadableStream, size: number | undefined, name: string) {
   reply.header('Content-Type', 'application/gzip')
-  reply.header('Content-Length', String(size))
+  if (size !== undefined) reply.header('Content-Length', String(size))
   reply.header('Content-Disposition', `attachment; filename="${name}"`)
   reply.header('Cache-Control', 'private, no-store')
-  return reply.send(createReadStream(path))
+  return reply.send(body)
 }
 
 /** Gzip magic, and the first decompressed bytes are an asciicast header (a JSON object with `version`). */

@@ -13,6 +13,7 @@ import { applets } from './applets.ts'
 import { APPLET_HOST_RESOURCES } from './applet-hosts.ts'
 import { commandStorages, endpointRules, endpoints, registerEndpointRoutes, replayStorages } from './storages.ts'
 import { storageTreeAction } from './storage-tree.ts'
+import { replayUploads } from './replay-remote.ts'
 import { sessionJoinRecords, sessionSharings } from './sharing.ts'
 
 export { commands, ftpLogs, loginLogs, passwordChangeLogs, sessions, terminals }
@@ -54,6 +55,10 @@ export async function registerTerminal(app: FastifyInstance): Promise<void> {
   const root = replayDir(app.services.config.dataDir)
   replayRoots.set(app.services.database, root)
   replayRoots.set(app.services.database.db, root)
+  // replays queued for an S3-compatible replay storage are uploaded in the background (replay-remote.ts)
+  const uploads = replayUploads(app)
+  app.addHook('onReady', async () => uploads.start())
+  app.addHook('onClose', async () => { await uploads.stop() })
   await registerComponentRoutes(app)
   await registerEndpointRoutes(app)
   await registerDashboard(app)

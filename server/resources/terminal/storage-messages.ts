@@ -5,6 +5,13 @@ import { addMessages } from '../../i18n.ts'
 addMessages(Object.fromEntries(['S3', 'Ceph', 'Swift', 'OSS', 'Azure', 'OBS', 'COS'].map((k) => [k, [k, k] as [string, string]])))
 
 addMessages({
+  'A test object was written to bucket {bucket}, read back and removed.': ['已向桶 {bucket} 写入测试对象，读回并删除。', 'バケット {bucket} にテストオブジェクトを書き込み、読み戻して削除しました。'],
+  'The replay storage refused the test ({step}): {error}': ['录像存储测试失败（{step}）：{error}', '録画ストレージのテストが失敗しました（{step}）：{error}'],
+  'writing': ['写入', '書き込み'],
+  'reading': ['读取', '読み取り'],
+  'removing': ['删除', '削除'],
+  'Cannot delete a replay storage that holds replays': ['不能删除保存着录像的录像存储', '録画を保存している録画ストレージは削除できません'],
+  'The replay could not be read from its replay storage: {error}': ['无法从录像存储读取录像：{error}', '録画ストレージから録画を読み取れませんでした：{error}'],
   'Replay storage': ['录像存储', '録画ストレージ'],
   'Command storage': ['命令存储', 'コマンドストレージ'],
   'Meta': ['配置', '設定'],

@@ -21,6 +21,8 @@ import { tr } from '../../i18n.ts'
 import { validIpGroup } from '../acls/rules.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, updatedBy } from '../common.ts'
 import { replayDir } from './components.ts'
+import { storageSealContext } from './replay-remote.ts'
+import { S3Error, s3ClientOf } from './s3.ts'
 import './storage-messages.ts'
 
 // ------------------------------------------------------------------------------------------------ storages
@@ -161,7 +163,7 @@ function publicMeta(kinds: Record<string, FieldDef[]>, row: Pick<StorageRow, 'me
   return out
 }
 
-const sealContext = (table: string, id: string, key: string) => `terminal.${table}:${id}:${key}`
+const sealContext = storageSealContext
 
 /** The stored meta with its secrets opened (for the "test" action). */
 function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table: StorageTable, row: StorageRow): Values {
@@ -175,6 +177,12 @@ function openMeta(req: FastifyRequest, kinds: Record<string, FieldDef[]>, table:
 }
 
 interface TestResult { is_valid: boolean; msg: string }
+
+/** A connection's failure as a user reads it: its error code (ECONNREFUSED, …), else its message. */
+function errorText(e: unknown): string {
+  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code
+  return code ?? (e instanceof Error ? e.message : String(e))
+}
 type StorageTable = 'replay_storages' | 'command_storages'
 type StorageRow = RowOf<StorageTable>
 
@@ -209,6 +217,26 @@ async function testReplay(req: FastifyRequest, row: StorageRow): Promise<TestRes
     }
   }
   const meta = openMeta(req, REPLAY_KINDS, 'replay_storages', row)
+  // S3 and the kinds that speak it: a test object is written, read back and removed, signed with the storage's
+  // keys (as JumpServer's is_valid uploads a file) — what uploading a replay needs, not only a reachable host
+  const s3 = s3ClientOf(type, meta)
+  if (s3) {
+    const key = `.connectivity-test-${randomUUID()}`
+    const body = Buffer.from(`replay storage test ${new Date().toISOString()}\n`)
+    let step = tr(lang, 'writing')
+    try {
+      await s3.putBytes(key, body, 'text/plain')
+      step = tr(lang, 'reading')
+      const size = await s3.head(key)
+      if (size !== body.length) throw new Error(`the test object reads back as ${size ?? 'missing'}`)
+      step = tr(lang, 'removing')
+      await s3.delete(key)
+      return { is_valid: true, msg: tr(lang, 'A test object was written to bucket {bucket}, read back and removed.', { bucket: s3.config.bucket }) }
+    } catch (e) {
+      if (!(e instanceof S3Error)) return { is_valid: false, msg: tr(lang, 'The storage endpoint cannot be reached: {error}', { error: errorText(e) }) }
+      return { is_valid: false, msg: tr(lang, 'The replay storage refused the test ({step}): {error}', { step, error: e.message }) }
+    }
+  }
   let url: string
   if (type === 'azure') url = `https://${String(meta.ACCOUNT_NAME)}.blob.${String(meta.ENDPOINT_SUFFIX)}/${String(meta.CONTAINER_NAME)}?restype=container`
   else if (meta.ENDPOINT) {
@@ -307,6 +335,11 @@ function storage(opts: { name: string; model: string; verboseName: string; path:
         if (row.is_default) throw new ApiError(400, { detail: tr(ctx.lang, 'Deleting the default storage is not allowed'), code: 'storage_default' })
         const used = await sql`select 1 from terminals where ${sql.ref(opts.terminalColumn)} in (${String(row.name)}, ${String(row.id)}) and not is_deleted limit 1`.execute(tx)
         if (used.rows.length) throw new ApiError(400, { detail: tr(ctx.lang, 'Cannot delete storage that is being used'), code: 'storage_in_use' })
+        // replays kept there would be lost to the audit
+        if (table === 'replay_storages') {
+          const holds = await sql`select 1 from terminal_sessions where replay_storage_id = ${String(row.id)} limit 1`.execute(tx)
+          if (holds.rows.length) throw new ApiError(400, { detail: tr(ctx.lang, 'Cannot delete a replay storage that holds replays'), code: 'storage_in_use' })
+        }
       },
     },
   }
