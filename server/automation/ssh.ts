@@ -4,7 +4,7 @@
  * bounded output and time, and tell the caller in one word why it failed. Built on ssh2; see docs/automation.md.
  */
 import { createHash } from 'node:crypto'
-import { connect as netConnect } from 'node:net'
+import { connect as netConnect, createServer, type Socket } from 'node:net'
 import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from 'ssh2'
 
 /** Where and as whom to log in. */
@@ -456,4 +456,72 @@ export async function openSftp(target: SshTarget, options: SshConnectOptions = {
       },
     }
   })
+}
+
+/** A loopback TCP forward through a gateway (`openTunnel`). */
+export interface Tunnel {
+  /** The port on 127.0.0.1 whose connections reach the target through the gateway. */
+  readonly port: number
+  /** Stops listening, ends every forwarded connection and the gateway's; resolves once the gateway's is closed. */
+  close(): Promise<void>
+}
+
+/**
+ * Logs in to `gateway` and listens on 127.0.0.1 (a free port): each connection accepted there is forwarded to
+ * `host:port` as the gateway sees it (a `direct-tcpip` channel), for a program that speaks SSH itself (Ansible) to
+ * reach a host behind a gateway. The gateway connection ending closes the tunnel; so do `close()` and the signal.
+ * Failures to log in to the gateway are `SshError`s.
+ */
+export async function openTunnel(gateway: SshTarget, host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Tunnel> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  if (options.signal?.aborted) throw new SshError('aborted', 'gateway', 'aborted')
+  let client: Client | undefined
+  const gw = await openHop(gateway, 'gateway', timeoutMs, undefined, (c) => (client = c)).catch((err: unknown) => {
+    client?.end()
+    throw err
+  })
+  const sockets = new Set<Socket>()
+  const server = createServer((sock) => {
+    sockets.add(sock)
+    sock.on('close', () => sockets.delete(sock))
+    sock.on('error', () => sock.destroy())
+    gw.client.forwardOut(sock.remoteAddress ?? '127.0.0.1', sock.remotePort ?? 0, host, port, (err, stream) => {
+      if (err || sock.destroyed) {
+        stream?.close()
+        sock.destroy()
+        return
+      }
+      stream.on('error', () => sock.destroy())
+      stream.on('close', () => sock.destroy())
+      sock.on('close', () => stream.close())
+      sock.pipe(stream).pipe(sock)
+    })
+  })
+  const gatewayClosed = new Promise<void>((resolve) => gw.client.once('close', () => resolve()))
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      options.signal?.removeEventListener('abort', onAbort)
+      server.close()
+      for (const s of sockets) s.destroy()
+      gw.client.end()
+      await gatewayClosed
+    })()
+    return closing
+  }
+  const onAbort = () => void close()
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  gw.client.on('error', () => void close())
+  void gatewayClosed.then(() => close())
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve())
+    })
+  } catch (err) {
+    await close()
+    throw new SshError('protocol', 'gateway', `cannot listen on loopback for the forward (${err instanceof Error ? err.message : String(err)})`)
+  }
+  const address = server.address()
+  return { port: typeof address === 'object' && address ? address.port : 0, close }
 }

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { DB } from '../db/connection.ts'
 import type { AssetRow } from '../ssh/target.ts'
+import { unsafeExtraVars } from './parameters.ts'
 
 export const ansibleSettings = { binary: 'ansible-playbook', dataDir: './data' }
 
@@ -25,6 +26,9 @@ export const runsDir = () => join(resolve(ansibleSettings.dataDir), 'ops', 'runs
 export interface PlaybookHost {
   asset: AssetRow
   port: number
+  /** Where Ansible connects when it is not the asset's address and port: 127.0.0.1 and its tunnel's port behind a gateway. */
+  connectHost?: string
+  connectPort?: number
   account: { id: string; username: string; secretType: string; secret: string }
 }
 
@@ -57,6 +61,8 @@ export async function runAnsiblePlaybook(opts: {
   timeoutMs: number
   signal: AbortSignal
   log: (text: string) => Promise<void>
+  /** Extra variables (the job's parameter values): never templated by Ansible (`!unsafe`). */
+  extraVars?: Record<string, string>
 }): Promise<PlaybookOutcome> {
   const dir = join(runsDir(), opts.executionId)
   rmSync(dir, { recursive: true, force: true })
@@ -75,7 +81,7 @@ export async function runAnsiblePlaybook(opts: {
     const hosts: Record<string, Record<string, unknown>> = {}
     opts.hosts.forEach((h, i) => {
       const v: Record<string, unknown> = {
-        ansible_host: h.asset.address, ansible_port: h.port, ansible_user: h.account.username, ansible_connection: 'ssh',
+        ansible_host: h.connectHost ?? h.asset.address, ansible_port: h.connectPort ?? h.port, ansible_user: h.account.username, ansible_connection: 'ssh',
         ansible_python_interpreter: 'auto_silent',
         jms_asset: { id: h.asset.id, name: h.asset.name, address: h.asset.address, port: h.port, org_id: h.asset.org_id },
         jms_account: { id: h.account.id, username: h.account.username, secret_type: h.account.secretType },
@@ -93,7 +99,10 @@ export async function runAnsiblePlaybook(opts: {
     const inventory = join(dir, 'inventory.json')
     writeFileSync(inventory, JSON.stringify({ all: { hosts } }), { mode: 0o600 })
 
-    const child = spawn(ansibleSettings.binary, ['-i', inventory, join(opts.playbookDir, opts.entry)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    const extraVars = join(dir, 'extra-vars.yml')
+    writeFileSync(extraVars, unsafeExtraVars(opts.extraVars ?? {}), { mode: 0o600 })
+
+    const child = spawn(ansibleSettings.binary, ['-i', inventory, '-e', `@${extraVars}`, join(opts.playbookDir, opts.entry)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     let timedOut = false
     let stopped = false
     const kill = () => {
