@@ -12,7 +12,7 @@
  * on first use, a changed key refused → `dark`); Ansible then connects without its own known_hosts.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { DB } from '../db/connection.ts'
@@ -164,13 +164,32 @@ export async function runAnsiblePlaybook(opts: {
   }
 }
 
-/** Folders of runs a killed process left behind (a private key may be in one) whose execution has ended. */
-export async function removeEndedRuns(db: DB): Promise<number> {
+/** How old a run folder unknown to this database must be before start-up removes it. */
+export const ORPHAN_RUN_AGE_MS = 24 * 3600 * 1000
+
+/**
+ * Folders of runs a killed process left behind (a private key may be in one): those whose execution has ended, and
+ * those this database does not know once they are a day old. A folder of an execution this database does not know
+ * may be another server's run in progress over the same data folder (several test servers share one): it is left
+ * alone until then. Removing it made that run's `ansible-playbook` fail at start (`os.getcwd()`: no such file).
+ */
+export async function removeEndedRuns(db: DB, now = Date.now()): Promise<number> {
   if (!existsSync(runsDir())) return 0
   const ids = readdirSync(runsDir()).filter((n) => /^[0-9a-f-]{36}$/.test(n))
   if (!ids.length) return 0
-  const live = new Set((await db.selectFrom('ops_job_executions').select('id').where('id', 'in', ids).where('status', 'in', ['pending', 'running']).execute()).map((r) => r.id))
-  const ended = ids.filter((id) => !live.has(id))
-  for (const id of ended) rmSync(join(runsDir(), id), { recursive: true, force: true })
-  return ended.length
+  const rows = await db.selectFrom('ops_job_executions').select(['id', 'status']).where('id', 'in', ids).execute()
+  const known = new Map(rows.map((r) => [r.id, r.status]))
+  const old = (id: string) => {
+    try {
+      return now - statSync(join(runsDir(), id)).mtimeMs > ORPHAN_RUN_AGE_MS
+    } catch {
+      return false
+    }
+  }
+  const gone = ids.filter((id) => {
+    const status = known.get(id)
+    return status === undefined ? old(id) : status !== 'pending' && status !== 'running'
+  })
+  for (const id of gone) rmSync(join(runsDir(), id), { recursive: true, force: true })
+  return gone.length
 }

@@ -354,7 +354,7 @@ async function runPlaybookPlan(ctx: TaskContext, executionId: string, job: JobRo
       const host: PlaybookHost & { name: string } = { asset, port: reach.port, name: '', account: { id: cred.id, username: cred.username, secretType: cred.secretType, secret: cred.secret } }
       if (tunnel) Object.assign(host, { connectHost: '127.0.0.1', connectPort: tunnel.port })
       ready.push(host)
-      if (reach.gateway) await ctx.log(`${asset.name} | ${ctx.t('through gateway {gateway}', { gateway: reach.gateway.name })}`)
+      if (tunnel && reach.gateway) await ctx.log(`${asset.name} | ${ctx.t('through gateway {gateway}', { gateway: reach.gateway.name })} (127.0.0.1:${tunnel.port})`)
     }
   }
   try {
