@@ -169,6 +169,8 @@ export function JobFormPage() {
   const loadTree = useCallback((parent?: TreeItem) => fetchTreeLevel(MY_NODE_TREE_URL, parent ? { key: parent.id } : {}), [])
   const toggleNode = (item: TreeItem) => {
     const nodeId = String(item.data.id ?? item.id)
+    // (the Favorite entry of the tree is not a node)
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(nodeId)) return
     setNodeNames((prev) => new Map(prev).set(nodeId, item.title))
     setJob((j) => ({ ...j, nodes: j.nodes.includes(nodeId) ? j.nodes.filter((n) => n !== nodeId) : [...j.nodes, nodeId] }))
   }
@@ -240,7 +242,7 @@ export function JobFormPage() {
         )}
         <div className={styles.targets}>
           <div className={styles.column}>
-            <Field label={t`Assets`} required {...fieldError('assets')} hint={t`${job.assets.length} selected`}>
+            <Field label={t`Assets`} {...fieldError('assets')} hint={t`${job.assets.length} selected`}>
               <Input type="search" value={search} onChange={(_, d) => setSearch(d.value)} placeholder={t`Search assets`} aria-label={t`Search assets`} />
             </Field>
             <div className={styles.assets} role="group" aria-label={t`Granted assets`}>

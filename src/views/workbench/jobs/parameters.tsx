@@ -4,7 +4,7 @@
  * again and answers field errors per parameter, shown under each field).
  */
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, makeStyles, Option, Text, Textarea, tokens,
+  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, makeStyles, mergeClasses, Option, Text, Textarea, tokens,
 } from '@fluentui/react-components'
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
@@ -19,6 +19,7 @@ const useStyles = makeStyles({
     border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium,
   },
   name: { width: '160px', maxWidth: '100%' },
+  fill: { width: '100%', minWidth: 0 },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   error: { color: tokens.colorPaletteRedForeground1 },
   mono: { fontFamily: tokens.fontFamilyMonospace },
@@ -67,7 +68,7 @@ export function ParametersEditor({ rows, onChange, error, kind }: { rows: Parame
         {rows.map((r, i) => (
           <div key={r.key} className={styles.row} role="group" aria-label={t`Parameter ${i + 1}`}>
             <Field label={t`Name`} required className={styles.name}>
-              <Input className={styles.mono} value={r.name} onChange={(_, d) => set(r.key, { name: d.value })} placeholder="name" />
+              <Input className={mergeClasses(styles.mono, styles.fill)} value={r.name} onChange={(_, d) => set(r.key, { name: d.value })} placeholder="name" />
             </Field>
             <Field label={t`Label`}>
               <Input value={r.label} onChange={(_, d) => set(r.key, { label: d.value })} />
@@ -159,7 +160,7 @@ function RunJobDialog({ job, onClose, started }: { job: RunnableJob | undefined;
   return (
     <Dialog open={!!job} onOpenChange={(_, d) => { if (!d.open && !busy) onClose() }}>
       <DialogSurface>
-        <form onSubmit={(e) => { e.preventDefault(); void submit() }}>
+        <form noValidate onSubmit={(e) => { e.preventDefault(); void submit() }}>
           <DialogBody>
             <DialogTitle>{t`Run ${job?.name ?? ''}`}</DialogTitle>
             <DialogContent className={styles.form}>
