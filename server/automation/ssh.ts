@@ -79,6 +79,8 @@ export interface SshSession {
   readonly serverVersion: string
   /** The target's host key fingerprint, `SHA256:<base64>`. */
   readonly hostKeyFingerprint: string
+  /** The target's host key as `<type> <base64>` (what a known_hosts line holds), the one the fingerprint is of. */
+  readonly publicKey: string
   exec(command: string, options?: ExecOptions): Promise<ExecResult>
 }
 
@@ -114,7 +116,14 @@ export function classify(err: unknown, hop: 'gateway' | 'target'): SshError {
   return new SshError('protocol', hop, `${where}${message}`)
 }
 
-function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) => boolean): ConnectConfig {
+/** A host key as an OpenSSH `known_hosts` line's key part: `<type> <base64>` (from the key's wire form). */
+export function publicKeyLine(key: Buffer): string {
+  const n = key.length >= 4 ? key.readUInt32BE(0) : 0
+  const type = n > 0 && n < 64 && key.length >= 4 + n ? key.subarray(4, 4 + n).toString('latin1') : ''
+  return /^[a-z0-9@.-]+$/i.test(type) ? `${type} ${key.toString('base64')}` : ''
+}
+
+function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string, key: Buffer) => boolean): ConnectConfig {
   return {
     host: t.host,
     port: t.port,
@@ -125,7 +134,7 @@ function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) 
     readyTimeout: timeoutMs,
     // password first when both are given; keyboard-interactive answers the password prompt some servers use
     tryKeyboard: !!t.password,
-    hostVerifier: (key: Buffer) => onHostKey(fingerprint(key)),
+    hostVerifier: (key: Buffer) => onHostKey(fingerprint(key), key),
     keepaliveInterval: 15_000,
   }
 }
@@ -133,6 +142,8 @@ function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) 
 interface Hop {
   client: Client
   fingerprint: string
+  /** The host key as `<type> <base64>` (a known_hosts line's key). */
+  publicKey: string
   serverVersion: string
 }
 
@@ -148,6 +159,7 @@ function openHop(
     const client = new Client()
     onClient(client)
     let seen = ''
+    let seenKey = ''
     let settled = false
     const done = (err?: unknown) => {
       if (settled) return
@@ -161,7 +173,7 @@ function openHop(
           e.serverVersion = (client as unknown as { _remoteVer?: string })._remoteVer ?? ''
         }
         reject(e)
-      } else resolve({ client, fingerprint: seen, serverVersion: (client as unknown as { _remoteVer?: string })._remoteVer ?? '' })
+      } else resolve({ client, fingerprint: seen, publicKey: seenKey, serverVersion: (client as unknown as { _remoteVer?: string })._remoteVer ?? '' })
     }
     // readyTimeout does not cover a TCP connect that hangs on some systems: one timer over the whole hop
     const timer = setTimeout(() => done(new SshError('timeout', hop, `${hop === 'gateway' ? 'gateway: ' : ''}timed out after ${timeoutMs} ms`)), timeoutMs + 1000)
@@ -169,8 +181,9 @@ function openHop(
     client.on('error', (err) => done(err))
     client.on('close', () => done(new SshError('unreachable', hop, `${hop === 'gateway' ? 'gateway: ' : ''}the connection closed before login`)))
     client.on('handshake', () => undefined)
-    const config = connectConfig(t, timeoutMs, (fp) => {
+    const config = connectConfig(t, timeoutMs, (fp, key) => {
       seen = fp
+      seenKey = publicKeyLine(key)
       return !t.hostKeyFingerprint || t.hostKeyFingerprint === fp
     })
     if (sock) config.sock = sock
@@ -273,6 +286,7 @@ export async function withSsh<T>(
       const session: SshSession = {
         serverVersion: hop.serverVersion,
         hostKeyFingerprint: hop.fingerprint,
+        publicKey: hop.publicKey,
         exec: (command, execOptions) => runExec(hop.client, command, execOptions),
       }
       return use(session)
@@ -288,8 +302,8 @@ export async function withSsh<T>(
 export async function sshLogin(
   target: SshTarget,
   options: SshConnectOptions = {},
-): Promise<{ serverVersion: string; hostKeyFingerprint: string }> {
-  return withSsh(target, options, async (s) => ({ serverVersion: s.serverVersion, hostKeyFingerprint: s.hostKeyFingerprint }))
+): Promise<{ serverVersion: string; hostKeyFingerprint: string; publicKey: string }> {
+  return withSsh(target, options, async (s) => ({ serverVersion: s.serverVersion, hostKeyFingerprint: s.hostKeyFingerprint, publicKey: s.publicKey }))
 }
 
 /**

@@ -9,7 +9,8 @@
  * process left behind are removed at start-up).
  *
  * Host keys: each host is logged in to first by the in-process SSH layer with the resolver's recorded key (trust
- * on first use, a changed key refused → `dark`); Ansible then connects without its own known_hosts.
+ * on first use, a changed key refused → `dark`); Ansible's OpenSSH then accepts that key only (a known_hosts file of
+ * the run, one alias per host, `StrictHostKeyChecking=yes`).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -29,6 +30,11 @@ export interface PlaybookHost {
   /** Where Ansible connects when it is not the asset's address and port: 127.0.0.1 and its tunnel's port behind a gateway. */
   connectHost?: string
   connectPort?: number
+  /**
+   * The host key the pre-login checked (`<type> <base64>`): Ansible's OpenSSH is held to it (a known_hosts file of the
+   * run, `StrictHostKeyChecking=yes`), so no other key can stand in between the pre-login and Ansible's own logins.
+   */
+  hostKey: string
   account: { id: string; username: string; secretType: string; secret: string }
 }
 
@@ -69,18 +75,21 @@ export async function runAnsiblePlaybook(opts: {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: dir,
-    ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), ANSIBLE_HOST_KEY_CHECKING: 'False', ANSIBLE_RETRY_FILES_ENABLED: 'False', ANSIBLE_NOCOLOR: '1',
+    ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), ANSIBLE_HOST_KEY_CHECKING: 'True', ANSIBLE_RETRY_FILES_ENABLED: 'False', ANSIBLE_NOCOLOR: '1',
     ANSIBLE_FORCE_COLOR: '0', ANSIBLE_LOCAL_TEMP: join(dir, 'tmp'), ANSIBLE_HOME: join(dir, 'home'), ANSIBLE_TIMEOUT: '10', ANSIBLE_PIPELINING: 'True',
     ANSIBLE_GATHERING: 'explicit', ANSIBLE_STDOUT_CALLBACK: 'default', ANSIBLE_LOAD_CALLBACK_PLUGINS: 'False', ANSIBLE_DEPRECATION_WARNINGS: 'False',
-    ANSIBLE_SSH_ARGS: '-o ControlMaster=no -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR',
+    ANSIBLE_SSH_ARGS: `-o ControlMaster=no -o StrictHostKeyChecking=yes -o UserKnownHostsFile=${join(dir, 'known_hosts')} -o GlobalKnownHostsFile=/dev/null -o LogLevel=ERROR`,
     PYTHONUNBUFFERED: '1',
   }
   try {
     // Our own configuration: nothing from the playbook's folder or the server's home is read.
     writeFileSync(env.ANSIBLE_CONFIG!, '[defaults]\nforks = 10\n', { mode: 0o600 })
     const hosts: Record<string, Record<string, unknown>> = {}
+    // Each host's key under an alias of its own (the same address and port may be several assets, or a tunnel's).
+    writeFileSync(join(dir, 'known_hosts'), opts.hosts.map((h, i) => (h.hostKey ? `jms-host-${i} ${h.hostKey}\n` : '')).join(''), { mode: 0o600 })
     opts.hosts.forEach((h, i) => {
       const v: Record<string, unknown> = {
+        ansible_ssh_extra_args: `-o HostKeyAlias=jms-host-${i}`,
         ansible_host: h.connectHost ?? h.asset.address, ansible_port: h.connectPort ?? h.port, ansible_user: h.account.username, ansible_connection: 'ssh',
         ansible_python_interpreter: 'auto_silent',
         jms_asset: { id: h.asset.id, name: h.asset.name, address: h.asset.address, port: h.port, org_id: h.asset.org_id },

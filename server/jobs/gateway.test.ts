@@ -4,7 +4,8 @@
  * checked), opens a loopback forward through the gateway for the host, and points Ansible's inventory at it; the
  * forward closes in every outcome (success, failure, stop). Also the tunnel itself (server/automation/ssh.ts).
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { openTunnel, SshError, sshLogin } from '../automation/ssh.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
+import { runAnsiblePlaybook } from './ansible.ts'
 import { freePort, startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
 
@@ -182,6 +184,29 @@ describe('playbooks through a gateway', () => {
     } finally {
       await sql`update asset_protocols set port = ${gw.port} where asset_id = ${gatewayId} and name = 'ssh'`.execute(db)
     }
+  }, 120_000)
+
+  it('Ansible itself accepts only the host key the pre-login saw (a known_hosts of the run): another key stops it', async () => {
+    const pbDir = mkdtempSync(join(tmpdir(), 'jobs-pb-'))
+    writeFileSync(join(pbDir, 'main.yml'), `- hosts: all\n  gather_facts: no\n  tasks:\n    - shell: echo "$(whoami)" > ${dir}/pinned-{{ inventory_hostname }}\n`)
+    const account = { id: randomUUID(), username: hostUser.username, secretType: 'password', secret: hostUser.password }
+    const seen = await sshLogin({ host: target.host, port: target.port, username: hostUser.username, password: hostUser.password })
+    const other = await sshLogin({ host: gw.host, port: gw.port, username: gwUser.username, password: gwUser.password })
+    expect(seen.publicKey).toMatch(/^ssh-ed25519 AAAA/)
+    expect(other.publicKey).not.toBe(seen.publicKey)
+    const asset = { id: randomUUID(), name: 'pinned', address: target.host, org_id: randomUUID(), domain_id: null, is_gateway: false, is_active: true, protocols: [] }
+    const run = (name: string, hostKey: string) => runAnsiblePlaybook({
+      executionId: randomUUID(), playbookDir: pbDir, entry: 'main.yml', timeoutMs: 120_000, signal: new AbortController().signal, log: async () => undefined,
+      hosts: [{ asset: { ...asset, name }, port: target.port, name, hostKey, account }],
+    })
+    const ok = await run('pinned-ok', seen.publicKey)
+    expect(ok.recap.get('pinned-ok'), ok.lines.get('pinned-ok')?.join('\n')).toMatchObject({ ok: 1, unreachable: 0, failed: 0 })
+    expect(readFileSync(join(dir, 'pinned-pinned-ok'), 'utf8')).toBe(`${hostUser.username}\n`)
+    // Another key (as if another server answered in between): OpenSSH refuses it, the password is never sent.
+    const refused = await run('pinned-other', other.publicKey)
+    expect(refused.recap.get('pinned-other'), refused.lines.get('pinned-other')?.join('\n')).toMatchObject({ ok: 0, unreachable: 1 })
+    expect(refused.lines.get('pinned-other')!.join('\n')).toMatch(/host key|Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED/i)
+    expect(existsSync(join(dir, 'pinned-pinned-other'))).toBe(false)
   }, 120_000)
 
   it('closes the forward when the playbook fails and when it is stopped', async () => {

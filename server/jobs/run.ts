@@ -340,9 +340,11 @@ async function runPlaybookPlan(ctx: TaskContext, executionId: string, job: JobRo
       if (known) t.hostKeyFingerprint = known
       // The pre-login (through the gateway when there is one) checks the host key and the account before Ansible runs.
       let tunnel: Tunnel | undefined
+      let hostKey: string
       try {
         const r = await sshLogin(t, { timeoutMs: jobSettings.connectTimeoutMs, signal, gateway: reach.gateway })
         if (!known) await recordHostKey(db, asset.id, reach.port, r.hostKeyFingerprint)
+        hostKey = r.publicKey
         if (reach.gateway) {
           tunnel = await openTunnel(reach.gateway, asset.address, reach.port, { timeoutMs: jobSettings.connectTimeoutMs, signal })
           tunnels.push(tunnel)
@@ -351,7 +353,7 @@ async function runPlaybookPlan(ctx: TaskContext, executionId: string, job: JobRo
         await dark(asset, err instanceof Error ? err.message : String(err))
         continue
       }
-      const host: PlaybookHost & { name: string } = { asset, port: reach.port, name: '', account: { id: cred.id, username: cred.username, secretType: cred.secretType, secret: cred.secret } }
+      const host: PlaybookHost & { name: string } = { asset, port: reach.port, name: '', hostKey, account: { id: cred.id, username: cred.username, secretType: cred.secretType, secret: cred.secret } }
       if (tunnel) Object.assign(host, { connectHost: '127.0.0.1', connectPort: tunnel.port })
       ready.push(host)
       if (tunnel && reach.gateway) await ctx.log(`${asset.name} | ${ctx.t('through gateway {gateway}', { gateway: reach.gateway.name })} (127.0.0.1:${tunnel.port})`)
