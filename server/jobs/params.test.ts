@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
@@ -163,6 +164,26 @@ describe('job parameters and nodes', () => {
     expect(bad.statusCode, bad.body).toBe(201)
     await follow(wsUrl, op, bad.json().task_id as string)
     expect((await detail(bad.json().task_id as string)).summary.error).toBe('The command "reboot" is not allowed')
+  }, 120_000)
+
+  it('a scheduled run takes the defaults (recorded on its execution); a parameter without one fails the run with the reason', async () => {
+    const job = await op.post('/api/v1/ops/jobs/', { name: 'nightly params', assets: [ids['app-1']], args: 'echo "night:" {{ who }}', runas_policy: 'privileged_first', is_periodic: true, interval: 1,
+      use_parameter_define: true, parameters_define: { who: { default: 'the night shift' } } })
+    expect(job.statusCode, job.body).toBe(201)
+    const fire = async (jobId: string) => {
+      await t.database.db.updateTable('celery_tasks').set({ next_run_at: new Date(Date.now() - 1000) }).where('name', '=', `ops.tasks.run_ops_job:${jobId}`).execute()
+      const fired = await taskRunner(t.app)!.fireDue()
+      expect(fired).toHaveLength(1)
+      const log = await follow(wsUrl, admin, fired[0]!)
+      return { taskId: fired[0]!, log }
+    }
+    const first = await fire(job.json().id as string)
+    expect(first.log).toContain('night: the night shift')
+    expect((await execution(first.taskId)).parameters).toEqual({ who: 'the night shift' })
+    expect((await op.patch(`/api/v1/ops/jobs/${job.json().id}/`, { parameters_define: { who: {} } })).statusCode).toBe(200)
+    const second = await fire(job.json().id as string)
+    expect((await detail(second.taskId)).summary.error).toBe('The parameter values do not fit the job: who: This field may not be blank.')
+    expect(second.log).not.toContain('| CHANGED')
   }, 120_000)
 
   it('hands parameter values to a playbook as extra variables that Ansible never templates', async () => {

@@ -376,7 +376,7 @@ describe('playbooks and saved jobs', () => {
       ['GET', `/api/v1/ops/adhocs/${adhoc.id}/`, (b) => expect(b).toMatchObject({ id: adhoc.id, args: 'id' })],
       ['GET', '/api/v1/ops/frequent-username/', (b) => expect(b).toEqual(expect.arrayContaining([host.username]))],
       ['GET', `/api/v1/ops/jobs/?type=adhoc&limit=10`, (b) => expect(b.results).toEqual(expect.arrayContaining([expect.objectContaining({ id: job.id, name: 'lina', type: 'adhoc' })]))],
-      ['GET', `/api/v1/ops/jobs/${job.id}/`, (b) => expect(b).toMatchObject({ id: job.id, assets: [ids['pb-1']], runas: 'root', is_periodic: false, version: 1 })],
+      ['GET', `/api/v1/ops/jobs/${job.id}/`, (b) => expect(b).toMatchObject({ id: job.id, assets: [ids['pb-1']], runas: 'root', is_periodic: false, version: 1, use_parameter_define: false, parameters_define: '{}' })],
       ['GET', `/api/v1/ops/job-executions/?job_id=${job.id}&limit=10`, (b) => expect(b.results[0]).toMatchObject({ id: run.id, task_id: run.task_id, status: 'success', is_finished: true, time_cost: expect.any(Number) })],
       ['GET', `/api/v1/ops/job-executions/${run.id}/`, (b) => expect(b).toMatchObject({ id: run.id, job: { id: job.id, name: 'lina' }, is_success: true })],
       ['GET', `/api/v1/ops/job-execution/task-detail/${run.task_id}/`, (b) => expect(b).toMatchObject({ status: 'success', is_finished: true, is_success: true, job_id: job.id, summary: expect.any(Object) })],

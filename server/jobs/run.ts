@@ -451,9 +451,12 @@ defineTask({
     const id = randomUUID()
     // The creator reads the scheduled run's log as their own (docs/tasks.md: a log is the starter's).
     await ctx.db.updateTable('task_executions').set({ creator_id: job.creator_id, creator: job.created_by }).where('id', '=', ctx.id).execute()
-    // The schedule's task execution is the job execution's task: its log is the run's log.
+    // The schedule's task execution is the job execution's task: its log is the run's log. A scheduled run takes the
+    // parameters' defaults (recorded; a parameter without one fails the run with the reason).
+    const define = job.use_parameter_define ? defineOf(job.parameters_define) : {}
+    const defaults = checkParameterValues(define, {}, ctx.lang)
     await ctx.db.insertInto('ops_job_executions').values({
-      id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
+      id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: JSON.stringify('values' in defaults ? defaults.values : {}),
       material: await materialOf(ctx.db, job), job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
     }).execute()
     return outcome(ctx, runExecution(ctx, id))
