@@ -177,6 +177,12 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await param.getByRole('textbox', { name: 'Name' }).fill('greeting')
     await param.getByRole('textbox', { name: 'Label' }).fill('Greeting')
     await shots(page, 'job-form-parameters')
+    if (SHOTS) {
+      await page.setViewportSize({ width: 360, height: 900 })
+      await param.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${SHOTS}/job-form-parameters-360-editor.png` })
+      await page.setViewportSize({ width: 1440, height: 1000 })
+    }
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page.getByRole('heading', { name: `Job: param-${suffix}` })).toBeVisible()
     await expect(page.getByText(new RegExp(`/${nodeName}$`))).toBeVisible()
