@@ -3,7 +3,8 @@
  * PostgreSQL database when TEST_DATABASE_URL is set (`.ci/run` and `npm test` start one on loopback).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
@@ -145,7 +146,9 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
   let databaseUrl: string | undefined
   if (process.env.TEST_DATABASE_URL) ({ database, drop, url: databaseUrl } = await freshPostgres(process.env.TEST_DATABASE_URL))
   else database = await pgliteFromTemplate()
-  const config = loadConfig({ ...process.env, DATA_DIR: '/tmp/bastion-test-unused', SECRET_KEY: 'test-secret-key-0123456789abcdef', LICENSE: process.env.LICENSE ?? 'valid' }, {
+  // A data folder of its own: test servers run side by side (job run folders, playbooks, uploads are files there).
+  const dataDir = mkdtempSync(join(tmpdir(), 'bastion-test-data-'))
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SECRET_KEY: 'test-secret-key-0123456789abcdef', LICENSE: process.env.LICENSE ?? 'valid' }, {
     distDir: '/nonexistent-dist',
     rsaBits: 1024,
     ...overrides,
@@ -190,6 +193,7 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
       await app.close()
       await database.close()
       await drop?.()
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
   return server

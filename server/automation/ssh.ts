@@ -4,7 +4,7 @@
  * bounded output and time, and tell the caller in one word why it failed. Built on ssh2; see docs/automation.md.
  */
 import { createHash } from 'node:crypto'
-import { connect as netConnect } from 'node:net'
+import { connect as netConnect, createServer, type Socket } from 'node:net'
 import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from 'ssh2'
 
 /** Where and as whom to log in. */
@@ -79,6 +79,8 @@ export interface SshSession {
   readonly serverVersion: string
   /** The target's host key fingerprint, `SHA256:<base64>`. */
   readonly hostKeyFingerprint: string
+  /** The target's host key as `<type> <base64>` (what a known_hosts line holds), the one the fingerprint is of. */
+  readonly publicKey: string
   exec(command: string, options?: ExecOptions): Promise<ExecResult>
 }
 
@@ -114,7 +116,14 @@ export function classify(err: unknown, hop: 'gateway' | 'target'): SshError {
   return new SshError('protocol', hop, `${where}${message}`)
 }
 
-function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) => boolean): ConnectConfig {
+/** A host key as an OpenSSH `known_hosts` line's key part: `<type> <base64>` (from the key's wire form). */
+export function publicKeyLine(key: Buffer): string {
+  const n = key.length >= 4 ? key.readUInt32BE(0) : 0
+  const type = n > 0 && n < 64 && key.length >= 4 + n ? key.subarray(4, 4 + n).toString('latin1') : ''
+  return /^[a-z0-9@.-]+$/i.test(type) ? `${type} ${key.toString('base64')}` : ''
+}
+
+function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string, key: Buffer) => boolean): ConnectConfig {
   return {
     host: t.host,
     port: t.port,
@@ -125,7 +134,7 @@ function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) 
     readyTimeout: timeoutMs,
     // password first when both are given; keyboard-interactive answers the password prompt some servers use
     tryKeyboard: !!t.password,
-    hostVerifier: (key: Buffer) => onHostKey(fingerprint(key)),
+    hostVerifier: (key: Buffer) => onHostKey(fingerprint(key), key),
     keepaliveInterval: 15_000,
   }
 }
@@ -133,6 +142,8 @@ function connectConfig(t: SshTarget, timeoutMs: number, onHostKey: (fp: string) 
 interface Hop {
   client: Client
   fingerprint: string
+  /** The host key as `<type> <base64>` (a known_hosts line's key). */
+  publicKey: string
   serverVersion: string
 }
 
@@ -148,6 +159,7 @@ function openHop(
     const client = new Client()
     onClient(client)
     let seen = ''
+    let seenKey = ''
     let settled = false
     const done = (err?: unknown) => {
       if (settled) return
@@ -161,7 +173,7 @@ function openHop(
           e.serverVersion = (client as unknown as { _remoteVer?: string })._remoteVer ?? ''
         }
         reject(e)
-      } else resolve({ client, fingerprint: seen, serverVersion: (client as unknown as { _remoteVer?: string })._remoteVer ?? '' })
+      } else resolve({ client, fingerprint: seen, publicKey: seenKey, serverVersion: (client as unknown as { _remoteVer?: string })._remoteVer ?? '' })
     }
     // readyTimeout does not cover a TCP connect that hangs on some systems: one timer over the whole hop
     const timer = setTimeout(() => done(new SshError('timeout', hop, `${hop === 'gateway' ? 'gateway: ' : ''}timed out after ${timeoutMs} ms`)), timeoutMs + 1000)
@@ -169,8 +181,9 @@ function openHop(
     client.on('error', (err) => done(err))
     client.on('close', () => done(new SshError('unreachable', hop, `${hop === 'gateway' ? 'gateway: ' : ''}the connection closed before login`)))
     client.on('handshake', () => undefined)
-    const config = connectConfig(t, timeoutMs, (fp) => {
+    const config = connectConfig(t, timeoutMs, (fp, key) => {
       seen = fp
+      seenKey = publicKeyLine(key)
       return !t.hostKeyFingerprint || t.hostKeyFingerprint === fp
     })
     if (sock) config.sock = sock
@@ -273,6 +286,7 @@ export async function withSsh<T>(
       const session: SshSession = {
         serverVersion: hop.serverVersion,
         hostKeyFingerprint: hop.fingerprint,
+        publicKey: hop.publicKey,
         exec: (command, execOptions) => runExec(hop.client, command, execOptions),
       }
       return use(session)
@@ -288,8 +302,8 @@ export async function withSsh<T>(
 export async function sshLogin(
   target: SshTarget,
   options: SshConnectOptions = {},
-): Promise<{ serverVersion: string; hostKeyFingerprint: string }> {
-  return withSsh(target, options, async (s) => ({ serverVersion: s.serverVersion, hostKeyFingerprint: s.hostKeyFingerprint }))
+): Promise<{ serverVersion: string; hostKeyFingerprint: string; publicKey: string }> {
+  return withSsh(target, options, async (s) => ({ serverVersion: s.serverVersion, hostKeyFingerprint: s.hostKeyFingerprint, publicKey: s.publicKey }))
 }
 
 /**
@@ -456,4 +470,72 @@ export async function openSftp(target: SshTarget, options: SshConnectOptions = {
       },
     }
   })
+}
+
+/** A loopback TCP forward through a gateway (`openTunnel`). */
+export interface Tunnel {
+  /** The port on 127.0.0.1 whose connections reach the target through the gateway. */
+  readonly port: number
+  /** Stops listening, ends every forwarded connection and the gateway's; resolves once the gateway's is closed. */
+  close(): Promise<void>
+}
+
+/**
+ * Logs in to `gateway` and listens on 127.0.0.1 (a free port): each connection accepted there is forwarded to
+ * `host:port` as the gateway sees it (a `direct-tcpip` channel), for a program that speaks SSH itself (Ansible) to
+ * reach a host behind a gateway. The gateway connection ending closes the tunnel; so do `close()` and the signal.
+ * Failures to log in to the gateway are `SshError`s.
+ */
+export async function openTunnel(gateway: SshTarget, host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Tunnel> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  if (options.signal?.aborted) throw new SshError('aborted', 'gateway', 'aborted')
+  let client: Client | undefined
+  const gw = await openHop(gateway, 'gateway', timeoutMs, undefined, (c) => (client = c)).catch((err: unknown) => {
+    client?.end()
+    throw err
+  })
+  const sockets = new Set<Socket>()
+  const server = createServer((sock) => {
+    sockets.add(sock)
+    sock.on('close', () => sockets.delete(sock))
+    sock.on('error', () => sock.destroy())
+    gw.client.forwardOut(sock.remoteAddress ?? '127.0.0.1', sock.remotePort ?? 0, host, port, (err, stream) => {
+      if (err || sock.destroyed) {
+        stream?.close()
+        sock.destroy()
+        return
+      }
+      stream.on('error', () => sock.destroy())
+      stream.on('close', () => sock.destroy())
+      sock.on('close', () => stream.close())
+      sock.pipe(stream).pipe(sock)
+    })
+  })
+  const gatewayClosed = new Promise<void>((resolve) => gw.client.once('close', () => resolve()))
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      options.signal?.removeEventListener('abort', onAbort)
+      server.close()
+      for (const s of sockets) s.destroy()
+      gw.client.end()
+      await gatewayClosed
+    })()
+    return closing
+  }
+  const onAbort = () => void close()
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  gw.client.on('error', () => void close())
+  void gatewayClosed.then(() => close())
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve())
+    })
+  } catch (err) {
+    await close()
+    throw new SshError('protocol', 'gateway', `cannot listen on loopback for the forward (${err instanceof Error ? err.message : String(err)})`)
+  }
+  const address = server.address()
+  return { port: typeof address === 'object' && address ? address.port : 0, close }
 }

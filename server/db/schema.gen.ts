@@ -773,11 +773,13 @@ export interface OpsJobs {
   name: string;
   nodes: Generated<Json>;
   org_id: string;
+  parameters_define: Generated<Json>;
   playbook_id: string | null;
   runas: Generated<string>;
   runas_policy: Generated<string>;
   timeout: Generated<number>;
   type: Generated<string>;
+  use_parameter_define: Generated<boolean>;
   version: Generated<number>;
 }
 

@@ -9,14 +9,16 @@
  * process left behind are removed at start-up).
  *
  * Host keys: each host is logged in to first by the in-process SSH layer with the resolver's recorded key (trust
- * on first use, a changed key refused → `dark`); Ansible then connects without its own known_hosts.
+ * on first use, a changed key refused → `dark`); Ansible's OpenSSH then accepts that key only (a known_hosts file of
+ * the run, one alias per host, `StrictHostKeyChecking=yes`).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { DB } from '../db/connection.ts'
 import type { AssetRow } from '../ssh/target.ts'
+import { unsafeExtraVars } from './parameters.ts'
 
 export const ansibleSettings = { binary: 'ansible-playbook', dataDir: './data' }
 
@@ -25,6 +27,14 @@ export const runsDir = () => join(resolve(ansibleSettings.dataDir), 'ops', 'runs
 export interface PlaybookHost {
   asset: AssetRow
   port: number
+  /** Where Ansible connects when it is not the asset's address and port: 127.0.0.1 and its tunnel's port behind a gateway. */
+  connectHost?: string
+  connectPort?: number
+  /**
+   * The host key the pre-login checked (`<type> <base64>`): Ansible's OpenSSH is held to it (a known_hosts file of the
+   * run, `StrictHostKeyChecking=yes`), so no other key can stand in between the pre-login and Ansible's own logins.
+   */
+  hostKey: string
   account: { id: string; username: string; secretType: string; secret: string }
 }
 
@@ -57,25 +67,30 @@ export async function runAnsiblePlaybook(opts: {
   timeoutMs: number
   signal: AbortSignal
   log: (text: string) => Promise<void>
+  /** Extra variables (the job's parameter values): never templated by Ansible (`!unsafe`). */
+  extraVars?: Record<string, string>
 }): Promise<PlaybookOutcome> {
   const dir = join(runsDir(), opts.executionId)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: dir,
-    ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), ANSIBLE_HOST_KEY_CHECKING: 'False', ANSIBLE_RETRY_FILES_ENABLED: 'False', ANSIBLE_NOCOLOR: '1',
+    ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), ANSIBLE_HOST_KEY_CHECKING: 'True', ANSIBLE_RETRY_FILES_ENABLED: 'False', ANSIBLE_NOCOLOR: '1',
     ANSIBLE_FORCE_COLOR: '0', ANSIBLE_LOCAL_TEMP: join(dir, 'tmp'), ANSIBLE_HOME: join(dir, 'home'), ANSIBLE_TIMEOUT: '10', ANSIBLE_PIPELINING: 'True',
     ANSIBLE_GATHERING: 'explicit', ANSIBLE_STDOUT_CALLBACK: 'default', ANSIBLE_LOAD_CALLBACK_PLUGINS: 'False', ANSIBLE_DEPRECATION_WARNINGS: 'False',
-    ANSIBLE_SSH_ARGS: '-o ControlMaster=no -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR',
+    ANSIBLE_SSH_ARGS: `-o ControlMaster=no -o StrictHostKeyChecking=yes -o UserKnownHostsFile=${join(dir, 'known_hosts')} -o GlobalKnownHostsFile=/dev/null -o LogLevel=ERROR`,
     PYTHONUNBUFFERED: '1',
   }
   try {
     // Our own configuration: nothing from the playbook's folder or the server's home is read.
     writeFileSync(env.ANSIBLE_CONFIG!, '[defaults]\nforks = 10\n', { mode: 0o600 })
     const hosts: Record<string, Record<string, unknown>> = {}
+    // Each host's key under an alias of its own (the same address and port may be several assets, or a tunnel's).
+    writeFileSync(join(dir, 'known_hosts'), opts.hosts.map((h, i) => (h.hostKey ? `jms-host-${i} ${h.hostKey}\n` : '')).join(''), { mode: 0o600 })
     opts.hosts.forEach((h, i) => {
       const v: Record<string, unknown> = {
-        ansible_host: h.asset.address, ansible_port: h.port, ansible_user: h.account.username, ansible_connection: 'ssh',
+        ansible_ssh_extra_args: `-o HostKeyAlias=jms-host-${i}`,
+        ansible_host: h.connectHost ?? h.asset.address, ansible_port: h.connectPort ?? h.port, ansible_user: h.account.username, ansible_connection: 'ssh',
         ansible_python_interpreter: 'auto_silent',
         jms_asset: { id: h.asset.id, name: h.asset.name, address: h.asset.address, port: h.port, org_id: h.asset.org_id },
         jms_account: { id: h.account.id, username: h.account.username, secret_type: h.account.secretType },
@@ -93,7 +108,10 @@ export async function runAnsiblePlaybook(opts: {
     const inventory = join(dir, 'inventory.json')
     writeFileSync(inventory, JSON.stringify({ all: { hosts } }), { mode: 0o600 })
 
-    const child = spawn(ansibleSettings.binary, ['-i', inventory, join(opts.playbookDir, opts.entry)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    const extraVars = join(dir, 'extra-vars.yml')
+    writeFileSync(extraVars, unsafeExtraVars(opts.extraVars ?? {}), { mode: 0o600 })
+
+    const child = spawn(ansibleSettings.binary, ['-i', inventory, '-e', `@${extraVars}`, join(opts.playbookDir, opts.entry)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     let timedOut = false
     let stopped = false
     const kill = () => {
@@ -155,13 +173,32 @@ export async function runAnsiblePlaybook(opts: {
   }
 }
 
-/** Folders of runs a killed process left behind (a private key may be in one) whose execution has ended. */
-export async function removeEndedRuns(db: DB): Promise<number> {
+/** How old a run folder unknown to this database must be before start-up removes it. */
+export const ORPHAN_RUN_AGE_MS = 24 * 3600 * 1000
+
+/**
+ * Folders of runs a killed process left behind (a private key may be in one): those whose execution has ended, and
+ * those this database does not know once they are a day old. A folder of an execution this database does not know
+ * may be another server's run in progress over the same data folder (several test servers share one): it is left
+ * alone until then. Removing it made that run's `ansible-playbook` fail at start (`os.getcwd()`: no such file).
+ */
+export async function removeEndedRuns(db: DB, now = Date.now()): Promise<number> {
   if (!existsSync(runsDir())) return 0
   const ids = readdirSync(runsDir()).filter((n) => /^[0-9a-f-]{36}$/.test(n))
   if (!ids.length) return 0
-  const live = new Set((await db.selectFrom('ops_job_executions').select('id').where('id', 'in', ids).where('status', 'in', ['pending', 'running']).execute()).map((r) => r.id))
-  const ended = ids.filter((id) => !live.has(id))
-  for (const id of ended) rmSync(join(runsDir(), id), { recursive: true, force: true })
-  return ended.length
+  const rows = await db.selectFrom('ops_job_executions').select(['id', 'status']).where('id', 'in', ids).execute()
+  const known = new Map(rows.map((r) => [r.id, r.status]))
+  const old = (id: string) => {
+    try {
+      return now - statSync(join(runsDir(), id)).mtimeMs > ORPHAN_RUN_AGE_MS
+    } catch {
+      return false
+    }
+  }
+  const gone = ids.filter((id) => {
+    const status = known.get(id)
+    return status === undefined ? old(id) : status !== 'pending' && status !== 'running'
+  })
+  for (const id of gone) rmSync(join(runsDir(), id), { recursive: true, force: true })
+  return gone.length
 }

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,7 +20,7 @@ import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
 import { playbookDir } from './playbooks.ts'
-import { runsDir } from './ansible.ts'
+import { ORPHAN_RUN_AGE_MS, removeEndedRuns, runsDir } from './ansible.ts'
 
 interface Frame { message: string; task: string; event?: string; end?: boolean }
 
@@ -131,9 +131,10 @@ describe('playbooks and saved jobs', () => {
     expect([...d.summary.ok].sort()).toEqual(['pb-1', 'pb-2'])
     // The password went through the environment: no run folder is left, and no secret was in the log.
     expect(log).not.toContain(host.password)
-    expect(existsSync(runsDir()) ? readdirSync(runsDir()) : []).toEqual([])
     const execs = (await op.get('/api/v1/ops/job-executions/')).json() as Array<{ id: string; task_id: string; material: string; job_type: string }>
     const ex = execs.find((e) => e.task_id === taskId)!
+    // (its own folder: other test servers may be running playbooks over the same data folder)
+    expect(existsSync(join(runsDir(), ex.id))).toBe(false)
     expect(ex).toMatchObject({ material: 'write-file:main.yml', job_type: 'playbook' })
     const per = (await op.get(`/api/v1/ops/job-execution/asset-detail/?execution_id=${ex.id}`)).json() as Array<{ name: string; status: string; tasks: Array<{ output: string }> }>
     expect(per.map((p) => [p.name, p.status]).sort()).toEqual([['pb-1', 'ok'], ['pb-2', 'ok']])
@@ -197,6 +198,25 @@ describe('playbooks and saved jobs', () => {
     expect((await detail(taskId)).status).toBe('canceled')
     expect(existsSync(join(dir, 'after-stop'))).toBe(false)
   }, 180_000)
+
+  it('start-up removes the run folders of ended executions only: another server\'s run in progress over the same data folder is left alone', async () => {
+    // (several test servers share one data folder: removing a folder this database does not know made another
+    // server's ansible-playbook fail at start, its cwd gone: the stopped-playbook test above never saw its task start)
+    const db = t.database.db
+    const ended = (await db.selectFrom('ops_job_executions').select('id').where('status', 'in', ['success', 'failed', 'canceled']).executeTakeFirstOrThrow()).id
+    const foreign = randomUUID()
+    for (const id of [ended, foreign]) mkdirSync(join(runsDir(), id, 'tmp'), { recursive: true })
+    try {
+      expect(await removeEndedRuns(db)).toBe(1)
+      expect(existsSync(join(runsDir(), ended))).toBe(false)
+      expect(existsSync(join(runsDir(), foreign, 'tmp'))).toBe(true)
+      // A day later it is nobody's run any more.
+      expect(await removeEndedRuns(db, Date.now() + ORPHAN_RUN_AGE_MS + 60_000)).toBe(1)
+      expect(existsSync(join(runsDir(), foreign))).toBe(false)
+    } finally {
+      for (const id of [ended, foreign]) rmSync(join(runsDir(), id), { recursive: true, force: true })
+    }
+  })
 
   it('uploads a zip: its top folder taken off, zip-slip, bombs, too many files, plugins and a missing main.yml refused with nothing written', async () => {
     const ok = await upload(op, zip({ 'site/main.yml': '- hosts: all\n  tasks: []\n', 'site/roles/web/tasks/main.yml': '- debug: msg=hi\n' }))
@@ -356,7 +376,7 @@ describe('playbooks and saved jobs', () => {
       ['GET', `/api/v1/ops/adhocs/${adhoc.id}/`, (b) => expect(b).toMatchObject({ id: adhoc.id, args: 'id' })],
       ['GET', '/api/v1/ops/frequent-username/', (b) => expect(b).toEqual(expect.arrayContaining([host.username]))],
       ['GET', `/api/v1/ops/jobs/?type=adhoc&limit=10`, (b) => expect(b.results).toEqual(expect.arrayContaining([expect.objectContaining({ id: job.id, name: 'lina', type: 'adhoc' })]))],
-      ['GET', `/api/v1/ops/jobs/${job.id}/`, (b) => expect(b).toMatchObject({ id: job.id, assets: [ids['pb-1']], runas: 'root', is_periodic: false, version: 1 })],
+      ['GET', `/api/v1/ops/jobs/${job.id}/`, (b) => expect(b).toMatchObject({ id: job.id, assets: [ids['pb-1']], runas: 'root', is_periodic: false, version: 1, use_parameter_define: false, parameters_define: '{}' })],
       ['GET', `/api/v1/ops/job-executions/?job_id=${job.id}&limit=10`, (b) => expect(b.results[0]).toMatchObject({ id: run.id, task_id: run.task_id, status: 'success', is_finished: true, time_cost: expect.any(Number) })],
       ['GET', `/api/v1/ops/job-executions/${run.id}/`, (b) => expect(b).toMatchObject({ id: run.id, job: { id: job.id, name: 'lina' }, is_success: true })],
       ['GET', `/api/v1/ops/job-execution/task-detail/${run.task_id}/`, (b) => expect(b).toMatchObject({ status: 'success', is_finished: true, is_success: true, job_id: job.id, summary: expect.any(Object) })],

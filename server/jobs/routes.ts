@@ -15,6 +15,7 @@ import { readLog } from '../tasks/logs.ts'
 import { taskRunner } from '../tasks/service.ts'
 import { ansibleSettings, removeEndedRuns } from './ansible.ts'
 import { playbookSettings, registerPlaybookFiles } from './playbooks.ts'
+import { checkParameterValues, defineOf, parseParametersDefine, type ParametersDefine } from './parameters.ts'
 import { BLACKLIST, blacklisted, failStaleExecutions, materialOf, expandAssets, JOB_STOP_CHANNEL, jobSettings, parseCron, RUN_JOB_TASK, RUNAS_POLICIES, syncJobSchedule } from './run.ts'
 
 addMessages({
@@ -23,6 +24,7 @@ addMessages({
   '"{value}" is not a valid choice.': ['“{value}” 不是合法选项。', '「{value}」は有効な選択肢ではありません。'],
   'Expected a list of ids.': ['应为 ID 列表。', 'ID のリストが必要です。'],
   'These assets are not granted to you: {names}': ['以下资产未授权给您：{names}', '次の資産はあなたに許可されていません：{names}'],
+  'These nodes are not granted to you: {names}': ['以下节点未授权给您：{names}', '次のノードはあなたに許可されていません：{names}'],
   'Select at least one asset or node.': ['请至少选择一个资产或节点。', '少なくとも 1 つの資産またはノードを選択してください。'],
   'Ensure this field has no more than {n} characters.': ['请确保该字段不超过 {n} 个字符。', 'この項目は {n} 文字以内にしてください。'],
   'A valid integer is required.': ['请输入合法的整数。', '有効な整数を入力してください。'],
@@ -33,7 +35,16 @@ addMessages({
 })
 
 const JOB_FIELDS = ['id', 'name', 'instant', 'type', 'module', 'args', 'assets', 'nodes', 'runas', 'runas_policy', 'timeout', 'chdir', 'comment',
-  'is_periodic', 'interval', 'crontab', 'version', 'playbook_id', 'org_id', 'creator_id', 'created_by', 'date_created', 'date_updated'] as const
+  'is_periodic', 'interval', 'crontab', 'version', 'playbook_id', 'use_parameter_define', 'parameters_define', 'org_id', 'creator_id', 'created_by', 'date_created',
+  'date_updated'] as const
+
+/**
+ * A job as the API answers it: `parameters_define` as JSON text, as JumpServer 3.2 answers what lina 3.2.2 wrote (its
+ * job list and run dialog `JSON.parse` it).
+ */
+function wireJob<T extends { parameters_define: unknown; playbook_id: string | null }>(job: T) {
+  return { ...job, playbook: job.playbook_id, parameters_define: JSON.stringify(defineOf(job.parameters_define)) }
+}
 
 type ExecRow = {
   id: string; job_id: string; task_id: string; status: string; parameters: unknown; material: string; job_type: string; result: unknown; summary: unknown
@@ -128,6 +139,17 @@ export function registerJobs(app: FastifyInstance): void {
     if (!job) throw notFound('Job')
     return { ...job, playbook: job.playbook_id }
   }
+  /**
+   * The values of a run (`parameters`, JSON text or an object) checked against the job's definitions: 400 with field
+   * errors under `parameters`; `{}` for a job without parameters.
+   */
+  const runValues = (req: FastifyRequest, job: { use_parameter_define: boolean; parameters_define: unknown }, raw: unknown) => {
+    const define = defineOf(job.parameters_define)
+    if (!job.use_parameter_define || !Object.keys(define).length) return {}
+    const r = checkParameterValues(define, raw, req.ctx.lang)
+    if ('errors' in r) throw validationError({ parameters: r.errors })
+    return r.values
+  }
   /** An execution of the caller's, by its id or its task id. */
   const ownExecution = async (req: FastifyRequest, raw: string) => {
     const user = requireUser(req)
@@ -150,12 +172,24 @@ export function registerJobs(app: FastifyInstance): void {
     if (q.search) base = base.where('name', 'ilike', `%${q.search.replace(/[%_\\]/g, '\\$&')}%`)
     const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
     const rows = await base.select(JOB_FIELDS).orderBy('date_created', 'desc').orderBy('id').limit(limit).offset(offset).execute()
-    return page(req, total, rows)
+    return page(req, total, rows.map(wireJob))
   })
 
+  // The detail also names the job's assets and nodes (read-only `assets_display`, `nodes_display`).
   app.get('/api/v1/ops/jobs/:id/', async (req) => {
     await requirePerm(req, 'ops.view_job')
-    return ownJob(req, (req.params as { id: string }).id)
+    const job = await ownJob(req, (req.params as { id: string }).id)
+    const ids = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && isUuid(x)) : [])
+    const assetIds = ids(job.assets)
+    const nodeIds = ids(job.nodes)
+    const assets = assetIds.length ? await req.ctx.db.selectFrom('assets').select(['id', 'name', 'address']).where('id', 'in', assetIds).where('org_id', '=', job.org_id).execute() : []
+    const nodes = nodeIds.length ? await req.ctx.db.selectFrom('nodes').select(['id', 'value', 'full_value']).where('id', 'in', nodeIds).where('org_id', '=', job.org_id).execute() : []
+    const order = <T extends { id: string }>(list: T[], by: string[]) => by.map((id) => list.find((x) => x.id === id)).filter((x): x is T => !!x)
+    return {
+      ...wireJob(job),
+      assets_display: order(assets, assetIds),
+      nodes_display: order(nodes, nodeIds).map((n) => ({ id: n.id, name: n.value, full_value: n.full_value })),
+    }
   })
 
   /**
@@ -214,6 +248,12 @@ export function registerJobs(app: FastifyInstance): void {
     if (crontab && !parseCron(crontab)) errors.crontab = [tr(lang, 'Not a valid cron expression (five fields: minute hour day month weekday)')]
     if (interval !== null && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 1 || interval > 24 * 365)) errors.interval = [tr(lang, 'A valid integer is required.')]
     if (periodic && !crontab && interval === null) errors.crontab = [tr(lang, 'Set a crontab or an interval before enabling the schedule')]
+    const usesParameters = pick('use_parameter_define', false)
+    if (typeof usesParameters !== 'boolean') errors.use_parameter_define = [tr(lang, 'Must be a valid boolean.')]
+    let define: ParametersDefine = {}
+    const parsedDefine = parseParametersDefine(pick('parameters_define', {}), lang)
+    if ('errors' in parsedDefine) errors.parameters_define = parsedDefine.errors
+    else define = parsedDefine.define
     let name = pick('name', '')
     if (instant && !existing) name = `job-${randomUUID().slice(-12)}`
     else if (typeof name !== 'string' || !name.trim() || name.length > 128) errors.name = [tr(lang, 'This field is required.')]
@@ -224,6 +264,16 @@ export function registerJobs(app: FastifyInstance): void {
     if (excluded.length) {
       const names = (await req.ctx.db.selectFrom('assets').select('name').where('id', 'in', excluded).execute()).map((a) => a.name)
       throw validationError({ assets: [tr(lang, 'These assets are not granted to you: {names}', { names: (names.length ? names : excluded).join(', ') })] })
+    }
+    // Nodes: those of the creator's granted tree only (at run time each is expanded again to the granted assets under it).
+    if (nodes!.length) {
+      const visible = new Set((await req.ctx.db.selectFrom('perm_user_nodes').select('node_id').where('user_id', '=', user.id).where('org_id', '=', req.ctx.orgId)
+        .where('node_id', 'in', nodes!).execute()).map((n) => n.node_id))
+      const outside = nodes!.filter((n) => !visible.has(n))
+      if (outside.length) {
+        const names = (await req.ctx.db.selectFrom('nodes').select('value').where('id', 'in', outside).where('org_id', '=', req.ctx.orgId).execute()).map((n) => n.value)
+        throw validationError({ nodes: [tr(lang, 'These nodes are not granted to you: {names}', { names: (names.length ? names : outside).join(', ') })] })
+      }
     }
     const trimmed = (name as string).trim()
     if (!instant) {
@@ -236,6 +286,7 @@ export function registerJobs(app: FastifyInstance): void {
         name: trimmed, instant, type: type as string, module: module as string, args: args as string, playbook_id: playbookId,
         assets: JSON.stringify(assets), nodes: JSON.stringify(nodes), runas: runas as string, runas_policy: policy as string, timeout: timeout as number,
         chdir: chdir as string, comment, is_periodic: periodic, crontab, interval: crontab ? null : (interval as number | null),
+        use_parameter_define: usesParameters as boolean, parameters_define: JSON.stringify(define),
       },
       playbookName,
     }
@@ -255,6 +306,9 @@ export function registerJobs(app: FastifyInstance): void {
     if (instant || body.run_after_save === true) await requirePerm(req, 'ops.add_jobexecution')
     await commandExecutionOn(req)
     const { values } = await parseJob(req, body)
+    // A run at once takes the parameters given (or their defaults): checked before anything is stored.
+    const runNow = instant || body.run_after_save === true
+    const parameters = runNow ? runValues(req, { use_parameter_define: values.use_parameter_define, parameters_define: JSON.parse(values.parameters_define) }, body.parameters) : {}
     const id = randomUUID()
     await req.ctx.db.transaction().execute(async (tx) => {
       await tx.insertInto('ops_jobs').values({ id, ...values, org_id: req.ctx.orgId, creator_id: user.id, created_by: userDisplay(user) }).execute()
@@ -264,9 +318,9 @@ export function registerJobs(app: FastifyInstance): void {
     await syncJobSchedule(req.ctx.db, id, runner.timeZone, runner.clock())
     const job = await ownJob(req, id)
     let taskId: string | undefined
-    if (instant || body.run_after_save === true) taskId = (await startExecution(req, job, {})).taskId
+    if (runNow) taskId = (await startExecution(req, job, parameters)).taskId
     reply.code(201)
-    return { ...job, ...(taskId ? { task_id: taskId } : {}) }
+    return { ...wireJob(job), ...(taskId ? { task_id: taskId } : {}) }
   })
 
   // Editing a saved job makes a new version when what it runs or where changes (JumpServer's `version`).
@@ -277,8 +331,9 @@ export function registerJobs(app: FastifyInstance): void {
     const job = await ownJob(req, (req.params as { id: string }).id)
     const body = (req.body ?? {}) as Record<string, unknown>
     const { values } = await parseJob(req, body, job)
-    const keyOf = (v: Record<string, unknown>) => JSON.stringify([v.type, v.module, v.args, v.playbook_id, JSON.parse(JSON.stringify(v.assets)), JSON.parse(JSON.stringify(v.nodes)), v.runas, v.runas_policy, v.timeout, v.chdir])
-    const before = keyOf({ ...job, assets: JSON.stringify(job.assets), nodes: JSON.stringify(job.nodes) })
+    const keyOf = (v: Record<string, unknown>) => JSON.stringify([v.type, v.module, v.args, v.playbook_id, JSON.parse(JSON.stringify(v.assets)), JSON.parse(JSON.stringify(v.nodes)), v.runas, v.runas_policy, v.timeout, v.chdir,
+      v.use_parameter_define, v.parameters_define])
+    const before = keyOf({ ...job, assets: JSON.stringify(job.assets), nodes: JSON.stringify(job.nodes), parameters_define: JSON.stringify(defineOf(job.parameters_define)) })
     const changed = before !== keyOf(values)
     const version = changed ? job.version + 1 : job.version
     await req.ctx.db.transaction().execute(async (tx) => {
@@ -287,7 +342,7 @@ export function registerJobs(app: FastifyInstance): void {
     })
     const runner = taskRunner(req.server)!
     await syncJobSchedule(req.ctx.db, job.id, runner.timeZone, runner.clock())
-    return ownJob(req, job.id)
+    return wireJob(await ownJob(req, job.id))
   }
   app.put('/api/v1/ops/jobs/:id/', (req) => update(req))
   app.patch('/api/v1/ops/jobs/:id/', (req) => update(req))
@@ -327,7 +382,7 @@ export function registerJobs(app: FastifyInstance): void {
     const body = (req.body ?? {}) as { job?: unknown; parameters?: unknown }
     if (typeof body.job !== 'string') throw validationError({ job: [tr(req.ctx.lang, 'This field is required.')] })
     const job = await ownJob(req, body.job)
-    const { id, taskId } = await startExecution(req, job, {})
+    const { id, taskId } = await startExecution(req, job, runValues(req, job, body.parameters))
     reply.code(201)
     return { id, task_id: taskId, job: job.id }
   })

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { SshError, sshLogin, withSsh } from '../automation/ssh.ts'
+import { openTunnel, SshError, sshLogin, withSsh, type Tunnel } from '../automation/ssh.ts'
 import type { DB } from '../db/connection.ts'
 import { loadCommandAcls } from '../resources/acls/asset-acls.ts'
 import { decideCommand } from '../resources/acls/decide.ts'
@@ -21,6 +21,7 @@ import { addMessages } from '../i18n.ts'
 import { openSystemTicket, systemClose, waitForDecision } from '../tickets/gate.ts'
 import type { Services } from '../tickets/notify.ts'
 import { inventoryName, runAnsiblePlaybook, type PlaybookHost } from './ansible.ts'
+import { checkParameterValues, defineOf, shellQuote, substituteParameters } from './parameters.ts'
 import { dangerousKeywords, playbookDir } from './playbooks.ts'
 import { nextRun, parseCron } from '../tasks/schedule.ts'
 
@@ -45,7 +46,8 @@ export const jobSettings: {
 /** The blacklisted word a command starts with (each line and each `;`, `&&`, `||`, `|` part), or undefined. */
 export function blacklisted(command: string): string | undefined {
   for (const part of command.split(/\n|;|&&|\|\||\|/)) {
-    const first = part.trim().split(/\s+/)[0]?.replace(/^.*\//, '') ?? ''
+    // Quotes and backslashes do not hide the word from the shell (`'reboot'`, `re\\boot`): nor from this check.
+    const first = part.trim().split(/\s+/)[0]?.replace(/['"\\]/g, '').replace(/^.*\//, '') ?? ''
     if (BLACKLIST.includes(first)) return first
   }
   return undefined
@@ -94,8 +96,11 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   // "Run again" of the task (Settings → Tasks) would run a finished execution a second time: run the job instead.
   if (ex.task_id !== ctx.id) throw new Error('this job execution belongs to another task: run the job again instead')
   const job = await db.selectFrom('ops_jobs').selectAll().where('id', '=', ex.job_id).executeTakeFirstOrThrow()
-  const params = (ex.parameters ?? {}) as Record<string, unknown>
-  const command = job.type === 'playbook' ? ex.material : typeof params.args === 'string' ? params.args : job.args
+  // The run's parameter values (checked when it was asked for; checked again against the job as it is now).
+  const define = job.use_parameter_define ? defineOf(job.parameters_define) : {}
+  const checked = Object.keys(define).length ? checkParameterValues(define, ex.parameters ?? {}, ctx.lang) : { values: {} as Record<string, string> }
+  const values = 'values' in checked ? checked.values : {}
+  const command = job.type === 'playbook' ? ex.material : substituteParameters(job.args, values)
   const now = () => ctx.now()
   // A stop that arrived before the run began leaves the row `canceled`: nothing runs.
   const started = await db.updateTable('ops_job_executions').set({ status: 'running', date_start: now() }).where('id', '=', ex.id).where('status', '<>', 'canceled').executeTakeFirst()
@@ -126,6 +131,12 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
     await ctx.log(job.type === 'playbook'
       ? `>>> Job ${job.name}: playbook "${command}" as ${job.runas} (${job.runas_policy})`
       : `>>> Job ${job.name}: ${job.module} "${command}" as ${job.runas} (${job.runas_policy})`)
+    if ('errors' in checked) {
+      const text = Array.isArray(checked.errors) ? checked.errors.join(' ') : Object.entries(checked.errors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ')
+      const msg = ctx.t('The parameter values do not fit the job: {errors}', { errors: text })
+      await ctx.log(msg)
+      return await finish('failed', msg)
+    }
     if (job.type === 'playbook') {
       // JumpServer's dangerous keywords (and our forbidden plugin folders): refused before anything runs.
       const found = job.playbook_id ? dangerousKeywords(playbookDir(job.playbook_id)) : []
@@ -189,7 +200,7 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
 
     const reaches = await reachAll(db, plan.map((p) => p.asset))
     if (job.type === 'playbook') {
-      await runPlaybookPlan(ctx, ex.id, job, plan, reaches, stop.signal, results, summary)
+      await runPlaybookPlan(ctx, ex.id, job, plan, reaches, stop.signal, results, summary, values)
       for (const p of plan) if (!results.has(p.asset.id)) results.set(p.asset.id, { name: p.asset.name, status: 'skipped', output: 'not run' })
       if (stop.signal.aborted) {
         await ctx.log('The job was stopped')
@@ -261,7 +272,6 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   }
 }
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 type Summary = { ok: string[]; failures: Record<string, string>; dark: Record<string, string>; skipped: string[]; excludes: Record<string, string>; error: string }
 
@@ -305,7 +315,7 @@ async function review(ctx: TaskContext, job: JobRow, asset: { id: string; name: 
 
 /** A playbook job: each host logged in to first (host key, account), then one `ansible-playbook` run. */
 async function runPlaybookPlan(ctx: TaskContext, executionId: string, job: JobRow, plan: Array<{ asset: Awaited<ReturnType<typeof loadAssets>>[number]; account: Chosen }>,
-  reaches: Awaited<ReturnType<typeof reachAll>>, signal: AbortSignal, results: Map<string, HostResult>, summary: Summary): Promise<void> {
+  reaches: Awaited<ReturnType<typeof reachAll>>, signal: AbortSignal, results: Map<string, HostResult>, summary: Summary, values: Record<string, string>): Promise<void> {
   const { db } = ctx
   const dark = async (asset: { id: string; name: string }, why: string) => {
     results.set(asset.id, { name: asset.name, status: 'dark', output: why })
@@ -314,37 +324,57 @@ async function runPlaybookPlan(ctx: TaskContext, executionId: string, job: JobRo
   }
   const ready: Array<PlaybookHost & { name: string }> = []
   const taken = new Set<string>()
+  // Hosts behind a gateway: one loopback forward each through it, closed in every outcome (the `finally` below).
+  const tunnels: Tunnel[] = []
   let next = 0
   const worker = async () => {
     while (next < plan.length && !signal.aborted) {
       const { asset, account } = plan[next++]!
       const reach = reaches.get(asset.id)!
-      if (reach.gateway || reach.gatewayError) {
-        await dark(asset, 'playbooks are not run through a gateway yet (run it as an adhoc command, or on an asset without a domain)')
-        continue
-      }
+      if (reach.gatewayError) { await dark(asset, reach.gatewayError); continue }
       const cred = await accountCredential(db, asset.id, account.id)
       if (!cred) { await dark(asset, 'the account is no longer active'); continue }
       if (cred.secretType === 'ssh_key' && cred.passphrase) { await dark(asset, 'a private key with a passphrase cannot be handed to Ansible'); continue }
       const t = credentialTarget(asset.address, reach.port, cred)
       const known = await knownHostKey(db, asset.id, reach.port)
       if (known) t.hostKeyFingerprint = known
+      // The pre-login (through the gateway when there is one) checks the host key and the account before Ansible runs.
+      let tunnel: Tunnel | undefined
+      let hostKey: string
       try {
-        const r = await sshLogin(t, { timeoutMs: jobSettings.connectTimeoutMs, signal })
+        const r = await sshLogin(t, { timeoutMs: jobSettings.connectTimeoutMs, signal, gateway: reach.gateway })
         if (!known) await recordHostKey(db, asset.id, reach.port, r.hostKeyFingerprint)
+        hostKey = r.publicKey
+        if (reach.gateway) {
+          tunnel = await openTunnel(reach.gateway, asset.address, reach.port, { timeoutMs: jobSettings.connectTimeoutMs, signal })
+          tunnels.push(tunnel)
+        }
       } catch (err) {
         await dark(asset, err instanceof Error ? err.message : String(err))
         continue
       }
-      ready.push({ asset, port: reach.port, name: '', account: { id: cred.id, username: cred.username, secretType: cred.secretType, secret: cred.secret } })
+      const host: PlaybookHost & { name: string } = { asset, port: reach.port, name: '', hostKey, account: { id: cred.id, username: cred.username, secretType: cred.secretType, secret: cred.secret } }
+      if (tunnel) Object.assign(host, { connectHost: '127.0.0.1', connectPort: tunnel.port })
+      ready.push(host)
+      if (tunnel && reach.gateway) await ctx.log(`${asset.name} | ${ctx.t('through gateway {gateway}', { gateway: reach.gateway.name })} (127.0.0.1:${tunnel.port})`)
     }
   }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobSettings.parallelism, plan.length)) }, worker))
-  if (signal.aborted || !ready.length) return
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(jobSettings.parallelism, plan.length)) }, worker))
+    if (signal.aborted || !ready.length) return
+    await runReady(ctx, executionId, job, ready, taken, signal, results, summary, values)
+  } finally {
+    await Promise.all(tunnels.map((tn) => tn.close()))
+  }
+}
+
+/** One `ansible-playbook` on the hosts that answered the pre-login; the recap read back into results. */
+async function runReady(ctx: TaskContext, executionId: string, job: JobRow, ready: Array<PlaybookHost & { name: string }>, taken: Set<string>, signal: AbortSignal,
+  results: Map<string, HostResult>, summary: Summary, values: Record<string, string>): Promise<void> {
   for (const h of ready) h.name = inventoryName(h.asset, taken)
   const entry = existsSync(join(playbookDir(job.playbook_id!), 'main.yml')) ? 'main.yml' : 'main.yaml'
   const timeoutMs = (job.timeout > 0 ? job.timeout : jobSettings.playbookTimeoutSeconds) * 1000
-  const out = await runAnsiblePlaybook({ executionId, playbookDir: playbookDir(job.playbook_id!), entry, hosts: ready, timeoutMs, signal, log: (t) => ctx.log(t) })
+  const out = await runAnsiblePlaybook({ executionId, playbookDir: playbookDir(job.playbook_id!), entry, hosts: ready, timeoutMs, signal, log: (t) => ctx.log(t), extraVars: values })
   if (out.timedOut) summary.error = `The playbook ran longer than ${timeoutMs / 1000} s and was stopped`
   else if (!out.stopped && out.code !== 0 && !out.recap.size) summary.error = `ansible-playbook ended with code ${out.code}`
   for (const h of ready) {
@@ -403,6 +433,8 @@ addMessages({
   'Command rejected by ACL: {acl} ({action})': ['命令被 ACL 拒绝：{acl}（{action}）', 'コマンドは ACL により拒否されました: {acl}（{action}）'],
   'The job was stopped': ['作业已停止', 'ジョブは停止されました'],
   'The job failed': ['作业失败', 'ジョブは失敗しました'],
+  'through gateway {gateway}': ['经由网关 {gateway}', 'ゲートウェイ {gateway} 経由'],
+  'The parameter values do not fit the job: {errors}': ['参数值与作业不符：{errors}', 'パラメーター値がジョブに合いません: {errors}'],
 })
 
 defineTask({ name: RUN_JOB_TASK, displayName: 'Run a job', queue: 'ansible', run: (ctx) => outcome(ctx, runExecution(ctx)) })
@@ -419,9 +451,12 @@ defineTask({
     const id = randomUUID()
     // The creator reads the scheduled run's log as their own (docs/tasks.md: a log is the starter's).
     await ctx.db.updateTable('task_executions').set({ creator_id: job.creator_id, creator: job.created_by }).where('id', '=', ctx.id).execute()
-    // The schedule's task execution is the job execution's task: its log is the run's log.
+    // The schedule's task execution is the job execution's task: its log is the run's log. A scheduled run takes the
+    // parameters' defaults (recorded; a parameter without one fails the run with the reason).
+    const define = job.use_parameter_define ? defineOf(job.parameters_define) : {}
+    const defaults = checkParameterValues(define, {}, ctx.lang)
     await ctx.db.insertInto('ops_job_executions').values({
-      id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: '{}',
+      id, job_id: job.id, task_id: ctx.id, job_version: job.version, status: 'pending', parameters: JSON.stringify('values' in defaults ? defaults.values : {}),
       material: await materialOf(ctx.db, job), job_type: job.type, org_id: job.org_id, creator_id: job.creator_id, created_by: job.created_by,
     }).execute()
     return outcome(ctx, runExecution(ctx, id))

@@ -275,13 +275,19 @@ export class TaskRunner {
     }, Math.max(50, Math.floor(this.leaseMs / 3)))
     heartbeat.unref?.()
     let logged = 0
-    const log = async (text: string) => {
-      if (logged >= LOG_TOTAL_MAX) return
+    // One write at a time: a chunk's id is taken when its insert starts, and live readers read past the highest id
+    // they saw. Two inserts at once (a job's hosts answering together, on a PostgreSQL pool) could commit the higher
+    // id first, and a reader between the two commits would never see the lower one.
+    let writes = Promise.resolve()
+    const log = (text: string) => {
+      if (logged >= LOG_TOTAL_MAX) return Promise.resolve()
       let piece = text.length > LOG_PIECE_MAX ? `${text.slice(0, LOG_PIECE_MAX)} … (${text.length - LOG_PIECE_MAX} characters left out)` : text
       if (!piece.endsWith('\n')) piece += '\n'
       logged += piece.length
       if (logged >= LOG_TOTAL_MAX) piece += `… the log reached ${LOG_TOTAL_MAX} characters; the rest is left out\n`
-      await this.appendLog(id, piece)
+      const write = writes.then(() => this.appendLog(id, piece))
+      writes = write.catch(() => undefined)
+      return write
     }
     const ctx: TaskContext = {
       id,
@@ -309,6 +315,7 @@ export class TaskRunner {
     } finally {
       clearInterval(heartbeat)
     }
+    await writes
     if (this.dead) return
     const finished = this.clock()
     const seconds = ((finished.getTime() - started.getTime()) / 1000).toFixed(3)

@@ -44,16 +44,39 @@ export const EXECUTIONS_URL = '/api/v1/ops/job-executions/'
 export const ADHOCS_URL = '/api/v1/ops/adhocs/'
 export const PLAYBOOKS_URL = '/api/v1/ops/playbooks/'
 
+/** One parameter a saved job asks for each run (JumpServer 3.2's `parameters_define` entry). */
+export interface ParameterDefine { label: string; type: 'text' | 'select'; default: string; options?: Array<{ label: string; value: string }> }
+export type ParametersDefine = Record<string, ParameterDefine>
+
 export interface Job {
   id: string; name: string; type: 'adhoc' | 'playbook'; module: string; args: string; playbook: string | null; assets: string[]; nodes: string[]
   runas: string; runas_policy: RunasPolicy; timeout: number; chdir: string; comment: string; is_periodic: boolean; interval: number | null
   crontab: string; version: number; date_created: string; date_updated: string
+  /** JSON text of the definitions (as JumpServer answers lina): read it with `parametersOf`. */
+  use_parameter_define: boolean; parameters_define: string
+  /** The detail names its assets and nodes. */
+  assets_display?: Array<{ id: string; name: string; address: string }>
+  nodes_display?: Array<{ id: string; name: string; full_value: string }>
 }
-export type JobInput = Omit<Job, 'id' | 'version' | 'date_created' | 'date_updated' | 'module'> & { run_after_save?: boolean }
+export type JobInput = Omit<Job, 'id' | 'version' | 'date_created' | 'date_updated' | 'module' | 'parameters_define' | 'assets_display' | 'nodes_display'>
+  & { run_after_save?: boolean; parameters_define: ParametersDefine; parameters?: Record<string, string> }
+
+/** The parameters a job asks for each run (none when it does not use them). */
+export function parametersOf(job: Pick<Job, 'use_parameter_define' | 'parameters_define'>): ParametersDefine {
+  if (!job.use_parameter_define) return {}
+  try {
+    const v = JSON.parse(job.parameters_define || '{}') as unknown
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as ParametersDefine) : {}
+  } catch {
+    return {}
+  }
+}
 
 export interface Execution {
   id: string; task_id: string; job: { id: string; name: string; instant: boolean } | string; job_version: number; material: string; job_type: string
   status: string; is_finished: boolean; is_success: boolean; time_cost: number; summary: { error?: string; ok?: string[] }; date_created: string; date_start: string | null
+  /** The parameter values of the run. */
+  parameters: Record<string, string>
 }
 
 const id = (v: string) => encodeURIComponent(v)
@@ -66,9 +89,12 @@ export const getJob = (jobId: string) => request<Job>('get', `${JOBS_URL}${id(jo
 export const createJob = (job: JobInput) => request<Job & { task_id?: string }>('post', JOBS_URL, { ...silent(), json: { ...job, instant: false } })
 export const updateJob = (jobId: string, job: Partial<JobInput>) => request<Job>('patch', `${JOBS_URL}${id(jobId)}/`, { ...silent(), json: job })
 export const deleteJob = (jobId: string) => request<unknown>('delete', `${JOBS_URL}${id(jobId)}/`, silent())
-/** Runs a saved job now; resolves with the task id of its execution. */
-export async function runJob(jobId: string): Promise<{ id: string; task_id: string }> {
-  return request<{ id: string; task_id: string }>('post', EXECUTIONS_URL, { ...silent(), json: { job: jobId } })
+/**
+ * Runs a saved job now with the values of its parameters; resolves with its execution's ids. Values the server
+ * refuses come back as a 400 whose `parameters` holds the errors per parameter name.
+ */
+export async function runJob(jobId: string, parameters: Record<string, string> = {}): Promise<{ id: string; task_id: string }> {
+  return request<{ id: string; task_id: string }>('post', EXECUTIONS_URL, { ...silent(), json: { job: jobId, parameters } })
 }
 export async function listExecutions(jobId?: string): Promise<Execution[]> {
   const r = await request<Execution[]>('get', EXECUTIONS_URL, { ...silent(), searchParams: jobId ? { job_id: jobId } : {} })

@@ -3,7 +3,9 @@
  * and Debian's real ansible-playbook (issue 33): a command template; a saved job on a schedule, its schedule
  * triggered through Settings → Tasks' "run now" call (no clock is waited on), its execution listed on the job and
  * in Audit → Job logs; a playbook created and edited in the console's YAML editor, run by a job, its file written
- * on the host. Axe on every new page, screenshots at 1440 and 360 px.
+ * on the host; a job with a parameter and a node, run from the console: the value asked in a dialog (a blank value
+ * refused by the server under its field), the command run on the node's granted asset with the value as one word,
+ * the output and the value shown on the execution. Axe on every new page, screenshots at 1440 and 360 px.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,6 +32,8 @@ test.describe('saved jobs and playbooks on real hosts', () => {
   let dir: string
   const suffix = Date.now().toString(36)
   const hostName = `pbhost-${suffix}`
+  const nodeName = `e2e-node-${suffix}`
+  const nodeHostName = `nodehost-${suffix}`
 
   test.beforeAll(async ({ request }) => {
     sshd = await startSshd()
@@ -38,7 +42,12 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     const me = await a.get('/api/v1/users/profile/')
     const asset = await a.post('/api/v1/assets/hosts/', { name: hostName, address: sshd.host, platform: 1, protocols: [{ name: 'ssh', port: sshd.port }] })
     await a.post('/api/v1/accounts/accounts/', { asset: asset.id, name: `${hostName}-acc`, username: host.username, secret_type: 'password', secret: host.password, privileged: true })
-    await a.post('/api/v1/perms/asset-permissions/', { name: `jobs-saved-e2e-${suffix}`, users: [me.id], assets: [asset.id], accounts: ['@ALL'] })
+    // A node holding a second host (the job with a parameter runs on it through the node).
+    const root = (await a.get('/api/v1/assets/nodes/?limit=1')).results[0].id
+    const node = await a.post(`/api/v1/assets/nodes/${root}/children/`, { value: nodeName })
+    const inNode = await a.post('/api/v1/assets/hosts/', { name: nodeHostName, address: sshd.host, platform: 1, nodes: [node.id], protocols: [{ name: 'ssh', port: sshd.port }] })
+    await a.post('/api/v1/accounts/accounts/', { asset: inNode.id, name: `${nodeHostName}-acc`, username: host.username, secret_type: 'password', secret: host.password, privileged: true })
+    await a.post('/api/v1/perms/asset-permissions/', { name: `jobs-saved-e2e-${suffix}`, users: [me.id], assets: [asset.id, inNode.id], accounts: ['@ALL'] })
     dir = mkdtempSync(join(tmpdir(), 'e2e-jobs-'))
     chmodSync(dir, 0o777)
   })
@@ -140,13 +149,64 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await pickAsset(page)
     await page.getByRole('combobox', { name: 'Account policy' }).click()
     await page.getByRole('option', { name: 'Privileged first' }).click()
+    // Saved, then run at once (no parameters to ask): its execution's page.
     await page.getByRole('button', { name: 'Save and run' }).click()
-    await expect(page.getByRole('heading', { name: `Job: play-${suffix}` })).toBeVisible()
-    await page.getByRole('table', { name: 'Executions' }).getByRole('row').nth(1).getByRole('link').click()
+    await expect(page.getByRole('heading', { name: 'Execution details' })).toBeVisible()
+    await expect(page.getByRole('link', { name: `play-${suffix}` })).toBeVisible()
     const output = page.getByTestId('job-output')
     await expect(output).toContainText('TASK [write from the console]', { timeout: 60_000 })
     await expect(output).toContainText('PLAY RECAP', { timeout: 60_000 })
     await expect(page.getByRole('table', { name: 'Results per asset' }).getByRole('row', { name: new RegExp(hostName) })).toContainText('Success')
     expect(readFileSync(join(dir, `playbook-${host.username}`), 'utf8')).toBe(`edited in the console on ${hostName}\n`)
+  })
+
+  test('a job with a parameter and a node, run from the console: its value asked, checked, run as one word, shown with the output', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 1000 })
+    await login(page, '/workbench/ops/job/create')
+    await expect(page.getByRole('heading', { name: 'Create job' })).toBeVisible()
+    await page.getByRole('textbox', { name: 'Name' }).fill(`param-${suffix}`)
+    await page.getByRole('textbox', { name: 'Command' }).fill(`printf '%s\\n' {{ greeting }} | tee ${dir}/param-$(whoami)`)
+    // The node from the granted tree, beside the assets (none picked: the node is enough).
+    await page.getByRole('treeitem', { name: new RegExp(nodeName) }).click()
+    await expect(page.getByRole('group', { name: 'Chosen nodes' }).getByRole('button', { name: `Remove node ${nodeName}` })).toBeVisible()
+    await page.getByRole('combobox', { name: 'Account policy' }).click()
+    await page.getByRole('option', { name: 'Privileged first' }).click()
+    // One text parameter.
+    await page.getByRole('button', { name: 'Add parameter' }).click()
+    const param = page.getByRole('group', { name: 'Parameter 1' })
+    await param.getByRole('textbox', { name: 'Name' }).fill('greeting')
+    await param.getByRole('textbox', { name: 'Label' }).fill('Greeting')
+    await shots(page, 'job-form-parameters')
+    if (SHOTS) {
+      await page.setViewportSize({ width: 360, height: 900 })
+      await param.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${SHOTS}/job-form-parameters-360-editor.png` })
+      await page.setViewportSize({ width: 1440, height: 1000 })
+    }
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(page.getByRole('heading', { name: `Job: param-${suffix}` })).toBeVisible()
+    await expect(page.getByText(new RegExp(`/${nodeName}$`))).toBeVisible()
+    await expect(page.getByText(/greeting — Greeting/)).toBeVisible()
+    await shots(page, 'job-detail-parameters')
+
+    // Run now: the dialog asks the value; a blank one is refused by the server under its field.
+    await page.getByRole('button', { name: 'Run now' }).click()
+    const dialog = page.getByRole('dialog', { name: `Run param-${suffix}` })
+    await expect(dialog).toBeVisible()
+    await shots(page, 'run-dialog')
+    await dialog.getByRole('button', { name: 'Run' }).click()
+    await expect(dialog.getByText('This field may not be blank.')).toBeVisible()
+    const value = `it's "quoted"; echo injected`
+    await dialog.getByRole('textbox', { name: 'Greeting' }).fill(value)
+    await dialog.getByRole('button', { name: 'Run' }).click()
+
+    await expect(page.getByRole('heading', { name: 'Execution details' })).toBeVisible()
+    await expect(page.getByTestId('job-output')).toContainText(`${nodeHostName} | CHANGED | rc=0`, { timeout: 60_000 })
+    await expect(page.getByTestId('job-output')).toContainText(value)
+    await expect(page.getByRole('table', { name: 'Results per asset' }).getByRole('row', { name: new RegExp(nodeHostName) })).toContainText('Success')
+    await expect(page.getByRole('list', { name: 'Parameter values' })).toContainText(`greeting = ${value}`)
+    await shots(page, 'execution-parameters')
+    // The whole value was one word on the host.
+    expect(readFileSync(join(dir, `param-${host.username}`), 'utf8')).toBe(`${value}\n`)
   })
 })

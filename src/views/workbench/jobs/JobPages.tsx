@@ -4,17 +4,20 @@
  * status, time cost, per-asset results and log. The server checks and expands everything again.
  */
 import { Button, Checkbox, Dropdown, Field, Input, makeStyles, Option, Radio, RadioGroup, Switch, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, Textarea, tokens } from '@fluentui/react-components'
-import { AddRegular, DeleteRegular, EditRegular, PlayRegular } from '@fluentui/react-icons'
+import { AddRegular, DeleteRegular, DismissRegular, EditRegular, PlayRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import { useParams } from '@tanstack/react-router'
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import {
-  assetResults, deleteJob, getExecution, getJob, listAdhocs, listExecutions, listJobs, listPlaybooks, runJob, stopExecution, createJob, updateJob,
+  assetResults, deleteJob, getExecution, getJob, listAdhocs, listExecutions, listJobs, listPlaybooks, parametersOf, stopExecution, createJob, updateJob,
   type Adhoc, type AssetResult, type Execution, type Job, type JobInput, type Playbook, type RunasPolicy,
 } from '../../../api/jobs.ts'
-import { MY_ASSETS_URL } from '../../../api/perms.ts'
+import { MY_ASSETS_URL, MY_NODE_TREE_URL } from '../../../api/perms.ts'
 import { listResources, type Row } from '../../../api/resources.ts'
 import { followTaskLog } from '../../../api/tasks.ts'
+import { fetchTreeLevel, type TreeItem } from '../../../api/tree.ts'
+import { LazyTree } from '../../../ui/tree/LazyTree.tsx'
+import { defineOf, ParametersEditor, rowsOf, useRunJob, type ParameterRow } from './parameters.tsx'
 import { describeError } from '../../../ui/common/errors.ts'
 import { RouteLink, useGo } from '../../../ui/common/navigation.tsx'
 import { Page } from '../../../ui/common/Page.tsx'
@@ -32,6 +35,10 @@ const useStyles = makeStyles({
   mono: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'pre-wrap', margin: 0, wordBreak: 'break-all' },
   error: { color: tokens.colorPaletteRedForeground1 },
   dl: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalL}`, margin: 0, '& dd': { margin: 0 } },
+  chips: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS },
+  targets: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  column: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
+  plain: { margin: 0, paddingInlineStart: tokens.spacingHorizontalL },
 })
 
 const when = (v: string | null | undefined) => (v ? formatMoment(v) : '—')
@@ -51,14 +58,7 @@ export function JobListPage() {
     return () => clearTimeout(timer)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [search])
-  const run = async (job: Job) => {
-    try {
-      const r = await runJob(job.id)
-      go(`${BASE}/executions/${r.id}`)
-    } catch (e) {
-      setError(describeError(e))
-    }
-  }
+  const [runDialog, run] = useRunJob((r) => go(`${BASE}/executions/${r.id}`), setError)
   const remove = async (job: Job) => {
     if (!window.confirm(t`Delete the job ${job.name}?`)) return
     try {
@@ -70,6 +70,7 @@ export function JobListPage() {
   }
   return (
     <Page title={t`Jobs`} back={false} actions={<Button appearance="primary" icon={<AddRegular />} onClick={() => go(`${BASE}/job/create`)}>{t`Create job`}</Button>}>
+      {runDialog}
       <div className={styles.stack}>
         <Input type="search" value={search} onChange={(_, d) => setSearch(d.value)} placeholder={t`Search`} aria-label={t`Search jobs`} />
         {error && <Text role="alert" className={styles.error}>{error}</Text>}
@@ -94,7 +95,7 @@ export function JobListPage() {
                   <TableCell>{j.is_periodic ? (j.crontab || t`Every ${j.interval ?? 0} h`) : t`None`}</TableCell>
                   <TableCell>{j.version}</TableCell>
                   <TableCell>
-                    <Button size="small" appearance="subtle" icon={<PlayRegular />} onClick={() => void run(j)}>{t`Run`}</Button>
+                    <Button size="small" appearance="subtle" icon={<PlayRegular />} aria-label={t`Run ${j.name}`} onClick={() => void run(j)}>{t`Run`}</Button>
                     <Button size="small" appearance="subtle" icon={<EditRegular />} aria-label={t`Update ${j.name}`} onClick={() => go(`${BASE}/job/${j.id}/update`)} />
                     <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={t`Delete ${j.name}`} onClick={() => void remove(j)} />
                   </TableCell>
@@ -118,8 +119,11 @@ export function JobFormPage() {
   const { id } = useParams({ strict: false }) as { id?: string }
   const [job, setJob] = useState<JobInput>({
     name: '', type: 'adhoc', args: '', playbook: null, assets: [], nodes: [], runas: 'root', runas_policy: 'skip', timeout: -1, chdir: '', comment: '',
-    is_periodic: false, interval: null, crontab: '',
+    is_periodic: false, interval: null, crontab: '', use_parameter_define: false, parameters_define: {},
   })
+  const [params, setParams] = useState<ParameterRow[]>([])
+  /** The chosen nodes' names (the saved job's from its detail, new ones from the tree). */
+  const [nodeNames, setNodeNames] = useState<Map<string, string>>(new Map())
   const [scheduleKind, setScheduleKind] = useState<'crontab' | 'interval'>('crontab')
   const [assets, setAssets] = useState<Row[]>([])
   const [search, setSearch] = useState('')
@@ -136,7 +140,11 @@ export function JobFormPage() {
     void listAdhocs().then(setTemplates, () => undefined)
     if (id) {
       getJob(id).then((j) => {
-        setJob({ ...j, playbook: j.playbook })
+        const define = parametersOf(j)
+        setJob({ ...j, playbook: j.playbook, parameters_define: define })
+        setParams(rowsOf(define))
+        setNodeNames(new Map((j.nodes_display ?? []).map((n) => [n.id, n.full_value || n.name])))
+        setNames((prev) => new Map([...prev, ...(j.assets_display ?? []).map((a) => [a.id, a.name] as [string, string])]))
         setScheduleKind(j.crontab || !j.interval ? 'crontab' : 'interval')
       }, (e: unknown) => setError(describeError(e)))
     }
@@ -155,18 +163,34 @@ export function JobFormPage() {
     }
   }, [search])
 
+  // Once saved, the job's page is where a run that did not start (or was not asked for after all) leads.
+  const savedId = useRef('')
+  const [runDialog, runSaved] = useRunJob((r) => go(`${BASE}/executions/${r.id}`), () => go(`${BASE}/job/${savedId.current}`), () => go(`${BASE}/job/${savedId.current}`))
+  const loadTree = useCallback((parent?: TreeItem) => fetchTreeLevel(MY_NODE_TREE_URL, parent ? { key: parent.id } : {}), [])
+  const toggleNode = (item: TreeItem) => {
+    const nodeId = String(item.data.id ?? item.id)
+    // (the Favorite entry of the tree is not a node)
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(nodeId)) return
+    setNodeNames((prev) => new Map(prev).set(nodeId, item.title))
+    setJob((j) => ({ ...j, nodes: j.nodes.includes(nodeId) ? j.nodes.filter((n) => n !== nodeId) : [...j.nodes, nodeId] }))
+  }
+
   const save = async (runAfter: boolean) => {
     setSaving(true)
     setErrors({})
     setError('')
+    const define = defineOf(params)
     const body: JobInput = {
       ...job, crontab: job.is_periodic && scheduleKind === 'crontab' ? job.crontab : '',
-      interval: job.is_periodic && scheduleKind === 'interval' ? job.interval : null, run_after_save: runAfter,
+      interval: job.is_periodic && scheduleKind === 'interval' ? job.interval : null,
+      use_parameter_define: params.length > 0, parameters_define: define,
     }
     try {
+      // Saved first; a run then asks the parameters' values (the dialog) when there are any.
       const saved = id ? await updateJob(id, body) : await createJob(body)
-      if (id && runAfter) await runJob(id)
-      go(`${BASE}/job/${saved.id}`)
+      savedId.current = saved.id
+      if (runAfter) await runSaved(saved)
+      else go(`${BASE}/job/${saved.id}`)
     } catch (e) {
       const data = (e as { data?: unknown }).data
       if (data && typeof data === 'object' && !Array.isArray(data)) {
@@ -185,6 +209,7 @@ export function JobFormPage() {
 
   return (
     <Page title={id ? t`Update job` : t`Create job`}>
+      {runDialog}
       <form className={styles.stack} onSubmit={(e) => { e.preventDefault(); void save(false) }}>
         <Field label={t`Name`} required {...fieldError('name')}>
           <Input value={job.name} onChange={(_, d) => set('name', d.value)} />
@@ -215,17 +240,33 @@ export function JobFormPage() {
             </Dropdown>
           </Field>
         )}
-        <Field label={t`Assets`} required {...fieldError('assets')} hint={t`${job.assets.length} selected`}>
-          <Input type="search" value={search} onChange={(_, d) => setSearch(d.value)} placeholder={t`Search assets`} aria-label={t`Search assets`} />
-        </Field>
-        <div className={styles.assets} role="group" aria-label={t`Granted assets`}>
-          {job.assets.filter((a) => !assets.some((x) => String(x.id) === a)).map((a) => (
-            <Checkbox key={a} checked onChange={() => toggle(a, false)} label={names.get(a) ?? a} />
-          ))}
-          {assets.map((a) => (
-            <Checkbox key={String(a.id)} checked={job.assets.includes(String(a.id))} onChange={(_, d) => toggle(String(a.id), d.checked === true)}
-              label={`${String(a.name)} (${String(a.address ?? '')})`} />
-          ))}
+        <div className={styles.targets}>
+          <div className={styles.column}>
+            <Field label={t`Assets`} {...fieldError('assets')} hint={t`${job.assets.length} selected`}>
+              <Input type="search" value={search} onChange={(_, d) => setSearch(d.value)} placeholder={t`Search assets`} aria-label={t`Search assets`} />
+            </Field>
+            <div className={styles.assets} role="group" aria-label={t`Granted assets`}>
+              {job.assets.filter((a) => !assets.some((x) => String(x.id) === a)).map((a) => (
+                <Checkbox key={a} checked onChange={() => toggle(a, false)} label={names.get(a) ?? a} />
+              ))}
+              {assets.map((a) => (
+                <Checkbox key={String(a.id)} checked={job.assets.includes(String(a.id))} onChange={(_, d) => toggle(String(a.id), d.checked === true)}
+                  label={`${String(a.name)} (${String(a.address ?? '')})`} />
+              ))}
+            </div>
+          </div>
+          <div className={styles.column}>
+            <Field label={t`Nodes`} {...fieldError('nodes')} hint={t`Select a node to add or remove it: each run takes the assets granted to you under it then.`}>
+              <div className={styles.chips} role="group" aria-label={t`Chosen nodes`}>
+                {job.nodes.length === 0 && <Text>{t`No node chosen`}</Text>}
+                {job.nodes.map((n) => (
+                  <Button key={n} size="small" icon={<DismissRegular />} iconPosition="after" aria-label={t`Remove node ${nodeNames.get(n) ?? n}`}
+                    onClick={() => set('nodes', job.nodes.filter((x) => x !== n))}>{nodeNames.get(n) ?? n}</Button>
+                ))}
+              </div>
+            </Field>
+            <LazyTree label={t`Granted node tree`} load={loadTree} onSelect={toggleNode} />
+          </div>
         </div>
         <div className={styles.row}>
           <Field label={t`Run as`} required {...fieldError('runas')}>
@@ -241,6 +282,7 @@ export function JobFormPage() {
             <Input type="number" value={String(job.timeout)} onChange={(_, d) => set('timeout', Number.parseInt(d.value, 10) || -1)} />
           </Field>
         </div>
+        <ParametersEditor rows={params} onChange={setParams} error={errors.parameters_define ?? errors.parameters} kind={job.type} />
         <Switch checked={job.is_periodic} onChange={(_, d) => set('is_periodic', d.checked)} label={t`Run on a schedule`} />
         {job.is_periodic && (
           <div className={styles.row}>
@@ -288,29 +330,40 @@ export function JobDetailPage() {
     getJob(id).then(setJob, (e: unknown) => setError(describeError(e)))
     listExecutions(id).then(setExecutions, (e: unknown) => setError(describeError(e)))
   }, [id])
-  const run = async () => {
-    try {
-      const r = await runJob(id)
-      go(`${BASE}/executions/${r.id}`)
-    } catch (e) {
-      setError(describeError(e))
-    }
-  }
+  const [runDialog, run] = useRunJob((r) => go(`${BASE}/executions/${r.id}`), setError)
+  const define = job ? parametersOf(job) : {}
   return (
     <Page title={job ? t`Job: ${job.name}` : t`Job details`}
       actions={job && (
         <>
-          <Button appearance="primary" icon={<PlayRegular />} onClick={() => void run()}>{t`Run now`}</Button>
+          <Button appearance="primary" icon={<PlayRegular />} onClick={() => void run(job)}>{t`Run now`}</Button>
           <Button icon={<EditRegular />} onClick={() => go(`${BASE}/job/${id}/update`)}>{t`Update`}</Button>
         </>
       )}>
+      {runDialog}
       <div className={styles.stack}>
         {error && <Text role="alert" className={styles.error}>{error}</Text>}
         {job && (
           <dl className={styles.dl}>
             <dt>{t`Type`}</dt><dd>{job.type === 'playbook' ? t`Playbook` : t`Command`}</dd>
             {job.type === 'adhoc' && <><dt>{t`Command`}</dt><dd className={styles.mono}>{job.args}</dd></>}
-            <dt>{t`Assets`}</dt><dd>{job.assets.length + job.nodes.length}</dd>
+            <dt>{t`Assets`}</dt>
+            <dd>{job.assets_display?.length ? job.assets_display.map((a) => `${a.name} (${a.address})`).join(', ') : t`None`}</dd>
+            <dt>{t`Nodes`}</dt>
+            <dd>{job.nodes_display?.length ? job.nodes_display.map((n) => n.full_value || n.name).join(', ') : t`None`}</dd>
+            <dt>{t`Parameters`}</dt>
+            <dd>
+              {Object.keys(define).length ? (
+                <ul className={styles.plain}>
+                  {Object.entries(define).map(([name, d]) => (
+                    <li key={name}>
+                      <span className={styles.mono}>{name}</span> — {d.label}{' '}
+                      ({d.type === 'select' ? t`choice of ${(d.options ?? []).map((o) => o.value).join(', ')}` : t`text`}{d.default ? t`, default ${d.default}` : ''})
+                    </li>
+                  ))}
+                </ul>
+              ) : t`None`}
+            </dd>
             <dt>{t`Run as`}</dt><dd>{job.runas}</dd>
             <dt>{t`Schedule`}</dt><dd>{job.is_periodic ? (job.crontab || t`Every ${job.interval ?? 0} h`) : t`None`}</dd>
             <dt>{t`Version`}</dt><dd>{job.version}</dd>
@@ -415,6 +468,16 @@ export function ExecutionDetailPage() {
           <dl className={styles.dl}>
             <dt>{t`Job`}</dt><dd>{typeof execution.job === 'object' ? <RouteLink to={`${BASE}/job/${execution.job.id}`}>{execution.job.name}</RouteLink> : execution.job}</dd>
             <dt>{t`Content`}</dt><dd className={styles.mono}>{execution.material}</dd>
+            {Object.keys(execution.parameters ?? {}).length > 0 && (
+              <>
+                <dt>{t`Parameters`}</dt>
+                <dd>
+                  <ul className={styles.plain} aria-label={t`Parameter values`}>
+                    {Object.entries(execution.parameters).map(([k, v]) => <li key={k}><span className={styles.mono}>{k}</span> = <span className={styles.mono}>{v}</span></li>)}
+                  </ul>
+                </dd>
+              </>
+            )}
             <dt>{t`Status`}</dt><dd><span role="status"><StatusBadge status={execution.status} /></span></dd>
             <dt>{t`Time cost`}</dt><dd>{execution.time_cost.toFixed(2)} s</dd>
             <dt>{t`Date start`}</dt><dd>{when(execution.date_start)}</dd>

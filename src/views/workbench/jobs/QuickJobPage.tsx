@@ -20,6 +20,7 @@ import { JobOutput, type JobOutputHandle } from './JobOutput.tsx'
 import { ResultsTable, StatusBadge } from './results.tsx'
 
 const HISTORY_KEY = 'jobs.quick.history'
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const HISTORY_MAX = 20
 
 const useStyles = makeStyles({
@@ -99,6 +100,8 @@ export function QuickJobPage() {
   const toggleNode = (item: TreeItem) => setNodes((prev) => {
     const next = new Map(prev)
     const id = String(item.data.id ?? item.id)
+    // (the Favorite entry of the tree is not a node)
+    if (!UUID.test(id)) return prev
     if (next.has(id)) next.delete(id)
     else next.set(id, item.title)
     return next
