@@ -93,6 +93,16 @@ describe(`accounts given with a new asset (${dbKind()})`, () => {
     expect(await count('assets', 'half-written')).toBe(0)
   })
 
+  it('queues the push of the rows marked "push now" once the asset is committed, and only those', async () => {
+    const r = await s.admin.post(HOSTS, { name: 'push-now', address: '10.9.0.6', platform: 1, accounts: [{ username: 'pushed', secret: 'p', push_now: true }, { username: 'kept', secret: 'k' }] })
+    expect(r.statusCode).toBe(201)
+    const made = (await s.admin.get(`${ACCOUNTS}?asset=${r.json().id}`)).json() as Array<{ id: string; username: string }>
+    const pushed = made.find((a) => a.username === 'pushed')!.id
+    const tasks = (await sql<{ kwargs: { action?: string; accounts?: string[] } }>`select kwargs from task_executions where task_name = 'accounts.tasks.verify_or_push_accounts'`.execute(s.t.database.db)).rows
+    const mine = tasks.filter((t) => t.kwargs.accounts?.some((id) => made.some((a) => a.id === id)))
+    expect(mine).toEqual([{ kwargs: { action: 'push', accounts: [pushed] } }])
+  })
+
   it('keeps names unique on the new asset and works for every kind', async () => {
     const r = await s.admin.post(HOSTS, { name: 'same-names', address: '10.9.0.4', platform: 1, accounts: [{ name: 'admin', username: 'a1' }, { name: 'admin', username: 'a2' }] })
     expect(r.statusCode).toBe(201)
