@@ -8,6 +8,8 @@ import { Button, Field, makeStyles, MessageBar, MessageBarBody, mergeClasses, to
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import type { FieldMeta } from '../../api/metadata.ts'
+import { useAccess } from '../common/access.tsx'
+import { hasPerms } from '../common/perms.ts'
 import { FieldWidget } from './FieldWidget.tsx'
 import { followVariants, initialValues, resolveVariant } from './formModel.ts'
 import type { FieldOverride } from './types.ts'
@@ -100,6 +102,7 @@ export function NestedFields({ field, override, value, onChange, disabled, error
 export function NestedList({ field, override, value, onChange, disabled, errors }: NestedProps) {
   const { t, i18n } = useLingui()
   const styles = useStyles()
+  const { perms } = useAccess()
   const children = (field.child ?? field).children ?? []
   const items = Array.isArray(value) ? value.map(asObject) : []
   const set = (i: number, v: FormValues) => onChange(items.map((item, j) => (j === i ? v : item)))
@@ -123,7 +126,7 @@ export function NestedList({ field, override, value, onChange, disabled, errors 
         <Button appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => add()}>
           {t`Add`}
         </Button>
-        {override.adds?.map((a, i) => (
+        {override.adds?.filter((a) => hasPerms(perms, a.perms)).map((a, i) => (
           <Button key={i} appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => add(a.values)}>
             {i18n._(a.label)}
           </Button>
