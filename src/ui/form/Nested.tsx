@@ -28,6 +28,8 @@ const useStyles = makeStyles({
   // controls shrink to their cell (inputs and comboboxes have wider intrinsic sizes than a cell may get)
   cell: { flexGrow: 1, flexBasis: '160px', minWidth: 0, '& .fui-Input, & .fui-Combobox, & input': { minWidth: 0, maxWidth: '100%' } },
   wide: { flexBasis: '100%' },
+  // a switch needs no more than its label
+  snug: { flexGrow: 0, flexBasis: 'auto' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
 })
 
@@ -69,7 +71,7 @@ function Children({ children, override, value, onChange, disabled, inline, error
         const widget = chooseWidget(child, o)
         const wide = widget === 'nested' || widget === 'nestedList' || widget === 'json'
         return (
-          <Field key={child.name} className={inline ? mergeClasses(styles.cell, wide && styles.wide) : undefined} label={o.label ? i18n._(o.label) : child.label} required={child.required} hint={o.helpText ? i18n._(o.helpText) : child.helpText}
+          <Field key={child.name} className={inline ? mergeClasses(styles.cell, wide && styles.wide, widget === 'switch' && styles.snug) : undefined} label={o.label ? i18n._(o.label) : child.label} required={child.required} hint={o.helpText ? i18n._(o.helpText) : child.helpText}
             validationMessage={errors?.[child.name]} validationState={errors?.[child.name] ? 'error' : 'none'}>
             <FieldWidget
               field={child}
