@@ -2,7 +2,8 @@
  * Typed sub-forms of issue 35 in real Chromium against the real server: the host create form's Accounts section
  * (one account typed in, one from an account template; a bad row answered at its field with everything typed kept;
  * both accounts then on the asset's Accounts tab, no secret in any answer) and a platform protocol's setting edited
- * as typed inputs (SSH's "SFTP enabled" switched off, saved, still off when reopened). Axe on each form; with
+ * as typed inputs (SSH's "SFTP enabled" switched off, saved, still off when reopened), both in Chinese with the
+ * server's and the console's labels. Axe on each form; with
  * E2E_SHOTS_DIR set, screenshots at 1440 and 360 px.
  */
 import type { Page } from '@playwright/test'
@@ -81,6 +82,18 @@ test.describe('typed sub-forms (issue 35)', () => {
     await expectNoAxeViolations(page, 'asset accounts tab')
     // no answer carried a secret
     expect(answers.join('\n')).not.toMatch(/Typed-Secret-35|Tpl-Secret-35/)
+  })
+
+  test('the sub-forms speak the console’s language (zh)', async ({ page, baseURL }) => {
+    const platform = await a.post('/api/v1/assets/platforms/', { name: unique('zh-linux'), category: 'host', type: 'linux' })
+    await page.context().addCookies([{ name: 'django_language', value: 'zh-hans', url: baseURL! }])
+    await login(page, `/console/assets/platforms/${platform.id}/update`, undefined, { reuse: true })
+    await expect(page.locator('[data-field="protocols"] [data-row="0"]').getByRole('switch', { name: '启用 SFTP' })).toBeChecked()
+    await page.goto('/ui/console/assets/hosts/create?platform=1')
+    const accounts = page.locator('[data-field="accounts"]')
+    await accounts.getByRole('button', { name: '从模板添加' }).click()
+    await expect(accounts.locator('[data-row="0"]').getByRole('combobox', { name: '模板' })).toBeVisible()
+    await expectNoAxeViolations(page, 'host form accounts in zh')
   })
 
   test('a platform protocol setting is edited as typed inputs and kept', async ({ page }) => {

@@ -6,6 +6,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { encryptFor } from '../../auth/test-support.ts'
+import { PERMISSION_BY_CODENAME, ROLE_IDS } from '../../rbac/catalog.ts'
 import type { TestClient } from '../../testing.ts'
 import { dbKind } from '../../testing.ts'
 import { useTestServer } from '../../use-test-server.ts'
@@ -91,6 +92,37 @@ describe(`accounts given with a new asset (${dbKind()})`, () => {
     expect(long.statusCode).toBe(400)
     expect(long.json().accounts[0].username[0]).toMatch(/no more than 128/)
     expect(await count('assets', 'half-written')).toBe(0)
+  })
+
+  it('queues the push of the rows marked "push now" once the asset is committed, and only those', async () => {
+    const r = await s.admin.post(HOSTS, { name: 'push-now', address: '10.9.0.6', platform: 1, accounts: [{ username: 'pushed', secret: 'p', push_now: true }, { username: 'kept', secret: 'k' }] })
+    expect(r.statusCode).toBe(201)
+    const made = (await s.admin.get(`${ACCOUNTS}?asset=${r.json().id}`)).json() as Array<{ id: string; username: string }>
+    const pushed = made.find((a) => a.username === 'pushed')!.id
+    const tasks = (await sql<{ kwargs: { action?: string; accounts?: string[] } }>`select kwargs from task_executions where task_name = 'accounts.tasks.verify_or_push_accounts'`.execute(s.t.database.db)).rows
+    const mine = tasks.filter((t) => t.kwargs.accounts?.some((id) => made.some((a) => a.id === id)))
+    expect(mine).toEqual([{ kwargs: { action: 'push', accounts: [pushed] } }])
+  })
+
+  it('takes accounts only from those who may add accounts, and template rows only from those who may see templates', async () => {
+    const role = (perms: string[]) => s.admin.post('/api/v1/rbac/org-roles/', { name: `r-${perms.join('-')}`, permissions: perms.map((p) => PERMISSION_BY_CODENAME.get(p)!.id) }).then((r) => r.json().id as string)
+    const assetsOnly = await role(['assets.add_asset', 'assets.view_asset', 'assets.view_platform', 'assets.view_node'])
+    const noTemplates = await role(['assets.add_asset', 'assets.view_asset', 'assets.view_platform', 'assets.view_node', 'accounts.add_account', 'accounts.view_account'])
+    await s.t.createUser({ username: 'assets-only', systemRoles: [ROLE_IDS.User], orgRoles: [assetsOnly] })
+    await s.t.createUser({ username: 'no-templates', systemRoles: [ROLE_IDS.User], orgRoles: [noTemplates] })
+    const a = await s.t.as('assets-only')
+    expect((await a.options(HOSTS)).json().actions.POST.accounts).toBeUndefined()
+    const made = await a.post(HOSTS, { name: 'no-account-perm', address: '10.9.0.7', platform: 1, accounts: [{ username: 'sneaky', secret: 'x' }] })
+    expect(made.statusCode).toBe(201)
+    expect((await s.admin.get(`${ACCOUNTS}?asset=${made.json().id}`)).json()).toEqual([])
+    const tpl = (await s.admin.post(TEMPLATES, { name: 'hidden-tpl', username: 'hidden', secret: 'T' })).json()
+    const b = await s.t.as('no-templates')
+    expect((await b.options(HOSTS)).json().actions.POST.accounts).toBeDefined()
+    const refused = await b.post(HOSTS, { name: 'no-template-perm', address: '10.9.0.8', platform: 1, accounts: [{ username: 'ok', secret: 'x' }, { template: tpl.id }] })
+    expect(refused.statusCode).toBe(400)
+    // (a new user reads the server in its default language, Chinese)
+    expect(refused.json()).toEqual({ accounts: [{}, { template: ['您没有执行该操作的权限。'] }] })
+    expect(await count('assets', 'no-template-perm')).toBe(0)
   })
 
   it('keeps names unique on the new asset and works for every kind', async () => {

@@ -32,7 +32,8 @@ export const assetAccountsField: FieldDef = {
   help_text: 'Accounts created with the asset: typed in, or copied from an account template.',
   // a row from a template names no username: the template's is taken (checked per row below)
   children: ROW_FIELDS.map((n) => (n === 'username' ? { ...byName(n), required: false } : byName(n))),
-  visible: (_ctx, action) => action === 'create' || action === 'bulk_create',
+  // only for those who may add accounts (the console then shows no Accounts section to the others)
+  visible: async (ctx, action) => (action === 'create' || action === 'bulk_create') && (await ctx.perms()).has('accounts.add_account'),
 }
 
 /** A prepared account of a new asset (its asset set when the asset is saved). */
@@ -57,8 +58,14 @@ export async function prepareAssetAccounts(values: Values, ctx: Ctx, assetBody: 
   const names = new Set<string>()
   // in the root organization the asset's own `org_id` names where its accounts go
   const orgId = (assetBody && typeof assetBody === 'object' ? (assetBody as { org_id?: unknown }).org_id : undefined)
+  // a template's secret is copied only for those who may see account templates (lina disables "from template" otherwise)
+  const templatesAllowed = (await ctx.perms()).has('accounts.view_accounttemplate')
   for (const raw of rows as Values[]) {
     const body: Values = { ...raw, ...(orgId ? { org_id: orgId } : {}) }
+    if (body.template && !templatesAllowed) {
+      errors.push({ template: [tr(ctx.lang, 'You do not have permission to perform this action.')] })
+      continue
+    }
     // a template row takes the template's username (and its name) when none is typed
     if (body.template && (!body.username || !body.name)) {
       const tpl = await ctx.db.selectFrom('account_templates').select(['username', 'name']).where('id', '=', String(body.template)).executeTakeFirst()

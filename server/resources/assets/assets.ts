@@ -297,7 +297,7 @@ const platformOf = (category: Category): FieldDef => ({
 function kind(category: Category, path: string, model: string, verboseName: string, fields: Array<FieldDef<AssetRow>> = []): ResourceDef<'assets'> {
   const def = kindOf(assetBase, {
     name: `assets.${model}`, model, verboseName, path: `/api/v1/assets/${path}/`,
-    fields: [platformOf(category), ...fields, assetAccountsField],
+    fields: [platformOf(category), ...fields],
     scope: () => sql`t.category = ${category}`,
     hooks: {
       async validate(values, ctx, info) {
@@ -318,7 +318,10 @@ function kind(category: Category, path: string, model: string, verboseName: stri
       },
     },
   })
-  return { ...def, unexport: [...(def.unexport ?? []), 'accounts'] }
+  // the rows right after the protocols, as lina's form groups them ("Account": protocols, accounts)
+  const ordered = def.fields.filter((f) => f.name !== 'accounts')
+  ordered.splice(ordered.findIndex((f) => f.name === 'protocols') + 1, 0, assetAccountsField)
+  return { ...def, fields: ordered, unexport: [...(def.unexport ?? []), 'accounts'] }
 }
 
 /** A host's hardware facts (JumpServer 3.2's HostGatheredInfoSerializer): gathered over SSH, or edited by hand

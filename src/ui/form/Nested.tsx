@@ -8,6 +8,8 @@ import { Button, Field, makeStyles, MessageBar, MessageBarBody, mergeClasses, to
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons'
 import { useLingui } from '@lingui/react/macro'
 import type { FieldMeta } from '../../api/metadata.ts'
+import { useAccess } from '../common/access.tsx'
+import { hasPerms } from '../common/perms.ts'
 import { FieldWidget } from './FieldWidget.tsx'
 import { followVariants, initialValues, resolveVariant } from './formModel.ts'
 import type { FieldOverride } from './types.ts'
@@ -26,6 +28,8 @@ const useStyles = makeStyles({
   // controls shrink to their cell (inputs and comboboxes have wider intrinsic sizes than a cell may get)
   cell: { flexGrow: 1, flexBasis: '160px', minWidth: 0, '& .fui-Input, & .fui-Combobox, & input': { minWidth: 0, maxWidth: '100%' } },
   wide: { flexBasis: '100%' },
+  // a switch needs no more than its label
+  snug: { flexGrow: 0, flexBasis: 'auto' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
 })
 
@@ -67,7 +71,7 @@ function Children({ children, override, value, onChange, disabled, inline, error
         const widget = chooseWidget(child, o)
         const wide = widget === 'nested' || widget === 'nestedList' || widget === 'json'
         return (
-          <Field key={child.name} className={inline ? mergeClasses(styles.cell, wide && styles.wide) : undefined} label={o.label ? i18n._(o.label) : child.label} required={child.required} hint={o.helpText ? i18n._(o.helpText) : child.helpText}
+          <Field key={child.name} className={inline ? mergeClasses(styles.cell, wide && styles.wide, widget === 'switch' && styles.snug) : undefined} label={o.label ? i18n._(o.label) : child.label} required={child.required} hint={o.helpText ? i18n._(o.helpText) : child.helpText}
             validationMessage={errors?.[child.name]} validationState={errors?.[child.name] ? 'error' : 'none'}>
             <FieldWidget
               field={child}
@@ -100,6 +104,7 @@ export function NestedFields({ field, override, value, onChange, disabled, error
 export function NestedList({ field, override, value, onChange, disabled, errors }: NestedProps) {
   const { t, i18n } = useLingui()
   const styles = useStyles()
+  const { perms } = useAccess()
   const children = (field.child ?? field).children ?? []
   const items = Array.isArray(value) ? value.map(asObject) : []
   const set = (i: number, v: FormValues) => onChange(items.map((item, j) => (j === i ? v : item)))
@@ -123,7 +128,7 @@ export function NestedList({ field, override, value, onChange, disabled, errors 
         <Button appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => add()}>
           {t`Add`}
         </Button>
-        {override.adds?.map((a, i) => (
+        {override.adds?.filter((a) => hasPerms(perms, a.perms)).map((a, i) => (
           <Button key={i} appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => add(a.values)}>
             {i18n._(a.label)}
           </Button>

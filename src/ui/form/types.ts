@@ -43,8 +43,9 @@ export interface FieldOverride {
   /** nested object / list of nested objects: overrides of the children */
   fields?: Readonly<Record<string, FieldOverride>>
   /** list of nested objects: more "add" buttons beside Add, each adding a row that starts with these values
-   * (keys the metadata does not name mark the row for the children's `hidden` rules and are never sent) */
-  adds?: ReadonlyArray<{ label: MessageDescriptor; values: FormValues }>
+   * (keys the metadata does not name mark the row for the children's `hidden` rules and are never sent), shown
+   * when the user holds `perms` */
+  adds?: ReadonlyArray<{ label: MessageDescriptor; values: FormValues; perms?: readonly string[] }>
   /** a custom widget */
   render?: (props: WidgetProps) => ReactNode
 }

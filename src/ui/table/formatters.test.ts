@@ -88,6 +88,13 @@ describe('structured values instead of raw JSON (issue 35)', () => {
     expect(displayValue('json', 'plain text')).toEqual({ kind: 'text', text: 'plain text' })
   })
 
+  it("labels a row's sub-value by its sibling's variant (a protocol's setting by its name)", () => {
+    const setting = { ...(child('setting', 'nested object', 'Setting') as object), childrenFrom: 'name', variants: { ssh: [child('sftp_enabled', 'boolean', 'SFTP enabled'), child('sftp_home', 'string', 'SFTP home')] } } as never
+    const rows = [{ name: 'ssh', setting: { sftp_enabled: false, sftp_home: '/srv' } }, { name: 'vnc', setting: {} }]
+    expect(summary(structuredValue(rows, [child('name', 'string', 'Name'), setting])))
+      .toBe('Name: ssh; Setting: SFTP enabled: ✗; SFTP home: /srv, Name: vnc; Setting: -')
+  })
+
   it('makes a key without a label readable', () => {
     expect(humanizeKey('gather_facts_enabled')).toBe('Gather facts enabled')
     expect(humanizeKey('INDEX_BY_DATE')).toBe('Index by date')

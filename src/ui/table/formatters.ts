@@ -160,6 +160,9 @@ const MAX_DEPTH = 4
  * yes/no, a list, another object); an `id` with sibling keys is left out (it names the row, not a setting), and
  * so is a key beside its `<key>_display`.
  */
+/** `{value, label}` / `{id, …}` → its value or id. */
+const scalarOf = (v: unknown): unknown => (isObject(v) ? (v.value ?? v.id ?? v) : v)
+
 export function structuredValue(value: unknown, children: readonly FieldMeta[] = [], depth = 0): Display {
   if (isEmpty(value)) return { kind: 'empty' }
   if (typeof value === 'string') {
@@ -188,7 +191,9 @@ export function structuredValue(value: unknown, children: readonly FieldMeta[] =
       const sub = byName.get(key)
       const v = value[key]
       const kind = sub ? chooseFormatter(sub) : undefined
-      const shown = sub && kind && kind !== 'json' && kind !== 'detailLink' ? displayValue(kind, v, sub) : structuredValue(v, sub?.children ?? sub?.child?.children, depth + 1)
+      // a sub-value whose keys depend on a sibling (a protocol's setting on its name): that value's children
+      const variant = sub?.variants && sub.childrenFrom ? sub.variants[String(scalarOf(value[sub.childrenFrom]))] : undefined
+      const shown = sub && kind && !variant && kind !== 'json' && kind !== 'detailLink' ? displayValue(kind, v, sub) : structuredValue(v, variant ?? sub?.children ?? sub?.child?.children, depth + 1)
       return { key, label: sub?.label || humanizeKey(key), shown }
     }),
   }

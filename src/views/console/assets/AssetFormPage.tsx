@@ -15,7 +15,8 @@ const fromTemplate = (row: FormValues) => row[FROM_TEMPLATE] === true
 
 const ACCOUNT_ROWS: FieldOverrides = {
   accounts: {
-    adds: [{ label: msg`Add from template`, values: { [FROM_TEMPLATE]: true } }],
+    // lina disables it without the permission; the server refuses a template row from such a user
+    adds: [{ label: msg`Add from template`, values: { [FROM_TEMPLATE]: true }, perms: ['accounts.view_accounttemplate'] }],
     fields: {
       template: { widget: 'related', hidden: (row) => !fromTemplate(row), rules: [required] },
       username: { hidden: fromTemplate, rules: [required] },
