@@ -115,7 +115,9 @@ describe('job parameters and nodes', () => {
     expect(r.json()).toMatchObject({ use_parameter_define: true, version: 1 })
     // A change of the definitions is a new version; translated errors.
     const id = r.json().id as string
+    expect((await op.patch(`/api/v1/ops/jobs/${id}/`, { comment: 'same definitions' })).json()).toMatchObject({ version: 1 })
     expect((await op.patch(`/api/v1/ops/jobs/${id}/`, { parameters_define: { msg: { type: 'text' } } })).json()).toMatchObject({ version: 2 })
+    expect((await op.patch(`/api/v1/ops/jobs/${id}/`, { parameters_define: { msg: { default: '', type: 'text', label: 'msg' } } })).json()).toMatchObject({ version: 2 })
     const zh = await op.request({ method: 'PATCH', url: `/api/v1/ops/jobs/${id}/`, json: { parameters_define: { ansible_x: {} } }, headers: { 'accept-language': 'zh' } })
     expect(zh.json()).toEqual({ parameters_define: ['参数“ansible_x”：以 jms_ 或 ansible_ 开头的名称为保留名称。'] })
   })

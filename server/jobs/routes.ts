@@ -36,6 +36,13 @@ const JOB_FIELDS = ['id', 'name', 'instant', 'type', 'module', 'args', 'assets',
   'is_periodic', 'interval', 'crontab', 'version', 'playbook_id', 'use_parameter_define', 'parameters_define', 'org_id', 'creator_id', 'created_by', 'date_created',
   'date_updated'] as const
 
+/** A JSON value with every object's keys in order (to compare two values whatever their key order). */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted)
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]))
+  return v
+}
+
 /**
  * A job as the API answers it: `parameters_define` as JSON text, as JumpServer 3.2 answers what lina 3.2.2 wrote (its
  * job list and run dialog `JSON.parse` it).
@@ -329,8 +336,9 @@ export function registerJobs(app: FastifyInstance): void {
     const job = await ownJob(req, (req.params as { id: string }).id)
     const body = (req.body ?? {}) as Record<string, unknown>
     const { values } = await parseJob(req, body, job)
+    // (the definitions compared with their keys sorted: jsonb keeps its own key order)
     const keyOf = (v: Record<string, unknown>) => JSON.stringify([v.type, v.module, v.args, v.playbook_id, JSON.parse(JSON.stringify(v.assets)), JSON.parse(JSON.stringify(v.nodes)), v.runas, v.runas_policy, v.timeout, v.chdir,
-      v.use_parameter_define, v.parameters_define])
+      v.use_parameter_define, sorted(JSON.parse(String(v.parameters_define)))])
     const before = keyOf({ ...job, assets: JSON.stringify(job.assets), nodes: JSON.stringify(job.nodes), parameters_define: JSON.stringify(defineOf(job.parameters_define)) })
     const changed = before !== keyOf(values)
     const version = changed ? job.version + 1 : job.version
