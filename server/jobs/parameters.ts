@@ -41,8 +41,6 @@ addMessages({
   'Expected an object of parameter values.': ['应为参数值的对象。', 'パラメーター値のオブジェクトが必要です。'],
   'Unknown parameter.': ['未知的参数。', '不明なパラメーターです。'],
   'This field may not be blank.': ['该字段不能为空。', 'この項目は空にできません。'],
-  'Ensure this field has no more than {n} characters.': ['请确保该字段不超过 {n} 个字符。', 'この項目は {n} 文字以内にしてください。'],
-  '"{value}" is not a valid choice.': ['“{value}” 不是合法选项。', '「{value}」は有効な選択肢ではありません。'],
   'Not a valid string.': ['不是有效的字符串。', '有効な文字列ではありません。'],
 })
 

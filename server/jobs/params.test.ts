@@ -113,9 +113,14 @@ describe('job parameters and nodes', () => {
       mode: { label: 'mode', type: 'select', default: '', options: [{ label: 'Fast', value: 'fast' }, { label: 'slow', value: 'slow' }] },
     })
     expect(r.json()).toMatchObject({ use_parameter_define: true, version: 1 })
+    // The order their author gave them is kept (the run dialog asks them in that order).
+    const ordered = await op.post('/api/v1/ops/jobs/', { ...base, name: 'ordered', parameters_define: { zz_last_long: {}, b: {}, a_mid: {} } })
+    expect(Object.keys(JSON.parse((await op.get(`/api/v1/ops/jobs/${ordered.json().id}/`)).json().parameters_define as string))).toEqual(['zz_last_long', 'b', 'a_mid'])
     // A change of the definitions is a new version; translated errors.
     const id = r.json().id as string
+    expect((await op.patch(`/api/v1/ops/jobs/${id}/`, { comment: 'same definitions' })).json()).toMatchObject({ version: 1 })
     expect((await op.patch(`/api/v1/ops/jobs/${id}/`, { parameters_define: { msg: { type: 'text' } } })).json()).toMatchObject({ version: 2 })
+    expect((await op.patch(`/api/v1/ops/jobs/${id}/`, { parameters_define: { msg: { default: '', type: 'text', label: 'msg' } } })).json()).toMatchObject({ version: 2 })
     const zh = await op.request({ method: 'PATCH', url: `/api/v1/ops/jobs/${id}/`, json: { parameters_define: { ansible_x: {} } }, headers: { 'accept-language': 'zh' } })
     expect(zh.json()).toEqual({ parameters_define: ['参数“ansible_x”：以 jms_ 或 ansible_ 开头的名称为保留名称。'] })
   })

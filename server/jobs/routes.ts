@@ -21,12 +21,10 @@ import { BLACKLIST, blacklisted, failStaleExecutions, materialOf, expandAssets, 
 addMessages({
   'This field is required.': ['该字段是必填项。', 'この項目は必須です。'],
   'The command "{word}" is not allowed in a job.': ['命令「{word}」不允许在作业中执行。', 'コマンド「{word}」はジョブで実行できません。'],
-  '"{value}" is not a valid choice.': ['“{value}” 不是合法选项。', '「{value}」は有効な選択肢ではありません。'],
   'Expected a list of ids.': ['应为 ID 列表。', 'ID のリストが必要です。'],
   'These assets are not granted to you: {names}': ['以下资产未授权给您：{names}', '次の資産はあなたに許可されていません：{names}'],
   'These nodes are not granted to you: {names}': ['以下节点未授权给您：{names}', '次のノードはあなたに許可されていません：{names}'],
   'Select at least one asset or node.': ['请至少选择一个资产或节点。', '少なくとも 1 つの資産またはノードを選択してください。'],
-  'Ensure this field has no more than {n} characters.': ['请确保该字段不超过 {n} 个字符。', 'この項目は {n} 文字以内にしてください。'],
   'A valid integer is required.': ['请输入合法的整数。', '有効な整数を入力してください。'],
   'Only adhoc shell jobs are supported so far.': ['目前仅支持 Shell 类型的快捷命令作业。', '現在はシェルのアドホックジョブのみ対応しています。'],
   'Command execution is disabled.': ['命令执行已被禁用。', 'コマンド実行は無効になっています。'],
@@ -37,6 +35,13 @@ addMessages({
 const JOB_FIELDS = ['id', 'name', 'instant', 'type', 'module', 'args', 'assets', 'nodes', 'runas', 'runas_policy', 'timeout', 'chdir', 'comment',
   'is_periodic', 'interval', 'crontab', 'version', 'playbook_id', 'use_parameter_define', 'parameters_define', 'org_id', 'creator_id', 'created_by', 'date_created',
   'date_updated'] as const
+
+/** A JSON value with every object's keys in order (to compare two values whatever their key order). */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted)
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]))
+  return v
+}
 
 /**
  * A job as the API answers it: `parameters_define` as JSON text, as JumpServer 3.2 answers what lina 3.2.2 wrote (its
@@ -331,8 +336,9 @@ export function registerJobs(app: FastifyInstance): void {
     const job = await ownJob(req, (req.params as { id: string }).id)
     const body = (req.body ?? {}) as Record<string, unknown>
     const { values } = await parseJob(req, body, job)
+    // (the definitions compared with their keys sorted: jsonb keeps its own key order)
     const keyOf = (v: Record<string, unknown>) => JSON.stringify([v.type, v.module, v.args, v.playbook_id, JSON.parse(JSON.stringify(v.assets)), JSON.parse(JSON.stringify(v.nodes)), v.runas, v.runas_policy, v.timeout, v.chdir,
-      v.use_parameter_define, v.parameters_define])
+      v.use_parameter_define, sorted(JSON.parse(String(v.parameters_define)))])
     const before = keyOf({ ...job, assets: JSON.stringify(job.assets), nodes: JSON.stringify(job.nodes), parameters_define: JSON.stringify(defineOf(job.parameters_define)) })
     const changed = before !== keyOf(values)
     const version = changed ? job.version + 1 : job.version

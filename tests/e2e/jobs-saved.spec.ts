@@ -165,7 +165,7 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await login(page, '/workbench/ops/job/create')
     await expect(page.getByRole('heading', { name: 'Create job' })).toBeVisible()
     await page.getByRole('textbox', { name: 'Name' }).fill(`param-${suffix}`)
-    await page.getByRole('textbox', { name: 'Command' }).fill(`printf '%s\\n' {{ greeting }} | tee ${dir}/param-$(whoami)`)
+    await page.getByRole('textbox', { name: 'Command' }).fill(`printf '%s\\n' {{ greeting }} {{ mode }} | tee ${dir}/param-$(whoami)`)
     // The node from the granted tree, beside the assets (none picked: the node is enough).
     await page.getByRole('treeitem', { name: new RegExp(nodeName) }).click()
     await expect(page.getByRole('group', { name: 'Chosen nodes' }).getByRole('button', { name: `Remove node ${nodeName}` })).toBeVisible()
@@ -176,6 +176,14 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     const param = page.getByRole('group', { name: 'Parameter 1' })
     await param.getByRole('textbox', { name: 'Name' }).fill('greeting')
     await param.getByRole('textbox', { name: 'Label' }).fill('Greeting')
+    // And a choice, its options one per line (`value | label`).
+    await page.getByRole('button', { name: 'Add parameter' }).click()
+    const choice = page.getByRole('group', { name: 'Parameter 2' })
+    await choice.getByRole('textbox', { name: 'Name' }).fill('mode')
+    await choice.getByRole('combobox', { name: 'Kind' }).click()
+    await page.getByRole('option', { name: 'Choice' }).click()
+    await choice.getByRole('textbox', { name: 'Options' }).fill('fast\nslow | Slow and steady')
+    await choice.getByRole('textbox', { name: 'Default' }).fill('fast')
     await shots(page, 'job-form-parameters')
     if (SHOTS) {
       await page.setViewportSize({ width: 360, height: 900 })
@@ -187,6 +195,7 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await expect(page.getByRole('heading', { name: `Job: param-${suffix}` })).toBeVisible()
     await expect(page.getByText(new RegExp(`/${nodeName}$`))).toBeVisible()
     await expect(page.getByText(/greeting — Greeting/)).toBeVisible()
+    await expect(page.getByText(/mode — mode \(choice of fast, slow, default fast\)/)).toBeVisible()
     await shots(page, 'job-detail-parameters')
 
     // Run now: the dialog asks the value; a blank one is refused by the server under its field.
@@ -198,6 +207,9 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await expect(dialog.getByText('This field may not be blank.')).toBeVisible()
     const value = `it's "quoted"; echo injected`
     await dialog.getByRole('textbox', { name: 'Greeting' }).fill(value)
+    await expect(dialog.getByRole('combobox', { name: 'mode' })).toHaveText('fast')
+    await dialog.getByRole('combobox', { name: 'mode' }).click()
+    await page.getByRole('option', { name: 'Slow and steady' }).click()
     await dialog.getByRole('button', { name: 'Run' }).click()
 
     await expect(page.getByRole('heading', { name: 'Execution details' })).toBeVisible()
@@ -205,8 +217,9 @@ test.describe('saved jobs and playbooks on real hosts', () => {
     await expect(page.getByTestId('job-output')).toContainText(value)
     await expect(page.getByRole('table', { name: 'Results per asset' }).getByRole('row', { name: new RegExp(nodeHostName) })).toContainText('Success')
     await expect(page.getByRole('list', { name: 'Parameter values' })).toContainText(`greeting = ${value}`)
+    await expect(page.getByRole('list', { name: 'Parameter values' })).toContainText('mode = slow')
     await shots(page, 'execution-parameters')
     // The whole value was one word on the host.
-    expect(readFileSync(join(dir, `param-${host.username}`), 'utf8')).toBe(`${value}\n`)
+    expect(readFileSync(join(dir, `param-${host.username}`), 'utf8')).toBe(`${value}\nslow\n`)
   })
 })
