@@ -162,7 +162,7 @@ export function registerFileManager(app: FastifyInstance): void {
     let ok = false
     try {
       for await (const chunk of part.file as AsyncIterable<Buffer>) {
-        await t.write(chunk, position)
+        await t.write(chunk, position, true)
         position += chunk.length
       }
       ok = !part.file.truncated
@@ -206,7 +206,7 @@ function readStream(t: Transfer, size: number): Readable {
     highWaterMark: CHUNK * 4,
     read() {
       const buf = Buffer.allocUnsafe(CHUNK)
-      t.read(buf, position).then((n) => {
+      t.read(buf, position, true).then((n) => {
         if (n === 0) {
           this.push(null)
           return

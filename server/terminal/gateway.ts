@@ -30,6 +30,7 @@ import { hashToken } from '../resources/perms/tokens.ts'
 import { openSecret } from '../resources/accounts/secrets.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { getSetting } from '../settings/store.ts'
+import { tuneSocket } from '../automation/ssh.ts'
 import { FileSpace } from './files.ts'
 import { serveSftp } from './sftp.ts'
 import { TerminalError, type OpenRequest, type TerminalManager, type TerminalSession } from './session.ts'
@@ -75,6 +76,7 @@ export async function startSshGateway(app: FastifyInstance, manager: TerminalMan
 
   const server = new Server({ hostKeys: [hostKey], ident: 'bastion' }, (client, info) => {
     connections.add(client)
+    tuneSocket((client as unknown as { _sock?: unknown })._sock)
     client.on('close', () => connections.delete(client))
     client.on('error', () => undefined)
     const ip = info.ip
