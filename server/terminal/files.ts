@@ -33,6 +33,7 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 import { accountCredential, credentialTarget, knownHostKey, reachOf, recordHostKey } from '../ssh/target.ts'
 import './messages.ts'
 import './files-messages.ts'
+import type { CloseInfo, FileSession, TerminalManager } from './session.ts'
 
 export type FtpOperate = 'mkdir' | 'rmdir' | 'delete' | 'upload' | 'rename' | 'symlink' | 'download'
 export type FileAction = 'upload' | 'download' | 'delete'
@@ -152,7 +153,12 @@ export class Transfer {
     readonly handle: Buffer,
     readonly operate: 'upload' | 'download',
     private readonly budget = new Budget(SPACE_BUFFER_MAX),
-  ) {}
+  ) {
+    this.sessionId = space.fileSession(place)?.id ?? ''
+  }
+
+  /** The session of the host connection the file was opened on (its FTP log names it, even after it ended). */
+  readonly sessionId: string
 
   /** Reads from the host directly: the number of bytes read, 0 at the end of the file. */
   private readHost(buf: Buffer, position: number): Promise<number> {
@@ -167,6 +173,7 @@ export class Transfer {
 
   /** Reads at `position`: the number of bytes read (maybe fewer than asked), 0 at the end; `ahead`: read ahead. */
   async read(buf: Buffer, position: number, ahead = false): Promise<number> {
+    this.space.fileSession(this.place)?.touch()
     try {
       const n = ahead && this.operate === 'download' ? await this.readAhead(buf, position) : await this.readHost(buf, position)
       this.bytes += n
@@ -280,6 +287,7 @@ export class Transfer {
    */
   async write(data: Buffer, position: number, behind = false): Promise<void> {
     if (this.writeError) throw this.writeError
+    this.space.fileSession(this.place)?.touch()
     const len = data.length
     const early = behind && this.behind + len <= BEHIND_MAX && this.budget.take(len)
     const sent = new Promise<void>((resolve) => {
@@ -328,7 +336,7 @@ export class Transfer {
       resolve()
     }))
     if (closeErr) this.failed = true
-    await this.space.log(this.place, this.operate, this.place.remote, !this.failed)
+    await this.space.log(this.place, this.operate, this.place.remote, !this.failed, this.sessionId)
     if (closeErr) throw remoteError(closeErr)
   }
 }
@@ -341,11 +349,21 @@ export function remoteError(err: unknown): FileError {
   return new FileError(code, String(e?.message ?? err))
 }
 
-interface Connection { session: SftpSession; key: string }
+interface Connection { session: SftpSession; key: string; file?: FileSession }
+
+/** The sessions of a space's host connections (Audit → Sessions): the manager, where the user logged in from. */
+export interface SpaceSessions {
+  manager: TerminalManager
+  loginFrom: 'ST' | 'WT'
+  /** The session was terminated from the audit (its connection is closed already): end what the user holds. */
+  onTerminated?: (info: CloseInfo) => void
+}
 
 /** One user's file tree (an SFTP session of the gateway, or the web file manager's requests). */
 export class FileSpace {
   private connections = new Map<string, Promise<Connection>>()
+  /** The session of each open host connection, by asset/account. */
+  private files = new Map<string, FileSession>()
   private closed = false
   /** Read-ahead and write-behind bytes of all the space's files (SPACE_BUFFER_MAX). */
   readonly budget = new Budget(SPACE_BUFFER_MAX)
@@ -357,6 +375,8 @@ export class FileSpace {
       remoteAddr: string; lang: Lang; tz: string; now?: () => number
       /** Only this asset (an SSH login on a connection token or `user@asset`): its id, or its name or address. */
       only?: { assetId?: string; asset?: string }
+      /** Each host connection is a session of the audit (protocol sftp), its FTP logs carrying its id. */
+      sessions?: SpaceSessions
     },
   ) {}
 
@@ -437,7 +457,8 @@ export class FileSpace {
   /** The SFTP client on the place's host and account (opened on first use). */
   async sftp(place: RemotePlace): Promise<SFTPWrapper> {
     if (this.closed) throw new FileError(STATUS.FAILURE, 'closed')
-    const key = `${place.asset.id}/${place.account.id}`
+    const key = keyOf(place)
+    this.files.get(key)?.touch()
     let c = this.connections.get(key)
     if (!c) {
       if (this.connections.size >= MAX_CONNECTIONS) {
@@ -488,8 +509,35 @@ export class FileSpace {
       throw new FileError(STATUS.FAILURE, tr(lang, 'Cannot reach the asset: {reason}', { reason: e instanceof Error ? e.message : String(e) }))
     }
     if (!known) await recordHostKey(this.db, asset.id, reach.port, session.hostKeyFingerprint)
+    const conn: Connection = { session, key }
+    const sessions = this.o.sessions
+    if (sessions && !this.closed) {
+      try {
+        conn.file = await sessions.manager.openFile({
+          user: this.user, lang, asset, account, accountUsername: cred.username, loginFrom: sessions.loginFrom, remoteAddr: this.o.remoteAddr,
+          onEnd: (info) => {
+            session.close()
+            if (info.reason === 'terminated') sessions.onTerminated?.(info)
+          },
+        })
+      } catch (e) {
+        session.close()
+        throw new FileError(STATUS.FAILURE, tr(lang, 'Cannot reach the asset: {reason}', { reason: e instanceof Error ? e.message : String(e) }))
+      }
+      const file = conn.file
+      this.files.set(key, file)
+      session.onClose(() => {
+        if (this.files.get(key) === file) this.files.delete(key)
+        void file.end('closed', tr(lang, 'The session ended.'))
+      })
+    }
     if (this.closed) session.close()
-    return { session, key }
+    return conn
+  }
+
+  /** The session of the place's host connection, when it is open. */
+  fileSession(place: RemotePlace): FileSession | undefined {
+    return this.files.get(keyOf(place))
   }
 
   /** Ends every host connection. */
@@ -599,8 +647,8 @@ export class FileSpace {
     }
   }
 
-  /** One FTP log row (the audit's FTP logs, in the asset's organization). */
-  async log(place: RemotePlace, operate: FtpOperate, filename: string, ok: boolean, session = ''): Promise<void> {
+  /** One FTP log row (the audit's FTP logs, in the asset's organization), with the session of the host connection. */
+  async log(place: RemotePlace, operate: FtpOperate, filename: string, ok: boolean, session = this.fileSession(place)?.id ?? ''): Promise<void> {
     await this.db.insertInto('ftp_logs').values({
       id: randomUUID(), user: `${this.user.name}(${this.user.username})`.slice(0, 128), remote_addr: this.o.remoteAddr.slice(0, 128),
       asset: `${place.asset.name}(${place.asset.address})`.slice(0, 1024), account: `${place.account.name}(${place.account.username})`.slice(0, 128),
@@ -608,6 +656,8 @@ export class FileSpace {
     }).execute()
   }
 }
+
+const keyOf = (place: RemotePlace) => `${place.asset.id}/${place.account.id}`
 
 /** An ssh2 callback call as a promise; the host's error as a FileError. */
 export function call<T>(run: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {

@@ -234,8 +234,12 @@ export async function startSshGateway(app: FastifyInstance, manager: TerminalMan
           if (!login) return no?.()
           const u = login.user
           const only = login.kind === 'token' ? { assetId: login.token.asset_id } : login.target ? { asset: login.target } : undefined
-          const space = new FileSpace(db, { id: u.id, username: u.username, name: u.name }, { remoteAddr: ip, lang, tz: cfg.timeZone, only })
-          serveSftp(ok(), space, (err) => app.log.warn({ err }, 'ssh gateway sftp request failed'))
+          const channel = ok()
+          // each host connection is a session of the audit (protocol sftp); terminating one ends this SFTP channel
+          const space = new FileSpace(db, { id: u.id, username: u.username, name: u.name }, {
+            remoteAddr: ip, lang, tz: cfg.timeZone, only, sessions: { manager, loginFrom: 'ST', onTerminated: () => channel.end() },
+          })
+          serveSftp(channel, space, (err) => app.log.warn({ err }, 'ssh gateway sftp request failed'))
         })
         session.on('subsystem', (_ok, no) => no?.())
       })
