@@ -132,11 +132,6 @@ export class TerminalManager {
     }
   }
 
-  /** An open session of this process, terminal or file transfer. */
-  held(id: string): TerminalSession | FileSession | undefined {
-    return this.sessions.get(id) ?? this.fileSessions.get(id)
-  }
-
   /**
    * Records a session opened (the component API, as koko: `POST /api/v1/terminal/sessions/`): the one way a session
    * of the built-in terminal enters Audit → Sessions, a terminal's or a file transfer's.
