@@ -223,6 +223,36 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
     }
   })
 
+  it('an SFTP session is held like a terminal\'s: idle past SECURITY_MAX_IDLE_TIME it is closed (injected clock), and the next operation opens a new one', async () => {
+    const g = await f.grantedUser('sftpidle', { actions: ['all'] })
+    const c = new OpenSftp(port, g.username, g.password, local)
+    try {
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc/tmp`)
+      const [held] = fileSessionsOf(g)
+      expect(held).toBeDefined()
+      const closed = new Promise((resolve) => held!.once('close', resolve))
+      const manager = terminalManager(f.t.app)
+      const realNow = manager.now
+      // the enforcement pass with a clock 31 minutes on (the default idle limit is 30)
+      manager.now = () => realNow() + 31 * 60_000
+      try {
+        await manager.check()
+      } finally {
+        manager.now = realNow
+      }
+      await closed
+      expect((await f.admin.get(`/api/v1/terminal/sessions/${held!.id}/`)).json()).toMatchObject({ is_finished: true })
+      // the SFTP channel stays; the next operation reaches the host on a new connection: a new session
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc/tmp`)
+      expect(c.exit).toBeNull()
+      const now = fileSessionsOf(g)
+      expect(now).toHaveLength(1)
+      expect(now[0]!.id).not.toBe(held!.id)
+    } finally {
+      c.child.kill()
+    }
+  })
+
   it('its messages are translated', () => {
     for (const text of Object.keys(FILE_MESSAGES)) for (const lang of ['zh', 'ja'] as const) expect(tr(lang, text), text).not.toBe(text)
   })
