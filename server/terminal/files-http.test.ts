@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { multipart } from '../resources/terminal/test-support.ts'
 import { setSettings } from '../settings/store.ts'
 import { FILE_MANAGER_URL } from './files-http.ts'
-import { useTerminalFixture, type Granted } from './test-support.ts'
+import { terminalManager, useTerminalFixture, type Granted } from './test-support.ts'
 
 describe('the web file manager\'s API (real sshd)', () => {
   const f = useTerminalFixture()
@@ -59,6 +59,43 @@ describe('the web file manager\'s API (real sshd)', () => {
       ['mkdir', `${host}/dir`, true], ['rmdir', `${host}/dir`, true], ['delete', `${host}/renamed.bin`, true],
     ])
     for (const body of [root, org, asset, list.json()]) expect(JSON.stringify(body)).not.toContain(f.host.password)
+  })
+
+  it('its host connection is a session of the audit (sftp, from the web) with its FTP logs; a file of several MB moves whole (read-ahead, write-behind); terminate closes it', async () => {
+    const g = await f.grantedUser('fmsess', { actions: ['all'] })
+    const host = hostDir()
+    const folder = `/DEFAULT/${g.assetName}/${g.username}-acc${host}`
+    // not a multiple of any chunk size, larger than the read-ahead window
+    const data = randomBytes(6 * 1024 * 1024 + 12345)
+    const up = await upload(g, folder, 'big.bin', data)
+    expect(up.statusCode, up.body).toBe(201)
+    expect(readFileSync(join(host, 'big.bin')).equals(data)).toBe(true)
+    const down = await g.c.get(`${FILE_MANAGER_URL}download/${q(`${folder}/big.bin`)}`)
+    expect(down.statusCode).toBe(200)
+    expect(down.rawPayload.equals(data)).toBe(true)
+    const rows = (await f.admin.get(`/api/v1/terminal/sessions/?user_id=${g.userId}`)).json() as Array<Record<string, unknown>>
+    expect(rows).toHaveLength(1)
+    const row = rows[0]!
+    expect(row).toMatchObject({ protocol: 'sftp', is_finished: false, asset: `${g.assetName}(${f.sshd.host})`, account: `${g.username}-acc(${f.host.username})`, user_id: g.userId })
+    expect(row.login_from).toMatchObject({ value: 'WT' })
+    const ftpRows = async () => (await sql<{ operate: string; session: string }>`select operate, session from ftp_logs where "user" like ${`%(${g.username})`} order by date_start, id`.execute(f.t.database.db)).rows
+    // the download is logged when its stream is closed, just after the answer ends
+    let ftp = await ftpRows()
+    for (let i = 0; ftp.length < 2 && i < 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      ftp = await ftpRows()
+    }
+    expect(ftp).toEqual([{ operate: 'upload', session: row.id }, { operate: 'download', session: row.id }])
+    const held = terminalManager(f.t.app).fileSessions.get(String(row.id))!
+    const closed = new Promise((resolve) => held.once('close', resolve))
+    expect((await f.admin.post('/api/v1/terminal/tasks/kill-session/', [row.id])).statusCode).toBe(200)
+    await closed
+    expect((await f.admin.get(`/api/v1/terminal/sessions/${String(row.id)}/`)).json()).toMatchObject({ is_finished: true })
+    // the next request is a new connection, and a new session
+    expect((await g.c.get(`${FILE_MANAGER_URL}${q(folder)}`)).statusCode).toBe(200)
+    const again = (await f.admin.get(`/api/v1/terminal/sessions/?user_id=${g.userId}&is_finished=0`)).json() as Array<{ id: string }>
+    expect(again).toHaveLength(1)
+    expect(again[0]!.id).not.toBe(row.id)
   })
 
   it('without download the file is refused (403) and the refusal logged; without upload nothing is written; bad input is a 400 with the field', async () => {

@@ -22,6 +22,7 @@ import { tr } from '../i18n.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { getSetting } from '../settings/store.ts'
 import { FileError, FileSpace, normalize, STATUS, type Transfer } from './files.ts'
+import type { TerminalManager } from './session.ts'
 
 export const FILE_MANAGER_URL = '/api/v1/terminal/file-manager/'
 const IDLE_MS = 60_000
@@ -48,7 +49,7 @@ function field(body: unknown, name: string, lang: string): string {
   return v
 }
 
-export function registerFileManager(app: FastifyInstance): void {
+export function registerFileManager(app: FastifyInstance, manager: TerminalManager): void {
   const spaces = new Map<string, { space: FileSpace; used: number }>()
   const sweep = setInterval(() => {
     const now = Date.now()
@@ -70,7 +71,15 @@ export function registerFileManager(app: FastifyInstance): void {
     const key = `${user.id}|${req.ip}|${req.ctx.lang}`
     let s = spaces.get(key)
     if (!s) {
-      s = { space: new FileSpace(app.services.database.db, { id: user.id, username: user.username, name: user.name }, { remoteAddr: req.ip, lang: req.ctx.lang, tz: app.services.config.timeZone }), used: 0 }
+      // each host connection is a session of the audit (protocol sftp, from the web); terminating one closes the space
+      const space: FileSpace = new FileSpace(app.services.database.db, { id: user.id, username: user.username, name: user.name }, {
+        remoteAddr: req.ip, lang: req.ctx.lang, tz: app.services.config.timeZone,
+        sessions: { manager, loginFrom: 'WT', onTerminated: () => {
+          if (spaces.get(key)?.space === space) spaces.delete(key)
+          space.close()
+        } },
+      })
+      s = { space, used: 0 }
       spaces.set(key, s)
     }
     s.used = Date.now()
@@ -162,7 +171,7 @@ export function registerFileManager(app: FastifyInstance): void {
     let ok = false
     try {
       for await (const chunk of part.file as AsyncIterable<Buffer>) {
-        await t.write(chunk, position)
+        await t.write(chunk, position, true)
         position += chunk.length
       }
       ok = !part.file.truncated
@@ -206,7 +215,7 @@ function readStream(t: Transfer, size: number): Readable {
     highWaterMark: CHUNK * 4,
     read() {
       const buf = Buffer.allocUnsafe(CHUNK)
-      t.read(buf, position).then((n) => {
+      t.read(buf, position, true).then((n) => {
         if (n === 0) {
           this.push(null)
           return

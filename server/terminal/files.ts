@@ -33,6 +33,7 @@ import { ORG_IDS } from '../rbac/catalog.ts'
 import { accountCredential, credentialTarget, knownHostKey, reachOf, recordHostKey } from '../ssh/target.ts'
 import './messages.ts'
 import './files-messages.ts'
+import type { CloseInfo, FileSession, TerminalManager } from './session.ts'
 
 export type FtpOperate = 'mkdir' | 'rmdir' | 'delete' | 'upload' | 'rename' | 'symlink' | 'download'
 export type FileAction = 'upload' | 'download' | 'delete'
@@ -85,44 +86,241 @@ export function typeOf(mode: number): DirEntry['type'] {
   return t === 0o040000 ? 'dir' : t === 0o100000 ? 'file' : t === 0o120000 ? 'link' : 'other'
 }
 
-/** A file being read or written on a host: one FTP log when it is closed. */
+/** Read-ahead (downloads): chunks of this size are asked of the host ahead of a reader that reads in order… */
+export const AHEAD_CHUNK = 32 * 1024
+/** …at most this far beyond its farthest request (the window starts at 4 chunks and doubles with each read served). */
+export const AHEAD_MAX = 4 * 1024 * 1024
+/** Write-behind (uploads): at most this many bytes per file sent to the host and not yet answered by it. */
+export const BEHIND_MAX = 4 * 1024 * 1024
+/** Read-ahead and write-behind bytes held per space (all its files), whatever the number of files. */
+export const SPACE_BUFFER_MAX = 16 * 1024 * 1024
+
+/** Bytes a space may hold for read-ahead and write-behind. */
+export class Budget {
+  constructor(public free: number) {}
+  take(n: number): boolean {
+    if (n > this.free) return false
+    this.free -= n
+    return true
+  }
+  give(n: number): void {
+    this.free += n
+  }
+}
+
+/** A chunk read ahead: its data (or error) once the host answered; its budget given back when settled and dropped. */
+interface Chunk { done: Promise<void>; data?: Buffer; err?: unknown; served: number; settled: boolean; dropped: boolean }
+
+/**
+ * A file being read or written on a host: one FTP log when it is closed.
+ *
+ * For a reader or writer that does not pipeline its requests (the web file manager: one 64 KiB piece after the
+ * other), a transfer would wait a round trip to the host per piece. So, on request:
+ * - `read(…, ahead = true)`: reads in order are read ahead — from a read at offset 0 or at the end of the previous
+ *   read, the file is asked of the host in AHEAD_CHUNK pieces up to a window beyond the farthest request (4 chunks,
+ *   doubling up to AHEAD_MAX), the reader served from them; a read elsewhere drops them and asks the host. A chunk's
+ *   error reaches the reader only if it reads there (a read-ahead past a failing spot fails nobody).
+ * - `write(…, behind = true)`: a write is answered as soon as it is sent while at most BEHIND_MAX bytes per file
+ *   (and the space's budget) wait on the host (write-behind). The host's SFTP server answers a channel's requests in
+ *   order; the first failure it reports fails every later write and the `close()`, which waits for every write to
+ *   be answered first. The web upload answers its HTTP request only after `close()`, so a user is never told an
+ *   upload succeeded that the host refused.
+ * The SFTP relay uses neither: its clients pipeline their own requests (OpenSSH: 64 of 32 KiB), so each is relayed
+ * as it comes and answered with the host's answer (docs/terminal.md "SFTP throughput").
+ */
 export class Transfer {
   failed = false
   bytes = 0
   private done = false
+  /** Read-ahead: the chunks by offset (ascending), the first chunk's offset, where the next chunk starts. */
+  private chunks = new Map<number, Chunk>()
+  private aheadBase = 0
+  private aheadNext = 0
+  private window = 4 * AHEAD_CHUNK
+  /** Where a read continues the previous one (the reader reads in order when it reads there). */
+  private expect = 0
+  /** The host said end of file at this offset (no chunk is asked from there). */
+  private eofAt = Infinity
+  /** Write-behind: bytes and writes waiting on the host, the first failure. */
+  private behind = 0
+  private writes = new Set<Promise<void>>()
+  private writeError?: FileError
+
   constructor(
     private readonly space: FileSpace,
     readonly place: RemotePlace,
     readonly sftp: SFTPWrapper,
     readonly handle: Buffer,
     readonly operate: 'upload' | 'download',
-  ) {}
+    private readonly budget = new Budget(SPACE_BUFFER_MAX),
+  ) {
+    this.sessionId = space.fileSession(place)?.id ?? ''
+  }
 
-  read(buf: Buffer, position: number): Promise<number> {
+  /** The session of the host connection the file was opened on (its FTP log names it, even after it ended). */
+  readonly sessionId: string
+
+  /** Reads from the host directly: the number of bytes read, 0 at the end of the file. */
+  private readHost(buf: Buffer, position: number): Promise<number> {
     return new Promise((resolve, reject) => {
       this.sftp.read(this.handle, buf, 0, buf.length, position, (err, n) => {
         if (err && (err as { code?: number }).code === STATUS.EOF) return resolve(0)
-        if (err) {
-          this.failed = true
-          return reject(remoteError(err))
-        }
-        this.bytes += n
+        if (err) return reject(remoteError(err))
         resolve(n)
       })
     })
   }
 
-  write(data: Buffer, position: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.sftp.write(this.handle, data, 0, data.length, position, (err) => {
+  /** Reads at `position`: the number of bytes read (maybe fewer than asked), 0 at the end; `ahead`: read ahead. */
+  async read(buf: Buffer, position: number, ahead = false): Promise<number> {
+    this.space.fileSession(this.place)?.touch()
+    try {
+      const n = ahead && this.operate === 'download' ? await this.readAhead(buf, position) : await this.readHost(buf, position)
+      this.bytes += n
+      return n
+    } catch (e) {
+      this.failed = true
+      throw e
+    }
+  }
+
+  private async readAhead(buf: Buffer, pos: number): Promise<number> {
+    const streaming = this.aheadNext > this.aheadBase
+    if (streaming && (pos < this.aheadBase || pos > this.aheadNext + AHEAD_MAX)) this.dropAhead()
+    if (!(this.aheadNext > this.aheadBase)) {
+      if (pos !== this.expect) {
+        // not in order: straight to the host
+        const n = await this.readHost(buf, pos)
+        this.expect = pos + n
+        return n
+      }
+      this.aheadBase = this.aheadNext = pos
+      this.window = 4 * AHEAD_CHUNK
+    }
+    // the state moves before any wait: requests that arrive together (a pipelining client) are planned in order
+    this.expect = pos + buf.length
+    this.fill(pos + buf.length)
+    let copied = 0
+    while (copied < buf.length) {
+      const at = pos + copied
+      const key = this.aheadBase + Math.floor((at - this.aheadBase) / AHEAD_CHUNK) * AHEAD_CHUNK
+      const c = this.chunks.get(key)
+      if (!c) break
+      await c.done
+      if (c.err) {
+        if (copied) break
+        this.dropChunk(key, c)
+        throw remoteError(c.err)
+      }
+      const data = c.data!
+      const from = at - key
+      if (from >= data.length) break
+      const n = Math.min(buf.length - copied, data.length - from)
+      data.copy(buf, copied, from, from + n)
+      copied += n
+      c.served += n
+      if (c.served >= data.length) this.dropChunk(key, c)
+      if (data.length < AHEAD_CHUNK) break
+    }
+    if (!copied) return this.readHost(buf, pos)
+    this.window = Math.min(AHEAD_MAX, this.window * 2)
+    // chunks the reader went past are not needed any more
+    for (const [key, c] of this.chunks) {
+      if (key + AHEAD_CHUNK > pos) break
+      this.dropChunk(key, c)
+    }
+    this.fill(pos + copied)
+    return copied
+  }
+
+  /** Asks the host for the chunks up to `upTo` + the window (within the budget, not past the end of the file). */
+  private fill(upTo: number): void {
+    const limit = Math.min(upTo + this.window, this.eofAt)
+    while (!this.done && this.aheadNext < limit && this.budget.take(AHEAD_CHUNK)) {
+      const key = this.aheadNext
+      this.aheadNext += AHEAD_CHUNK
+      const buf = Buffer.allocUnsafe(AHEAD_CHUNK)
+      const c: Chunk = { done: Promise.resolve(), served: 0, settled: false, dropped: false }
+      c.done = new Promise<void>((resolve) => {
+        const settle = () => {
+          c.settled = true
+          if (c.dropped) this.budget.give(AHEAD_CHUNK)
+          resolve()
+        }
+        try {
+          this.sftp.read(this.handle, buf, 0, AHEAD_CHUNK, key, (err, n) => {
+            if (err && (err as { code?: number }).code === STATUS.EOF) {
+              c.data = buf.subarray(0, 0)
+              this.eofAt = Math.min(this.eofAt, key)
+            } else if (err) c.err = err
+            else {
+              c.data = n === AHEAD_CHUNK ? buf : buf.subarray(0, n)
+              // a short answer is most likely the end of the file: nothing more is asked ahead (a read there asks the host)
+              if (n < AHEAD_CHUNK) this.eofAt = Math.min(this.eofAt, key + n)
+            }
+            settle()
+          })
+        } catch (e) {
+          c.err = e
+          settle()
+        }
+      })
+      this.chunks.set(key, c)
+    }
+  }
+
+  private dropChunk(key: number, c: Chunk): void {
+    if (c.dropped) return
+    c.dropped = true
+    this.chunks.delete(key)
+    if (c.settled) this.budget.give(AHEAD_CHUNK)
+  }
+
+  private dropAhead(): void {
+    for (const [key, c] of this.chunks) this.dropChunk(key, c)
+    this.aheadBase = this.aheadNext = 0
+  }
+
+  /**
+   * Writes `data` at `position`. Answers when the host answered — or, with `behind`, as soon as it is sent while
+   * the bytes waiting on the host stay within BEHIND_MAX and the space's budget (see the class's note).
+   */
+  async write(data: Buffer, position: number, behind = false): Promise<void> {
+    if (this.writeError) throw this.writeError
+    this.space.fileSession(this.place)?.touch()
+    const len = data.length
+    const early = behind && this.behind + len <= BEHIND_MAX && this.budget.take(len)
+    const sent = new Promise<void>((resolve) => {
+      const answered = (err: unknown) => {
+        if (early) {
+          this.behind -= len
+          this.budget.give(len)
+        }
         if (err) {
           this.failed = true
-          return reject(remoteError(err))
-        }
-        this.bytes += data.length
+          this.writeError ??= remoteError(err)
+        } else this.bytes += len
         resolve()
-      })
+      }
+      try {
+        this.sftp.write(this.handle, data, 0, len, position, (err) => answered(err))
+      } catch (e) {
+        answered(e)
+      }
     })
+    if (early) {
+      this.behind += len
+      this.writes.add(sent)
+      void sent.then(() => this.writes.delete(sent))
+      return
+    }
+    await sent
+    if (this.writeError) throw this.writeError
+  }
+
+  /** Every write sent so far is answered by the host. */
+  private async settled(): Promise<void> {
+    while (this.writes.size) await Promise.all([...this.writes])
   }
 
   /** Closes the host's file and logs the transfer (once); `ok: false` marks it failed (an aborted upload). */
@@ -130,13 +328,15 @@ export class Transfer {
     if (this.done) return
     this.done = true
     if (!ok) this.failed = true
-    let closeErr: unknown
+    this.dropAhead()
+    await this.settled()
+    let closeErr: unknown = this.writeError
     await new Promise<void>((resolve) => this.sftp.close(this.handle, (err) => {
-      closeErr = err
+      closeErr ??= err
       resolve()
     }))
     if (closeErr) this.failed = true
-    await this.space.log(this.place, this.operate, this.place.remote, !this.failed)
+    await this.space.log(this.place, this.operate, this.place.remote, !this.failed, this.sessionId)
     if (closeErr) throw remoteError(closeErr)
   }
 }
@@ -149,12 +349,24 @@ export function remoteError(err: unknown): FileError {
   return new FileError(code, String(e?.message ?? err))
 }
 
-interface Connection { session: SftpSession; key: string }
+interface Connection { session: SftpSession; key: string; file?: FileSession }
+
+/** The sessions of a space's host connections (Audit → Sessions): the manager, where the user logged in from. */
+export interface SpaceSessions {
+  manager: TerminalManager
+  loginFrom: 'ST' | 'WT'
+  /** The session was terminated from the audit (its connection is closed already): end what the user holds. */
+  onTerminated?: (info: CloseInfo) => void
+}
 
 /** One user's file tree (an SFTP session of the gateway, or the web file manager's requests). */
 export class FileSpace {
   private connections = new Map<string, Promise<Connection>>()
+  /** The session of each open host connection, by asset/account. */
+  private files = new Map<string, FileSession>()
   private closed = false
+  /** Read-ahead and write-behind bytes of all the space's files (SPACE_BUFFER_MAX). */
+  readonly budget = new Budget(SPACE_BUFFER_MAX)
 
   constructor(
     readonly db: DB,
@@ -163,6 +375,8 @@ export class FileSpace {
       remoteAddr: string; lang: Lang; tz: string; now?: () => number
       /** Only this asset (an SSH login on a connection token or `user@asset`): its id, or its name or address. */
       only?: { assetId?: string; asset?: string }
+      /** Each host connection is a session of the audit (protocol sftp), its FTP logs carrying its id. */
+      sessions?: SpaceSessions
     },
   ) {}
 
@@ -243,7 +457,8 @@ export class FileSpace {
   /** The SFTP client on the place's host and account (opened on first use). */
   async sftp(place: RemotePlace): Promise<SFTPWrapper> {
     if (this.closed) throw new FileError(STATUS.FAILURE, 'closed')
-    const key = `${place.asset.id}/${place.account.id}`
+    const key = keyOf(place)
+    this.files.get(key)?.touch()
     let c = this.connections.get(key)
     if (!c) {
       if (this.connections.size >= MAX_CONNECTIONS) {
@@ -294,8 +509,35 @@ export class FileSpace {
       throw new FileError(STATUS.FAILURE, tr(lang, 'Cannot reach the asset: {reason}', { reason: e instanceof Error ? e.message : String(e) }))
     }
     if (!known) await recordHostKey(this.db, asset.id, reach.port, session.hostKeyFingerprint)
+    const conn: Connection = { session, key }
+    const sessions = this.o.sessions
+    if (sessions && !this.closed) {
+      try {
+        conn.file = await sessions.manager.openFile({
+          user: this.user, lang, asset, account, accountUsername: cred.username, loginFrom: sessions.loginFrom, remoteAddr: this.o.remoteAddr,
+          onEnd: (info) => {
+            session.close()
+            if (info.reason === 'terminated') sessions.onTerminated?.(info)
+          },
+        })
+      } catch (e) {
+        session.close()
+        throw new FileError(STATUS.FAILURE, tr(lang, 'Cannot reach the asset: {reason}', { reason: e instanceof Error ? e.message : String(e) }))
+      }
+      const file = conn.file
+      this.files.set(key, file)
+      session.onClose(() => {
+        if (this.files.get(key) === file) this.files.delete(key)
+        void file.end('closed', tr(lang, 'The session ended.'))
+      })
+    }
     if (this.closed) session.close()
-    return { session, key }
+    return conn
+  }
+
+  /** The session of the place's host connection, when it is open. */
+  fileSession(place: RemotePlace): FileSession | undefined {
+    return this.files.get(keyOf(place))
   }
 
   /** Ends every host connection. */
@@ -326,7 +568,7 @@ export class FileSpace {
     const sftp = await this.sftp(place)
     try {
       const handle = await call<Buffer>((cb) => sftp.open(place.remote, flags, attrs, cb))
-      return new Transfer(this, place, sftp, handle, operate)
+      return new Transfer(this, place, sftp, handle, operate, this.budget)
     } catch (e) {
       await this.log(place, operate, place.remote, false)
       throw e
@@ -405,8 +647,8 @@ export class FileSpace {
     }
   }
 
-  /** One FTP log row (the audit's FTP logs, in the asset's organization). */
-  async log(place: RemotePlace, operate: FtpOperate, filename: string, ok: boolean, session = ''): Promise<void> {
+  /** One FTP log row (the audit's FTP logs, in the asset's organization), with the session of the host connection. */
+  async log(place: RemotePlace, operate: FtpOperate, filename: string, ok: boolean, session = this.fileSession(place)?.id ?? ''): Promise<void> {
     await this.db.insertInto('ftp_logs').values({
       id: randomUUID(), user: `${this.user.name}(${this.user.username})`.slice(0, 128), remote_addr: this.o.remoteAddr.slice(0, 128),
       asset: `${place.asset.name}(${place.asset.address})`.slice(0, 1024), account: `${place.account.name}(${place.account.username})`.slice(0, 128),
@@ -414,6 +656,8 @@ export class FileSpace {
     }).execute()
   }
 }
+
+const keyOf = (place: RemotePlace) => `${place.asset.id}/${place.account.id}`
 
 /** An ssh2 callback call as a promise; the host's error as a FileError. */
 export function call<T>(run: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {

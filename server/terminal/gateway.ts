@@ -30,6 +30,7 @@ import { hashToken } from '../resources/perms/tokens.ts'
 import { openSecret } from '../resources/accounts/secrets.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { getSetting } from '../settings/store.ts'
+import { tuneSocket } from '../automation/ssh.ts'
 import { FileSpace } from './files.ts'
 import { serveSftp } from './sftp.ts'
 import { TerminalError, type OpenRequest, type TerminalManager, type TerminalSession } from './session.ts'
@@ -75,6 +76,7 @@ export async function startSshGateway(app: FastifyInstance, manager: TerminalMan
 
   const server = new Server({ hostKeys: [hostKey], ident: 'bastion' }, (client, info) => {
     connections.add(client)
+    tuneSocket((client as unknown as { _sock?: unknown })._sock)
     client.on('close', () => connections.delete(client))
     client.on('error', () => undefined)
     const ip = info.ip
@@ -232,8 +234,12 @@ export async function startSshGateway(app: FastifyInstance, manager: TerminalMan
           if (!login) return no?.()
           const u = login.user
           const only = login.kind === 'token' ? { assetId: login.token.asset_id } : login.target ? { asset: login.target } : undefined
-          const space = new FileSpace(db, { id: u.id, username: u.username, name: u.name }, { remoteAddr: ip, lang, tz: cfg.timeZone, only })
-          serveSftp(ok(), space, (err) => app.log.warn({ err }, 'ssh gateway sftp request failed'))
+          const channel = ok()
+          // each host connection is a session of the audit (protocol sftp); terminating one ends this SFTP channel
+          const space = new FileSpace(db, { id: u.id, username: u.username, name: u.name }, {
+            remoteAddr: ip, lang, tz: cfg.timeZone, only, sessions: { manager, loginFrom: 'ST', onTerminated: () => channel.end() },
+          })
+          serveSftp(channel, space, (err) => app.log.warn({ err }, 'ssh gateway sftp request failed'))
         })
         session.on('subsystem', (_ok, no) => no?.())
       })

@@ -23,7 +23,7 @@ export function registerTerminalComponent(app: FastifyInstance): void {
   const manager = new TerminalManager(app)
   managers.set(app, manager)
   registerTerminalSocket(app, manager)
-  registerFileManager(app)
+  registerFileManager(app, manager)
   registerLive(app, manager)
   // The component registers itself (and starts its heartbeats) on first use: a server nobody connects through
   // shows no built-in terminal until the SSH gateway starts or a web terminal opens.

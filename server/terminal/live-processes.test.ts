@@ -4,6 +4,9 @@
  * terminate go to the second. A process that dies: the survivor finishes its sessions once the lease has expired
  * and keeps the recording written so far.
  */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { sql } from 'kysely'
 import type { FastifyInstance } from 'fastify'
@@ -12,9 +15,11 @@ import { buildApp } from '../app.ts'
 import { openDatabase, type Database } from '../db/connection.ts'
 import { startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, TestClient, type TestServer } from '../testing.ts'
+import { startSshGateway } from './gateway.ts'
 import { terminalManager } from './index.ts'
 import { LiveClient, openSession } from './live-support.ts'
 import { liveService } from './live.ts'
+import { OpenSftp } from './sftp-support.ts'
 import type { Granted } from './test-support.ts'
 
 describe('live sessions across two server instances', () => {
@@ -106,6 +111,32 @@ describe('live sessions across two server instances', () => {
     const row = (await admin.get(`/api/v1/terminal/sessions/${id}/`)).json()
     expect(row).toMatchObject({ is_finished: true, can_join: false })
     await expect.poll(async () => (await admin.get(`/api/v1/terminal/session-join-records/?session=${id}`)).json()).toMatchObject([{ is_finished: true, is_success: true }])
+  })
+
+  it('an SFTP session held by one instance is terminated from the other: the connection ends, the session is finished', async () => {
+    const g = await granted('mp-sftp')
+    // this server's SSH_PORT is 0 (off): a gateway of its own on an ephemeral port
+    const gateway = await startSshGateway(first.app, terminalManager(first.app), { port: 0, host: '127.0.0.1' })
+    const c = new OpenSftp(gateway.port, g.username, g.password, mkdtempSync(join(tmpdir(), 'mp-sftp-')))
+    try {
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc/tmp`)
+      const [held] = [...terminalManager(first.app).fileSessions.values()].filter((s) => s.user.id === g.userId)
+      expect(held).toBeDefined()
+      expect(terminalManager(second).fileSessions.has(held!.id)).toBe(false)
+      const closed = new Promise((resolve) => held!.once('close', resolve))
+      const r = await onSecond(admin).post('/api/v1/terminal/tasks/kill-session/', [held!.id])
+      expect(r.json()).toEqual({ ok: [held!.id] })
+      await closed
+      c.child.stdin.write('ls /\n')
+      await c.until(() => c.exit !== null, 'the SFTP connection ends')
+      expect(c.exit).not.toBe(0)
+      const row = (await admin.get(`/api/v1/terminal/sessions/${held!.id}/`)).json()
+      expect(row).toMatchObject({ protocol: 'sftp', is_finished: true, can_join: false })
+      expect(row.comment).toContain('Terminated by')
+    } finally {
+      c.child.kill()
+      await gateway.close()
+    }
   })
 
   it('finishes the sessions of an instance that died once its lease expired, keeping the recording so far', async () => {

@@ -39,7 +39,7 @@ import { replayDir, storeReplay, TERMINAL_LIVE_CHANNEL } from '../resources/term
 import { sessions as sessionResource } from '../resources/terminal/resources.ts'
 import { ACTION_BITS } from '../resources/perms/permissions.ts'
 import { ComponentCallError } from './builtin.ts'
-import type { CloseInfo, SessionActions, TerminalManager, TerminalSession } from './session.ts'
+import { FileSession, type CloseInfo, type SessionActions, type TerminalManager, type TerminalSession } from './session.ts'
 import { openSocket, parseFrame } from './socket-open.ts'
 
 export const LIVE_SOCKET_PATH = '/ws/terminal/live/'
@@ -64,6 +64,7 @@ export const MAX_WATCHERS_PER_SESSION = 64
 
 export const LIVE_MESSAGES: Record<string, [zh: string, ja: string]> = {
   'The session is not online.': ['会话不在线。', 'セッションはオンラインではありません。'],
+  'A file transfer session has no screen to watch or join.': ['文件传输会话没有可监控或加入的屏幕。', 'ファイル転送セッションには監視や参加ができる画面がありません。'],
   'You are not allowed to monitor this session.': ['您无权监控此会话。', 'このセッションを監視する権限がありません。'],
   'The share link does not exist.': ['分享链接不存在。', '共有リンクが存在しません。'],
   'Too many people are watching this session.': ['观看此会话的人数过多。', 'このセッションを見ている人が多すぎます。'],
@@ -502,6 +503,8 @@ export class LiveService {
   constructor(readonly app: FastifyInstance, readonly manager: TerminalManager) {
     this.leaseMs = Math.max(300, app.services.config.taskLeaseSeconds * 1000)
     manager.openObservers.push((s) => void this.opened(s).catch((err) => app.log.warn({ err }, 'live session lease failed')))
+    // a file-transfer session (SFTP) is leased too: terminated from any process, finished when its process dies
+    manager.fileObservers.push((s) => void this.opened(s).catch((err) => app.log.warn({ err }, 'live session lease failed')))
   }
 
   get database() {
@@ -539,9 +542,11 @@ export class LiveService {
     return new Date(this.manager.now() + this.leaseMs)
   }
 
-  private async opened(s: TerminalSession): Promise<void> {
+  private async opened(s: TerminalSession | FileSession): Promise<void> {
+    // a file session: no actions (nothing to share), no recording
+    const [actions, replay] = s instanceof FileSession ? [0, ''] : [actionBits(s.actions), s.replayTempPath]
     await sql`insert into terminal_live_sessions (session_id, process, lease_until, actions, user_id, replay_temp)
-      values (${s.id}, ${this.processId}, ${this.leaseUntil()}, ${actionBits(s.actions)}, ${s.user.id}, ${s.replayTempPath})
+      values (${s.id}, ${this.processId}, ${this.leaseUntil()}, ${actions}, ${s.user.id}, ${replay})
       on conflict (session_id) do nothing`.execute(this.db)
     s.once('close', () => {
       void sql`delete from terminal_live_sessions where session_id = ${s.id} and process = ${this.processId}`.execute(this.db)
@@ -553,7 +558,7 @@ export class LiveService {
   async tick(): Promise<void> {
     if (this.dead) return
     for (const s of this.manager.sessions.values()) s.checkpointRecording()
-    if (this.manager.sessions.size) {
+    if (this.manager.sessions.size || this.manager.fileSessions.size) {
       await sql`update terminal_live_sessions set lease_until = ${this.leaseUntil()} where process = ${this.processId}`.execute(this.db)
     }
     const now = this.manager.now()
@@ -626,14 +631,19 @@ export class LiveService {
       this.byRecord.get(m.record)?.end({ reason: 'removed', message: tr(this.byRecord.get(m.record)!.lang, 'The session owner removed you from the session.') })
       return
     }
+    const file = this.manager.fileSessions.get(m.session)
+    if (file && m.op === 'kill') {
+      this.manager.component.onKill?.(file.id, m.by)
+      await this.killed(file.id, m.by)
+      return
+    }
     const s = this.manager.sessions.get(m.session)
     if (!s || s.closed) return
     switch (m.op) {
       case 'kill': {
         this.manager.component.onKill?.(s.id, m.by)
         await s.end('terminated', '')
-        await sql`update terminal_tasks set is_finished = true, date_finished = now() where name = 'kill_session' and args = ${s.id} and not is_finished`.execute(this.db)
-        if (m.by) await sql`update terminal_sessions set comment = ${tr('en', 'Terminated by {by}', { by: m.by }).slice(0, 1000)} where id = ${s.id} and comment = ''`.execute(this.db)
+        await this.killed(s.id, m.by)
         return
       }
       case 'watch': {
@@ -664,6 +674,12 @@ export class LiveService {
       case 'left':
         s.emit('live', { type: 'share-participants', participants: await this.participants(s.id) })
     }
+  }
+
+  /** A session ended by a kill: its task done, who terminated it in its comment. */
+  private async killed(id: string, by: string): Promise<void> {
+    await sql`update terminal_tasks set is_finished = true, date_finished = now() where name = 'kill_session' and args = ${id} and not is_finished`.execute(this.db)
+    if (by) await sql`update terminal_sessions set comment = ${tr('en', 'Terminated by {by}', { by }).slice(0, 1000)} where id = ${id} and comment = ''`.execute(this.db)
   }
 
   private localFeed(s: TerminalSession): LocalFeed {
@@ -714,10 +730,10 @@ export function liveService(app: FastifyInstance): LiveService | undefined {
   return services.get(app)
 }
 
-interface SessionSummary { id: string; user: string; asset: string; account: string; org_id: string; user_id: string; is_finished: boolean }
+interface SessionSummary { id: string; user: string; asset: string; account: string; org_id: string; user_id: string; is_finished: boolean; protocol: string }
 
 async function sessionRow(db: DB, id: string): Promise<SessionSummary | undefined> {
-  return (await sql<SessionSummary>`select id, "user", asset, account, org_id, user_id, is_finished from terminal_sessions where id = ${id}`.execute(db)).rows[0]
+  return (await sql<SessionSummary>`select id, "user", asset, account, org_id, user_id, is_finished, protocol from terminal_sessions where id = ${id}`.execute(db)).rows[0]
 }
 
 const summary = (r: SessionSummary) => ({ id: r.id, user: r.user, asset: r.asset, account: r.account })
@@ -791,6 +807,7 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
     const attach = async (sessionId: string, mode: Mode, record?: string) => {
       const feed = await live.feedOf(sessionId)
       const row = await sessionRow(db(), sessionId)
+      if (row?.protocol === 'sftp') return fail('session_not_found', tr(lang, 'A file transfer session has no screen to watch or join.'))
       if (!feed || !row || row.is_finished) return fail('session_not_found', tr(lang, 'The session is not online.'))
       if (feed.size() >= MAX_WATCHERS_PER_SESSION) return fail('too_many_watchers', tr(lang, 'Too many people are watching this session.'))
       if (socket.readyState !== socket.OPEN) return

@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { tr } from '../i18n.ts'
 import { FILE_MESSAGES } from './files-messages.ts'
 import { startGateway } from './index.ts'
-import { useTerminalFixture, type Granted } from './test-support.ts'
+import type { FileSession } from './session.ts'
+import { OpenSftp } from './sftp-support.ts'
+import { terminalManager, useTerminalFixture, type Granted } from './test-support.ts'
 
 /** Runs Debian's OpenSSH `sftp` in batch mode (password through sshpass); its exit code and output. */
 function sftp(port: number, login: string, password: string, commands: string[], cwd: string): Promise<{ code: number; out: string }> {
@@ -23,7 +25,7 @@ function sftp(port: number, login: string, password: string, commands: string[],
   })
 }
 
-interface FtpRow { operate: string; filename: string; is_success: boolean; user: string; asset: string; account: string; org_id: string }
+interface FtpRow { operate: string; filename: string; is_success: boolean; user: string; asset: string; account: string; org_id: string; session: string }
 
 describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gateway and a real sshd)', () => {
   const f = useTerminalFixture()
@@ -42,7 +44,7 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
     return dir
   }
 
-  const logs = async (g: Granted) => (await sql<FtpRow>`select operate, filename, is_success, "user", asset, account, org_id from ftp_logs
+  const logs = async (g: Granted) => (await sql<FtpRow>`select operate, filename, is_success, "user", asset, account, org_id, session from ftp_logs
     where "user" like ${`%(${g.username})`} order by date_start, id`.execute(f.t.database.db)).rows
 
   it('lists the granted assets as folders, and list, upload, download, rename, mkdir, rmdir, delete each reach the host and are logged once', async () => {
@@ -133,6 +135,122 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
     expect(r.code, r.out).toBe(0)
     expect(r.out).toContain(g.assetName)
     expect(r.out).not.toContain('sftptok-second')
+  })
+
+  /** The open file sessions of a user in this process (the SFTP connections' sessions). */
+  const fileSessionsOf = (g: Granted): FileSession[] => [...terminalManager(f.t.app).fileSessions.values()].filter((s) => s.user.id === g.userId)
+  const sessionRows = async (g: Granted) => (await f.admin.get(`/api/v1/terminal/sessions/?user_id=${g.userId}`)).json() as Array<Record<string, unknown>>
+
+  it('an SFTP connection to an asset is a session of the audit while it is open (protocol sftp, from ST), finished when it closes; its FTP logs carry its id', async () => {
+    const g = await f.grantedUser('sftpsess', { actions: ['all'] })
+    const host = hostDir()
+    writeFileSync(join(local, 'sess-up.txt'), 'session upload')
+    const c = new OpenSftp(port, g.username, g.password, local)
+    try {
+      // the tree's own folders reach no host: no session yet
+      await c.run('ls /DEFAULT')
+      expect(await sessionRows(g)).toEqual([])
+      await c.run(`cd /DEFAULT/${g.assetName}/${g.username}-acc${host}`, 'put sess-up.txt', '-rename sess-up.txt /DEFAULT/elsewhere.txt')
+      const rows = await sessionRows(g)
+      expect(rows).toHaveLength(1)
+      const row = rows[0]!
+      expect(row).toMatchObject({
+        user: `${g.username}(${g.username})`, user_id: g.userId, asset: `${g.assetName}(${f.sshd.host})`, asset_id: g.assetId,
+        account: `${g.username}-acc(${f.host.username})`, account_id: g.accountId, protocol: 'sftp', remote_addr: '127.0.0.1', is_finished: false,
+        org_id: '00000000-0000-0000-0000-000000000002',
+      })
+      expect(row.login_from).toMatchObject({ value: 'ST' })
+      const one = (await f.admin.get(`/api/v1/terminal/sessions/${String(row.id)}/`)).json() as Record<string, unknown>
+      // online: it can be terminated; it has no screen to monitor or join
+      expect(one).toMatchObject({ is_finished: false, can_terminate: true, can_join: false })
+      const online = (await f.admin.get(`/api/v1/terminal/sessions/?is_finished=0&protocol=sftp&user_id=${g.userId}`)).json() as Array<{ id: string }>
+      expect(online.map((x) => x.id)).toEqual([row.id])
+      // every FTP log of the connection names the session: the upload and the refused move out of the account folder
+      expect((await logs(g)).map((x) => [x.operate, x.is_success, x.session])).toEqual([['upload', true, row.id], ['rename', false, row.id]])
+      const [held] = fileSessionsOf(g)
+      expect(held?.id).toBe(row.id)
+      const closed = new Promise((resolve) => held!.once('close', resolve))
+      c.child.stdin.end('bye\n')
+      await c.until(() => c.exit !== null, 'sftp exits')
+      await closed
+      const after = (await f.admin.get(`/api/v1/terminal/sessions/${String(row.id)}/`)).json() as Record<string, unknown>
+      expect(after).toMatchObject({ is_finished: true, can_terminate: false })
+      expect(after.date_end).toEqual(expect.any(String))
+      expect(fileSessionsOf(g)).toEqual([])
+      expect(readFileSync(join(host, 'sess-up.txt'), 'utf8')).toBe('session upload')
+    } finally {
+      c.child.kill()
+    }
+  })
+
+  it('two assets through one SFTP connection are two sessions; terminating one from the audit ends the SFTP connection and both sessions, recorded', async () => {
+    const g = await f.grantedUser('sftpkill', { actions: ['all'] })
+    const second = await f.admin.post('/api/v1/assets/hosts/', { name: 'sftpkill-second', address: f.sshd.host, platform: 1, protocols: [{ name: 'ssh', port: f.sshd.port }] })
+    const acc = await f.admin.post('/api/v1/accounts/accounts/', { asset: second.json().id, name: 'second-acc', username: f.host.username, secret_type: 'password', secret: f.host.password })
+    expect(acc.statusCode, acc.body).toBe(201)
+    const perm = await f.admin.post('/api/v1/perms/asset-permissions/', { name: 'sftpkill-second', users: [g.userId], assets: [second.json().id], accounts: ['@ALL'], actions: ['all'] })
+    expect(perm.statusCode, perm.body).toBe(201)
+    const host = hostDir()
+    const c = new OpenSftp(port, g.username, g.password, local)
+    try {
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc${host}`, `ls /DEFAULT/sftpkill-second/second-acc${host}`)
+      const rows = await sessionRows(g)
+      expect(rows.map((r) => [r.asset, r.protocol, r.is_finished]).sort()).toEqual([
+        [`${g.assetName}(${f.sshd.host})`, 'sftp', false], [`sftpkill-second(${f.sshd.host})`, 'sftp', false],
+      ])
+      const held = fileSessionsOf(g)
+      expect(held).toHaveLength(2)
+      const closed = held.map((s) => new Promise((resolve) => s.once('close', resolve)))
+      const target = rows.find((r) => r.asset === `${g.assetName}(${f.sshd.host})`)!
+      // the user cannot terminate; an auditor with the permission can
+      expect((await g.c.post('/api/v1/terminal/tasks/kill-session/', [target.id])).statusCode).toBe(403)
+      const r = await f.admin.post('/api/v1/terminal/tasks/kill-session/', [target.id])
+      expect(r.statusCode, r.body).toBe(200)
+      expect(r.json()).toEqual({ ok: [target.id] })
+      await Promise.all(closed)
+      // the client learns it with its next command (OpenSSH's sftp waits on its input meanwhile)
+      c.child.stdin.write(`ls /DEFAULT/${g.assetName}\n`)
+      await c.until(() => c.exit !== null, 'the SFTP connection ends')
+      expect(c.exit).not.toBe(0)
+      const after = await sessionRows(g)
+      expect(after.map((x) => x.is_finished)).toEqual([true, true])
+      const killed = (await f.admin.get(`/api/v1/terminal/sessions/${String(target.id)}/`)).json() as Record<string, unknown>
+      expect(String(killed.comment)).toContain('Terminated by')
+      const ops = (await f.admin.get(`/api/v1/audits/operate-logs/?resource_type=Session&action=terminate`)).json() as unknown
+      expect(JSON.stringify(ops)).toContain(`${g.username}(${g.username}) → ${g.assetName}(${f.sshd.host})`)
+    } finally {
+      c.child.kill()
+    }
+  })
+
+  it('an SFTP session is held like a terminal\'s: idle past SECURITY_MAX_IDLE_TIME it is closed (injected clock), and the next operation opens a new one', async () => {
+    const g = await f.grantedUser('sftpidle', { actions: ['all'] })
+    const c = new OpenSftp(port, g.username, g.password, local)
+    try {
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc/tmp`)
+      const [held] = fileSessionsOf(g)
+      expect(held).toBeDefined()
+      const closed = new Promise((resolve) => held!.once('close', resolve))
+      const manager = terminalManager(f.t.app)
+      const realNow = manager.now
+      // the enforcement pass with a clock 31 minutes on (the default idle limit is 30)
+      manager.now = () => realNow() + 31 * 60_000
+      try {
+        await manager.check()
+      } finally {
+        manager.now = realNow
+      }
+      await closed
+      expect((await f.admin.get(`/api/v1/terminal/sessions/${held!.id}/`)).json()).toMatchObject({ is_finished: true })
+      // the SFTP channel stays; the next operation reaches the host on a new connection: a new session
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc/tmp`)
+      expect(c.exit).toBeNull()
+      const now = fileSessionsOf(g)
+      expect(now).toHaveLength(1)
+      expect(now[0]!.id).not.toBe(held!.id)
+    } finally {
+      c.child.kill()
+    }
   })
 
   it('its messages are translated', () => {

@@ -1,10 +1,12 @@
 /**
  * The SFTP subsystem of the SSH gateway (issue 31; docs/terminal.md "Files"): `sftp -P 2222 <user>@bastion`
  * shows the user's tree of files.ts (`/<organization>/<asset>/<account>/<host path>`) and relays each request to the
- * asset's SFTP server. Requests are relayed one for one (the client's own pipelining — OpenSSH keeps 64 requests of
- * 32 KiB in flight — is the flow control: nothing is buffered beyond what is in flight), and at most MAX_PENDING
- * requests wait on hosts per session (more are refused with FAILURE: a client that does not wait for answers cannot
- * make the server hold its data). One FTP log per file opened (when it is closed), per mkdir/rmdir/remove/rename.
+ * asset's SFTP server. Requests are relayed one for one as they come, without waiting for earlier answers (the
+ * client's own pipelining — OpenSSH keeps 64 requests of 32 KiB in flight — is the flow control: nothing is
+ * buffered beyond what is in flight, and a WRITE is answered with the host's answer), at most MAX_PENDING requests
+ * wait on hosts per session (more are refused with FAILURE: a client that does not wait for answers cannot make the
+ * server hold its data) and at most MAX_READ_BYTES of READ answers are fetched at once (more READs wait, holding no
+ * buffer). One FTP log per file opened (when it is closed), per mkdir/rmdir/remove/rename.
  */
 import type { Attributes, FileEntry, SFTPWrapper } from 'ssh2'
 import { call, dirAttrs, FileError, normalize, remoteError, STATUS, type FileSpace, type Transfer } from './files.ts'
@@ -15,6 +17,8 @@ export const MAX_PENDING = 1024
 export const MAX_HANDLES = 512
 /** Largest READ answered (OpenSSH asks 32 KiB; the protocol lets a client ask more). */
 const MAX_READ = 256 * 1024
+/** Bytes of READ answers being fetched per SFTP session: more READs wait (holding no buffer) among the MAX_PENDING. */
+export const MAX_READ_BYTES = 16 * 1024 * 1024
 
 type Handle =
   | { kind: 'file'; transfer: Transfer }
@@ -60,6 +64,25 @@ export function serveSftp(sftp: SFTPWrapper, space: FileSpace, onError: (err: un
   }
 
   const ok = (id: number) => !ended && sftp.status(id, STATUS.OK)
+
+  let readBytes = 0
+  const readWaiters: Array<{ size: number; go: () => void }> = []
+  /** Waits until `size` more bytes of READ answers fit in MAX_READ_BYTES (in the order asked). */
+  const reserve = (size: number): Promise<void> | undefined => {
+    if (!readWaiters.length && readBytes + size <= MAX_READ_BYTES) {
+      readBytes += size
+      return undefined
+    }
+    return new Promise((go) => readWaiters.push({ size, go }))
+  }
+  const release = (size: number) => {
+    readBytes -= size
+    while (readWaiters.length && (ended || readBytes + readWaiters[0]!.size <= MAX_READ_BYTES)) {
+      const w = readWaiters.shift()!
+      readBytes += w.size
+      w.go()
+    }
+  }
 
   sftp.on('REALPATH', (id, path) => run(id, async () => {
     const p = normalize(path)
@@ -129,11 +152,18 @@ export function serveSftp(sftp: SFTPWrapper, space: FileSpace, onError: (err: un
 
   sftp.on('READ', (id, hb, offset, len) => run(id, async () => {
     const t = file(hb)
-    const buf = Buffer.allocUnsafe(Math.min(len, MAX_READ))
-    const n = await t.read(buf, offset)
-    if (ended) return
-    if (n === 0) sftp.status(id, STATUS.EOF)
-    else sftp.data(id, n === buf.length ? buf : buf.subarray(0, n))
+    const size = Math.min(len, MAX_READ)
+    await reserve(size)
+    try {
+      if (ended) return
+      const buf = Buffer.allocUnsafe(size)
+      const n = await t.read(buf, offset)
+      if (ended) return
+      if (n === 0) sftp.status(id, STATUS.EOF)
+      else sftp.data(id, n === buf.length ? buf : buf.subarray(0, n))
+    } finally {
+      release(size)
+    }
   }))
 
   sftp.on('WRITE', (id, hb, offset, data) => run(id, async () => {
@@ -205,6 +235,7 @@ export function serveSftp(sftp: SFTPWrapper, space: FileSpace, onError: (err: un
   sftp.on('end', () => sftp.end())
   sftp.on('close', () => {
     ended = true
+    release(0)
     const open = [...handles.values()]
     handles.clear()
     void Promise.all(open.map((h) => (h.kind === 'file' ? h.transfer.close(false).catch(() => undefined) : undefined)))

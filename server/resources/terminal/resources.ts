@@ -134,9 +134,10 @@ export const sessions: ResourceDef<'terminal_sessions'> = {
     { name: 'date_end', type: 'datetime', label: 'Date end', allow_null: true, required: false },
     { name: 'comment', type: 'text', label: 'Comment', allow_blank: true, default: '' },
     { name: 'can_replay', type: 'boolean', label: 'Can replay', read_only: true, column: false, get: (row) => !!row.has_replay },
-    // Joinable (monitor, share) while a built-in terminal process holds it live (server/terminal/live.ts).
+    // Joinable (monitor, share) while a built-in terminal process holds it live (server/terminal/live.ts); a file
+    // transfer (SFTP) session is held live too, but has no screen.
     { name: 'can_join', type: 'boolean', label: 'Can join', read_only: true, column: false,
-      expr: 'exists(select 1 from terminal_live_sessions l where l.session_id = t.id)' },
+      expr: `t.protocol <> 'sftp' and exists(select 1 from terminal_live_sessions l where l.session_id = t.id)` },
     { name: 'can_terminate', type: 'boolean', label: 'Can terminate', read_only: true, column: false,
       get: (row) => !row.is_finished && !!row.terminal_id },
     { name: 'command_amount', type: 'integer', label: 'Command amount', read_only: true,
