@@ -36,5 +36,6 @@ export const POSTGRES_SUITE: readonly { file: string; why: string }[] = [
   { file: 'server/tickets/tickets.test.ts', why: 'a ticket decided by another connection pool reaches the waiting gate through LISTEN/NOTIFY (issue 32)' },
   { file: 'server/cloud/schedule-processes.test.ts', why: 'a periodic cloud sync task fires once across two server instances, each its own connection pool, both finding it due at once (issue 37)' },
   { file: 'server/terminal/live-processes.test.ts', why: 'two server processes on one database: monitor, share, join and terminate reach the process holding the SSH session through LISTEN/NOTIFY; a dead process\'s sessions finished by the other once its lease expired (issue 31)' },
+  { file: 'server/resources/terminal/replay-storage.test.ts', why: 'replay uploads to an S3 replay storage claimed with FOR UPDATE SKIP LOCKED, due times on the injected clock (issue 30)' },
   { file: 'server/tasks/api.test.ts', why: 'task executions, logs and schedules through the API, with the runner working beside it' },
 ]
