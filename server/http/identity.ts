@@ -65,10 +65,22 @@ export interface IdentityReader {
 const MAX_ENTRIES = 10_000
 export const IDENTITY_CHANNEL = 'identity_changed'
 
-/** Reads identities through a cache where the database allows an exact one (PGlite), else directly. */
-export async function identityReader(database: Database): Promise<IdentityReader> {
+/**
+ * Reads identities through a cache where the database allows an exact one (PGlite), else directly. `afterRead`
+ * (tests) runs between a read and its keeping: what another request may do in that gap.
+ */
+export async function identityReader(database: Database, opts: { afterRead?: () => Promise<void> } = {}): Promise<IdentityReader> {
   const db = database.db
-  if (database.kind !== 'pglite' || !database.watchSql) return { read: (sid, lookups) => readIdentity(db, sid, lookups), size: 0 }
+  if (database.kind !== 'pglite' || !database.watchSql) {
+    return {
+      size: 0,
+      async read(sid, lookups) {
+        const row = await readIdentity(db, sid, lookups)
+        await opts.afterRead?.()
+        return row
+      },
+    }
+  }
 
   const entries = new Map<string, IdentityRow>()
   const bySession = new Map<string, Set<string>>()
@@ -115,6 +127,7 @@ export async function identityReader(database: Database): Promise<IdentityReader
       if (hit && hit.session_expires && hit.session_expires.getTime() > Date.now()) return copy(hit)
       const seen = generation
       const row = await readIdentity(db, sid, lookups)
+      await opts.afterRead?.()
       if (row?.session_id && row.session_expires && seen === generation) {
         if (entries.size >= MAX_ENTRIES) clear()
         if (row.bindings) Object.freeze(row.bindings)
