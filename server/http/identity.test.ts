@@ -83,6 +83,19 @@ describe('the request identity', () => {
     expect((await u.c.get(USERS)).statusCode).toBe(403)
   })
 
+  it('a permission added to or taken from a custom role counts for the next request of its users', async () => {
+    const u = await newUser()
+    const role = randomUUID()
+    const db = t.database.db
+    await sql`insert into roles (id, name, scope) values (${role}, ${`viewer-${role.slice(0, 8)}`}, 'org')`.execute(db)
+    await sql`insert into role_bindings (id, user_id, role_id, scope, org_id) values (${randomUUID()}, ${u.id}, ${role}, 'org', ${ORG_IDS.DEFAULT})`.execute(db)
+    expect((await u.c.get(USERS)).statusCode).toBe(403)
+    await sql`insert into role_permissions (role_id, codename) values (${role}, 'users.view_user')`.execute(db)
+    expect((await u.c.get(USERS)).statusCode).toBe(200)
+    await sql`delete from role_permissions where role_id = ${role}`.execute(db)
+    expect((await u.c.get(USERS)).statusCode).toBe(403)
+  })
+
   it('a session deleted or changed in SQL, and an organization created after a request named it, count at once', async () => {
     const u = await newUser()
     const sid = u.c.jar.get(`${t.config.sessionCookiePrefix}sessionid`)!
