@@ -17,7 +17,7 @@ import { startPostgres } from './postgres-cluster.ts'
 
 export interface Stat { median: number; p95: number; n: number; cpu: number; dbCpu?: number; queries: number }
 
-/** Statements sent to either database by this process (both clients counted where every query passes). */
+/** Statements sent to either database by this process (counted where every query of both clients passes). */
 let statements = 0
 {
   const pgliteQuery = PGlite.prototype.query
@@ -25,6 +25,11 @@ let statements = 0
     statements++
     return pgliteQuery.apply(this, args)
   } as PGlite['query']
+  const pgliteExec = PGlite.prototype.exec
+  PGlite.prototype.exec = function (this: PGlite, ...args: Parameters<PGlite['exec']>) {
+    statements++
+    return pgliteExec.apply(this, args)
+  } as PGlite['exec']
   const pgQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     statements++
