@@ -40,9 +40,13 @@ describe('the request identity', () => {
     const first = await reader.read(sid, [])
     expect(first?.session_id).toBe(sid)
     expect(reader.size).toBe(dbKind() === 'pglite' ? 1 : 0)
+    expect(reader.indexed ?? 0).toBe(dbKind() === 'pglite' ? 2 : 0) // by session, by user
     // what a request is handed is its own copy: changing it changes nothing kept
     first!.session_data!.scratch = 1
     expect((await reader.read(sid, []))?.session_data?.scratch).toBeUndefined()
+    // a session ended leaves nothing behind, in the entries or their indexes
+    await sql`delete from sessions where id = ${sid}`.execute(t.database.db)
+    expect([reader.size, reader.indexed ?? 0]).toEqual([0, 0])
   })
 
   it('a logout ends the session for the very next request', async () => {

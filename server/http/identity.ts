@@ -57,12 +57,13 @@ export async function readIdentity(db: DB, sid: string | undefined, lookups: rea
 
 export interface IdentityReader {
   read(sid: string | undefined, lookups: readonly OrgLookup[]): Promise<IdentityRow | undefined>
-  /** Entries kept (tests). */
+  /** Entries kept, and lines of its two indexes (tests). */
   readonly size: number
+  readonly indexed?: number
 }
 
-/** At most this many identities are kept; past it the cache starts again empty (any text may be sent as a cookie). */
-const MAX_ENTRIES = 10_000
+/** At most this many identities are kept (each ≈ 3 KB: the session data holds its RSA key); past it the cache starts again empty. */
+const MAX_ENTRIES = 5_000
 export const IDENTITY_CHANNEL = 'identity_changed'
 
 /**
@@ -92,8 +93,21 @@ export async function identityReader(database: Database, opts: { afterRead?: () 
     if (!s) map.set(k, (s = new Set()))
     s.add(key)
   }
+  /** Drops entries and their index lines (neither index outgrows the entries). */
   const drop = (keys: Set<string> | undefined) => {
-    for (const k of keys ?? []) entries.delete(k)
+    for (const k of [...(keys ?? [])]) {
+      const e = entries.get(k)
+      if (!e) continue
+      entries.delete(k)
+      const unindex = (map: Map<string, Set<string>>, at: string | null) => {
+        const set = at ? map.get(at) : undefined
+        if (!set) return
+        set.delete(k)
+        if (!set.size) map.delete(at!)
+      }
+      unindex(bySession, e.session_id)
+      unindex(byUser, e.user_id)
+    }
   }
   const clear = () => {
     entries.clear()
@@ -102,17 +116,9 @@ export async function identityReader(database: Database, opts: { afterRead?: () 
   }
   await database.watchSql(IDENTITY_CHANNEL, (payload) => {
     generation++
-    if (payload.startsWith('s:')) {
-      const sid = payload.slice(2)
-      drop(bySession.get(sid))
-      bySession.delete(sid)
-    } else if (payload.startsWith('u:')) {
-      const uid = payload.slice(2)
-      drop(byUser.get(uid))
-      byUser.delete(uid)
-    } else {
-      clear()
-    }
+    if (payload.startsWith('s:')) drop(bySession.get(payload.slice(2)))
+    else if (payload.startsWith('u:')) drop(byUser.get(payload.slice(2)))
+    else clear()
   })
   // The triggers of migration 125 notify this connection only.
   await sql`select set_config('bastion.identity_notify', 'on', false)`.execute(db)
@@ -120,11 +126,15 @@ export async function identityReader(database: Database, opts: { afterRead?: () 
   const copy = (r: IdentityRow): IdentityRow => ({ ...r, session_data: r.session_data && structuredClone(r.session_data) })
   return {
     get size() { return entries.size },
+    get indexed() { return [...bySession.values(), ...byUser.values()].reduce((n, set) => n + set.size, 0) },
     async read(sid, lookups) {
       if (!sid) return readIdentity(db, sid, lookups)
       const key = `${sid}\n${JSON.stringify(lookups)}`
       const hit = entries.get(key)
-      if (hit && hit.session_expires && hit.session_expires.getTime() > Date.now()) return copy(hit)
+      if (hit) {
+        if (hit.session_expires && hit.session_expires.getTime() > Date.now()) return copy(hit)
+        drop(new Set([key])) // expired: read again
+      }
       const seen = generation
       const row = await readIdentity(db, sid, lookups)
       await opts.afterRead?.()
