@@ -158,7 +158,12 @@ export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfi
   }
   let orgId: string | undefined
   for (const v of orgValues) if ((orgId = resolved(v))) break
-  orgId ??= (await resolveOrgValue(db, session?.data.oid)) ?? ORG_IDS.DEFAULT
+  if (!orgId && session?.data.oid) {
+    // the session's organization: read with the identity when it is a plain id (as login stores it)
+    const v = orgValue(session.data.oid)
+    orgId = v && 'lookupId' in v && v.lookupId === session.data.oid ? identity?.session_org ?? undefined : await resolveOrgValue(db, session.data.oid)
+  }
+  orgId ??= ORG_IDS.DEFAULT
   const tz = validTz(typeof req.headers['x-tz'] === 'string' ? req.headers['x-tz'] : undefined) ?? 'Asia/Shanghai'
   const lang = parseLang(cookies[names.lang], req.headers['accept-language'])
   // The bindings read with the session serve its user; a token's user has its own read on first use.

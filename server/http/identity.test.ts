@@ -119,6 +119,36 @@ describe('the request identity', () => {
     expect((await reader.read(adminSid, [{ lookupName: name }]))?.orgs).toEqual([{ id, name }])
   })
 
+  it('the organization: oid, then header, then cookie, then the session\'s, then DEFAULT; unknown values fall through', async () => {
+    const db = t.database.db
+    const [a, b] = [randomUUID(), randomUUID()]
+    const [na, nb] = [`org-a-${a.slice(0, 8)}`, `org-b-${b.slice(0, 8)}`]
+    await sql`insert into organizations (id, name) values (${a}, ${na}), (${b}, ${nb})`.execute(db)
+    await sql`insert into user_groups (id, name, org_id) values (${randomUUID()}, 'in-a', ${a}), (${randomUUID()}, 'in-b', ${b}), (${randomUUID()}, 'in-default', ${ORG_IDS.DEFAULT})`.execute(db)
+    const admin = await t.as('admin')
+    const sid = admin.jar.get(`${t.config.sessionCookiePrefix}sessionid`)!
+    /** The groups the call sees (one per organization above): which organization it was resolved to. */
+    const seen = async (query: string, headers: Record<string, string> = {}) => {
+      const r = await admin.get(`/api/v1/users/groups/?name__in=in-a,in-b,in-default&limit=10${query}`, headers)
+      expect(r.statusCode, r.body).toBe(200)
+      return (r.json().results as { name: string }[]).map((g) => g.name).join()
+    }
+    const unknown = randomUUID()
+    expect(await seen('')).toBe('in-default')
+    expect(await seen(`&oid=${a}`, { 'x-jms-org': b })).toBe('in-a')
+    expect(await seen(`&oid=${unknown}`, { 'x-jms-org': nb })).toBe('in-b') // by name
+    expect(await seen(`&oid=nowhere`, { 'x-jms-org': 'DEFAULT' })).toBe('in-default')
+    admin.jar.set('X-JMS-ORG', a)
+    expect(await seen('', { 'x-jms-org': unknown })).toBe('in-a')
+    admin.jar.delete('X-JMS-ORG')
+    await sql`update sessions set data = data || ${JSON.stringify({ oid: b })}::jsonb where id = ${sid}`.execute(db)
+    expect(await seen('')).toBe('in-b')
+    expect(await seen('', { 'x-jms-org': unknown })).toBe('in-b')
+    // the session's organization deleted: DEFAULT, at once
+    await sql`delete from organizations where id = ${b}`.execute(db)
+    expect(await seen('')).toBe('in-default')
+  })
+
   it('a read that a change overtook is not kept', async () => {
     const u = await newUser()
     // another request renames the user after this one read it, before it kept it

@@ -1,6 +1,6 @@
 /**
  * A request's identity — its session, the session's user, the user's role bindings and the organizations the
- * request names — read in ONE query (server/http/context.ts builds `req.ctx` from it), and kept in memory between
+ * request and its session name — read in ONE query (server/http/context.ts builds `req.ctx` from it), and kept in memory between
  * requests where that is exact: beside PGlite, whose database lives in this process, triggers (migration 125)
  * announce every change of a session, a user, a role binding or an organization before the statement (or COMMIT)
  * that made it returns, and the entries it touches are dropped. On PostgreSQL, several processes share the
@@ -19,6 +19,8 @@ export interface IdentityRow {
   session_id: string | null
   session_data: SessionData | null
   session_expires: Date | null
+  /** The organization the session's `oid` names, when it is an existing organization's id (else null). */
+  session_org: string | null
   user_id: string | null
   username: string
   name: string
@@ -46,6 +48,7 @@ export async function readIdentity(db: DB, sid: string | undefined, lookups: rea
     return (await sql<IdentityRow>`select null as session_id, ${orgs} as orgs`.execute(db)).rows[0]
   }
   return (await sql<IdentityRow>`select s.id as session_id, s.data as session_data, s.expires_at as session_expires,
+      (select o.id from organizations o where o.id = case when s.data ->> 'oid' ~ ${UUID} then (s.data ->> 'oid')::uuid end) as session_org,
       u.id as user_id, u.username, u.name, u.email, u.is_active, u.source, u.is_first_login, u.date_expired,
       case when u.id is null then null else (select coalesce(json_agg(json_build_object('role_id', b.role_id, 'scope', b.scope, 'org_id', b.org_id)), '[]'::json)
         from role_bindings b where b.user_id = u.id) end as bindings,
