@@ -28,6 +28,7 @@ export const POSTGRES_SUITE: readonly { file: string; why: string }[] = [
   { file: 'server/resources/perms/perms.test.ts', why: 'the grant cache and its targeted invalidation by triggers (migrations 018, 025, 031)' },
   { file: 'server/resources/users/users.test.ts', why: 'organization membership denormalised by a trigger (migration 004)' },
   { file: 'server/security/sessions.test.ts', why: 'sessions saved by difference and ended by a trigger (migration 007), under concurrent requests' },
+  { file: 'server/http/identity.test.ts', why: 'a request\'s identity (session, user, bindings) kept in memory only beside PGlite: on PostgreSQL read by every request, and a logout, a disable or a role change counts at once (issue 32)' },
   { file: 'server/security/multiprocess.test.ts', why: 'two server processes on one database: sessions, one-time codes, settings cache' },
   { file: 'server/realtime/socket.test.ts', why: 'site-message counts pushed to sockets through LISTEN/NOTIFY' },
   { file: 'server/tasks/runner.test.ts', why: 'the task queue: claims with FOR UPDATE SKIP LOCKED, leases, two runners on one database' },

@@ -27,6 +27,13 @@ export interface Database {
   /** LISTEN/NOTIFY fan-out (in-process on PGlite). */
   notify(channel: string, payload: string): Promise<void>
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * PGlite only: notifications sent by SQL (a trigger's `pg_notify`), delivered to `handler` before the statement —
+   * or the COMMIT — that sent them returns (the database is in this process, so nothing else can see the change
+   * first). PostgreSQL has no such guarantee across processes: its notifications arrive after the commit, on
+   * another connection (use `listen`).
+   */
+  watchSql?(channel: string, handler: (payload: string) => void): Promise<void>
   /** Called after the LISTEN connection was lost and opened again (notifications may have been missed). */
   onReconnect(handler: () => void): () => void
   close(): Promise<void>
@@ -222,6 +229,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     },
     onReconnect() {
       return () => undefined
+    },
+    async watchSql(channel, handler) {
+      // Under the driver's lock: a LISTEN must not land inside another caller's transaction.
+      await db.connection().execute(async () => { await pglite.listen(channel, handler) })
     },
     async close() {
       await maintenance.stop()

@@ -5,10 +5,11 @@ import type { ServerConfig } from '../config.ts'
 import type { DB } from '../db/connection.ts'
 import { parseLang } from '../i18n.ts'
 import { ORG_IDS } from '../rbac/catalog.ts'
-import { effectivePerms } from '../rbac/perms.ts'
+import { effectivePerms, permsOfBindings } from '../rbac/perms.ts'
 import { notAuthenticated, permissionDenied } from './errors.ts'
+import { readIdentity, type IdentityReader, type OrgLookup } from './identity.ts'
 import type { AuthUser, RequestContext, Session } from './request-context.ts'
-import { loadSession } from './session.ts'
+import { isSessionId, sessionFromRow } from './session.ts'
 import { sealerFor } from '../auth/otp-store.ts'
 import { verifySignature } from '../auth/signature.ts'
 
@@ -25,23 +26,29 @@ export const cookieNames = (cfg: ServerConfig) => ({
   lang: 'django_language',
 })
 
+/** Time zones already checked (a browser sends the same one on every call; building a formatter to check it is not cheap). */
+const knownTz = new Map<string, boolean>()
+
 function validTz(tz: string | undefined): string | undefined {
   if (!tz || tz === 'undefined' || tz.length > 64) return undefined
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz })
-    return tz
-  } catch {
-    return undefined
+  let ok = knownTz.get(tz)
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz })
+      ok = true
+    } catch {
+      ok = false
+    }
+    if (knownTz.size >= 1000) knownTz.clear() // bounded: any text may be sent
+    knownTz.set(tz, ok)
   }
+  return ok ? tz : undefined
 }
 
 export async function loadUser(db: DB, id: string): Promise<AuthUser | null> {
   const r = await sql<AuthUser>`select id, username, name, email, is_active, source, is_first_login, date_expired
     from users where id = ${id}`.execute(db)
-  const u = r.rows[0]
-  if (!u || !u.is_active) return null
-  if (u.date_expired && u.date_expired.getTime() < Date.now()) return null
-  return u
+  return activeUser(r.rows[0])
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -50,25 +57,55 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-/** Resolves an organization value (id, name, ROOT/DEFAULT/GLOBAL keywords) to an id; undefined if unknown. */
-export async function resolveOrgValue(db: DB, raw: string | undefined): Promise<string | undefined> {
+/**
+ * An organization value (id, name, ROOT/DEFAULT/GLOBAL keywords): the id of a keyword, or what to look up
+ * (an id or a name); undefined for an empty value.
+ */
+type OrgValue = { id: string } | OrgLookup
+
+function orgValue(raw: string | undefined): OrgValue | undefined {
   if (!raw) return undefined
   const v = raw.trim().replace(/^"|"$/g, '')
   if (!v) return undefined
   const upper = v.toUpperCase()
-  if (upper === 'ROOT' || upper === 'GLOBAL' || v === ORG_IDS.ROOT) return ORG_IDS.ROOT
-  if (upper === 'DEFAULT') return ORG_IDS.DEFAULT
-  const r = UUID_RE.test(v)
-    ? await sql<{ id: string }>`select id from organizations where id = ${v}`.execute(db)
-    : await sql<{ id: string }>`select id from organizations where name = ${v}`.execute(db)
+  if (upper === 'ROOT' || upper === 'GLOBAL' || v === ORG_IDS.ROOT) return { id: ORG_IDS.ROOT }
+  if (upper === 'DEFAULT') return { id: ORG_IDS.DEFAULT }
+  return UUID_RE.test(v) ? { lookupId: v.toLowerCase() } : { lookupName: v }
+}
+
+/** Resolves an organization value (id, name, ROOT/DEFAULT/GLOBAL keywords) to an id; undefined if unknown. */
+export async function resolveOrgValue(db: DB, raw: string | undefined): Promise<string | undefined> {
+  const v = orgValue(raw)
+  if (!v || 'id' in v) return v?.id
+  const r = 'lookupId' in v
+    ? await sql<{ id: string }>`select id from organizations where id = ${v.lookupId}`.execute(db)
+    : await sql<{ id: string }>`select id from organizations where name = ${v.lookupName}`.execute(db)
   return r.rows[0]?.id
 }
 
+/** A user row as read, or null when it may not act (disabled, expired). */
+function activeUser(u: AuthUser | undefined | null): AuthUser | null {
+  if (!u || !u.is_active) return null
+  if (u.date_expired && u.date_expired.getTime() < Date.now()) return null
+  return u
+}
+
 /** Builds `req.ctx`: session, authenticated user (bearer token, then session + CSRF), org, time zone, language. */
-export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfig): Promise<RequestContext> {
+export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfig, identities?: IdentityReader): Promise<RequestContext> {
   const names = cookieNames(cfg)
   const cookies = req.cookies ?? {}
-  const session: Session | null = await loadSession(db, cookies[names.session])
+  const query = req.query as Record<string, unknown> | undefined
+  const orgValues = [
+    orgValue(typeof query?.oid === 'string' ? query.oid : undefined),
+    orgValue(typeof req.headers['x-jms-org'] === 'string' ? req.headers['x-jms-org'] : undefined),
+    orgValue(cookies[names.org]),
+  ]
+  // Values after the first keyword never count: only those before it are looked up.
+  const firstKeyword = orgValues.findIndex((v) => !!v && 'id' in v)
+  const lookups = (firstKeyword < 0 ? orgValues : orgValues.slice(0, firstKeyword)).filter((v): v is OrgLookup => !!v && !('id' in v))
+  const sid = isSessionId(cookies[names.session]) ? cookies[names.session] : undefined
+  const identity = identities ? await identities.read(sid, lookups) : await readIdentity(db, sid, lookups)
+  const session: Session | null = identity?.session_id ? sessionFromRow(identity.session_id, identity.session_data) : null
   let user: AuthUser | null = null
   let authBy: RequestContext['authBy'] = null
 
@@ -89,8 +126,15 @@ export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfi
       authBy = 'signature'
     }
   }
+  // The session's user as read with the session (same columns as loadUser).
+  const sessionUser = identity?.user_id && session?.data.userId
+    ? activeUser({
+      id: identity.user_id, username: identity.username, name: identity.name, email: identity.email, is_active: identity.is_active,
+      source: identity.source, is_first_login: identity.is_first_login, date_expired: identity.date_expired === null ? null : new Date(identity.date_expired),
+    })
+    : null
   if (!user && session?.data.userId) {
-    const candidate = await loadUser(db, session.data.userId)
+    const candidate = sessionUser
     let csrfOk = true
     if (candidate && UNSAFE.has(req.method) && req.url.startsWith('/api/')) {
       const header = req.headers['x-csrftoken']
@@ -104,22 +148,31 @@ export async function buildContext(req: FastifyRequest, db: DB, cfg: ServerConfi
     }
   }
 
-  const query = req.query as Record<string, unknown> | undefined
-  const oidRaw = typeof query?.oid === 'string' ? query.oid : undefined
-  const headerOrg = typeof req.headers['x-jms-org'] === 'string' ? req.headers['x-jms-org'] : undefined
-  const orgId =
-    (await resolveOrgValue(db, oidRaw)) ??
-    (await resolveOrgValue(db, headerOrg)) ??
-    (await resolveOrgValue(db, cookies[names.org])) ??
-    (await resolveOrgValue(db, session?.data.oid)) ??
-    ORG_IDS.DEFAULT
+  // The first value that names an existing organization, in the order of contract §1.6; then the session's.
+  const found = identity?.orgs ?? []
+  const resolved = (v: OrgValue | undefined): string | undefined => {
+    if (!v) return undefined
+    if ('id' in v) return v.id
+    if ('lookupId' in v) return found.find((o) => o.id === v.lookupId)?.id
+    return found.find((o) => o.name === v.lookupName)?.id
+  }
+  let orgId: string | undefined
+  for (const v of orgValues) if ((orgId = resolved(v))) break
+  if (!orgId && session?.data.oid) {
+    // the session's organization: read with the identity when it is a plain id (as login stores it)
+    const v = orgValue(session.data.oid)
+    orgId = v && 'lookupId' in v && v.lookupId === session.data.oid ? identity?.session_org ?? undefined : await resolveOrgValue(db, session.data.oid)
+  }
+  orgId ??= ORG_IDS.DEFAULT
   const tz = validTz(typeof req.headers['x-tz'] === 'string' ? req.headers['x-tz'] : undefined) ?? 'Asia/Shanghai'
   const lang = parseLang(cookies[names.lang], req.headers['accept-language'])
+  // The bindings read with the session serve its user; a token's user has its own read on first use.
+  const bindings = user && user === sessionUser ? identity?.bindings ?? undefined : undefined
   const permCache = new Map<string, Promise<Set<string>>>()
   const permsIn = (org: string) => {
     if (!user) return Promise.resolve(new Set<string>())
     let p = permCache.get(org)
-    if (!p) permCache.set(org, (p = effectivePerms(db, user.id, org)))
+    if (!p) permCache.set(org, (p = bindings ? permsOfBindings(db, bindings, org) : effectivePerms(db, user.id, org)))
     return p
   }
   return { db, session, user, authBy, orgId, tz, lang, ip: req.ip, perms: () => permsIn(orgId), permsIn }

@@ -29,9 +29,19 @@ function makeSession(id: string, data: SessionData, isNew: boolean): Session {
   return { id, data: tracked(data, changed), changed, isNew, dirty: isNew, destroyed: false }
 }
 
+/** A session read with other data (server/http/context.ts reads it with its user in one query). */
+export function sessionFromRow(id: string, data: SessionData | null): Session {
+  return makeSession(id, data ?? {}, false)
+}
+
+/** A cookie value that can name a session (anything else is no session, and no query is made). */
+export function isSessionId(id: string | undefined): id is string {
+  return !!id && SESSION_ID_RE.test(id)
+}
+
 /** Sessions live in the database so several server processes can share them. */
 export async function loadSession(db: DB, id: string | undefined): Promise<Session | null> {
-  if (!id || !SESSION_ID_RE.test(id)) return null
+  if (!isSessionId(id)) return null
   const r = await sql<{ id: string; data: SessionData }>`
     select id, data from sessions where id = ${id} and expires_at > now()`.execute(db)
   const row = r.rows[0]

@@ -13,7 +13,7 @@ function builtinPerms(roleId: string): string[] | undefined {
   return perms
 }
 
-interface BindingRow { role_id: string; scope: string; org_id: string | null }
+export interface BindingRow { role_id: string; scope: string; org_id: string | null }
 
 /** Every binding of a user: system ones and org ones in all orgs. */
 export async function userBindings(db: DB, userId: string): Promise<BindingRow[]> {
@@ -43,7 +43,11 @@ export async function rolePermissions(db: DB, roleIds: string[]): Promise<Map<st
  * bindings only for that org; in ROOT only system bindings count.
  */
 export async function effectivePerms(db: DB, userId: string, orgId: string): Promise<Set<string>> {
-  const bindings = await userBindings(db, userId)
+  return permsOfBindings(db, await userBindings(db, userId), orgId)
+}
+
+/** effectivePerms over bindings already read (the request context reads them with the session and the user). */
+export async function permsOfBindings(db: DB, bindings: readonly BindingRow[], orgId: string): Promise<Set<string>> {
   const relevant = bindings.filter((b) => b.scope === 'system' || (orgId !== ORG_IDS.ROOT && b.org_id === orgId))
   const perms = await rolePermissions(db, relevant.map((b) => b.role_id))
   const out = new Set<string>()

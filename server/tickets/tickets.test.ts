@@ -114,6 +114,11 @@ describe(`tickets (${dbKind()})`, () => {
     // the badge: boss1 has it open
     const badge = (await u.boss1!.c.get(`${T}tickets/?assignees__id=${u.boss1!.id}&status=open&limit=15&offset=0`)).json()
     expect(badge.count).toBe(1)
+    // …as the console's header asks it (src/api/tickets.ts): the count and one row of its id only; level 2's not yet
+    const header = (await u.boss1!.c.get(`${T}tickets/?assignees__id=${u.boss1!.id}&status=open&offset=0&limit=1&fields=id`)).json()
+    expect(header).toMatchObject({ count: 1, results: [{ id: t.id }] })
+    expect(Object.keys(header.results[0])).toEqual(['id'])
+    expect((await u.boss2!.c.get(`${T}tickets/?assignees__id=${u.boss2!.id}&status=open&offset=0&limit=1&fields=id`)).json().count).toBe(0)
     expect((await u.boss1!.c.put(`${TYPED.apply_asset}${t.id}/approve/`)).body).toBe('"ok"')
     const mid = (await u.applicant!.c.get(`${TYPED.apply_asset}${t.id}/`)).json()
     expect(mid.approval_step).toEqual({ value: 2, label: 'Two level' })

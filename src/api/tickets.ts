@@ -10,8 +10,9 @@ export async function fetchAssignedOpenCount(userId: string, signal?: AbortSigna
   try {
     const page = await request<{ count?: unknown }>('get', TICKETS_URL, silent({
       signal,
-      // one row: only the count is shown (lina asks a page of 15 for the same number)
-      searchParams: { assignees__id: userId, status: 'open', offset: 0, limit: 1 },
+      // only the count is shown: one row of one field (no applicant, no process map to read); lina asks a page of
+      // 15 for the same number
+      searchParams: { assignees__id: userId, status: 'open', offset: 0, limit: 1, fields: 'id' },
     }))
     return typeof page?.count === 'number' ? page.count : 0
   } catch (e) {

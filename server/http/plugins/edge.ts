@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
 import { buildContext } from '../context.ts'
+import { identityReader } from '../identity.ts'
 import { compressAnswer } from '../compress.ts'
 import { finishSession } from '../pages.ts'
 import { DRAIN_LIMIT, drainBody, hasUnreadBody } from './body-parsers.ts'
@@ -74,11 +75,13 @@ export const requestEdge = appWide('request-edge', async (app) => {
   const { config, database } = app.services
   app.decorateRequest('ctx', null as never)
   const proxyMode = !!config.jumpserverUrl
+  // Sessions, users, bindings: read once per request (kept between requests only beside PGlite; identity.ts).
+  const identities = proxyMode ? undefined : await identityReader(database)
   app.addHook('onRequest', async (req) => {
     rejectNulBytes(req)
     // In proxy mode the real JumpServer owns sessions, auth and organizations.
     if (proxyMode || PUBLIC_FILE.test(req.url)) return
-    req.ctx = await buildContext(req, database.db, config)
+    req.ctx = await buildContext(req, database.db, config, identities)
   })
   app.addHook('onSend', async (req, reply, payload) => {
     securityHeaders(reply)
