@@ -70,6 +70,7 @@ export const LIVE_MESSAGES: Record<string, [zh: string, ja: string]> = {
   'The session was terminated.': ['会话已被终断。', 'セッションは終了させられました。'],
   'The session ended.': ['会话已结束。', 'セッションは終了しました。'],
   'The session owner removed you from the session.': ['会话所有者已将您移出会话。', 'セッションの所有者があなたをセッションから外しました。'],
+  'The share link expired: you have left the session.': ['分享链接已过期：您已离开会话。', '共有リンクの有効期限が切れたため、セッションから退出しました。'],
   'The server holding the session did not answer.': ['持有该会话的服务器没有响应。', 'セッションを保持しているサーバーが応答しませんでした。'],
   'Only the session\'s user can share it.': ['只有会话的用户可以分享它。', 'セッションを共有できるのはセッションのユーザーだけです。'],
   'Sharing is not permitted on this session.': ['此会话不允许分享。', 'このセッションでは共有が許可されていません。'],
@@ -85,6 +86,20 @@ export const LIVE_MESSAGES: Record<string, [zh: string, ja: string]> = {
 addMessages(LIVE_MESSAGES)
 
 type Mode = 'monitor' | 'readonly' | 'writable'
+
+/** Timers of the live service (tests inject their own with the manager's clock: nothing waits on real time). */
+export interface LiveTimers {
+  set(fn: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+const realTimers: LiveTimers = {
+  set: (fn, ms) => setTimeout(fn, ms).unref(),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
+
+/** The longest a timer is set for (setTimeout's bound); a later deadline is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** Where a watcher's screen goes. `seq` orders output relayed from another process against a snapshot. */
 interface Sink {
@@ -417,6 +432,10 @@ class Watcher implements Sink {
   private lagging = false
   private resyncing = false
   closed = false
+  /** A joiner's record is finished (left, removed or expired): the socket's close does not finish it again. */
+  recordFinished = false
+  /** A joiner's removal when the share expires (LiveService.expireAt). */
+  expiry?: unknown
 
   constructor(readonly socket: WebSocket, readonly feed: Feed, readonly mode: Mode, readonly lang: Lang, readonly recordId?: string) {}
 
@@ -479,7 +498,7 @@ class Watcher implements Sink {
     this.closed = true
     this.feed.remove(this)
     const message = info.reason === 'terminated' ? tr(this.lang, 'The session was terminated.')
-      : info.reason === 'removed' || info.reason === 'unreachable' ? info.message : tr(this.lang, 'The session ended.')
+      : info.reason === 'removed' || info.reason === 'unreachable' || info.reason === 'expired' ? info.message : tr(this.lang, 'The session ended.')
     this.json({ type: 'close', reason: info.reason, message })
     this.socket.close(1000)
   }
@@ -494,6 +513,8 @@ export class LiveService {
   private readonly remote = new Map<string, RemoteFeed>()
   private readonly publishers = new Map<string, Publisher>()
   private readonly byRecord = new Map<string, Watcher>()
+  /** Injectable (tests): the joiners' expiry timers. The clock is the manager's `now()`. */
+  timers: LiveTimers = realTimers
   private unlisten?: () => Promise<void>
   private timer?: NodeJS.Timeout
   private dead = false
@@ -623,7 +644,11 @@ export class LiveService {
       return
     }
     if (m.op === 'kick') {
-      this.byRecord.get(m.record)?.end({ reason: 'removed', message: tr(this.byRecord.get(m.record)!.lang, 'The session owner removed you from the session.') })
+      const w = this.byRecord.get(m.record)
+      if (!w) return
+      // the owner's call finished the record and told the owner's tab
+      w.recordFinished = true
+      w.end({ reason: 'removed', message: tr(w.lang, 'The session owner removed you from the session.') })
       return
     }
     const s = this.manager.sessions.get(m.session)
@@ -704,6 +729,35 @@ export class LiveService {
 
   unwatch(w: Watcher) {
     if (w.recordId && this.byRecord.get(w.recordId) === w) this.byRecord.delete(w.recordId)
+    if (w.expiry !== undefined) this.timers.clear(w.expiry)
+    w.expiry = undefined
+  }
+
+  /**
+   * A joiner stays while their share link is valid: at `expiresAt` (the sharing's creation + its minutes, on the
+   * manager's clock) they are removed — the record finished with that time, the socket told (`close`, reason
+   * `expired`) and closed, the owner's tab told who is left. Checked again when the timer fires, so a clock that
+   * moved less than the timer does not remove early.
+   */
+  expireAt(w: Watcher, expiresAt: number): void {
+    if (!w.recordId || w.closed) return
+    if (w.expiry !== undefined) this.timers.clear(w.expiry)
+    const wait = expiresAt - this.manager.now()
+    if (wait > 0) {
+      w.expiry = this.timers.set(() => this.expireAt(w, expiresAt), Math.min(wait, MAX_TIMER_MS))
+      return
+    }
+    w.expiry = undefined
+    void this.expire(w).catch((err) => this.app.log.warn({ err }, 'removing an expired joiner failed'))
+  }
+
+  private async expire(w: Watcher): Promise<void> {
+    if (w.closed || !w.recordId) return
+    w.recordFinished = true
+    await sql`update session_join_records set is_finished = true, date_left = ${new Date(this.manager.now())}, date_updated = ${new Date(this.manager.now())}
+      where id = ${w.recordId} and not is_finished`.execute(this.db)
+    w.end({ reason: 'expired', message: tr(w.lang, 'The share link expired: you have left the session.') })
+    await this.send({ op: 'left', session: w.feed.sessionId, record: w.recordId })
   }
 }
 
@@ -738,11 +792,9 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
     let started = false
     let bucket = INPUT_BURST_BYTES
     let bucketAt = Date.now()
-    let left = false
-
     const leave = async (w: Watcher) => {
-      if (left || !w.recordId) return
-      left = true
+      if (w.recordFinished || !w.recordId) return
+      w.recordFinished = true
       await manager.component.call('PATCH', `/api/v1/terminal/session-join-records/${w.recordId}/finished/`).catch(() => undefined)
       await live.send({ op: 'left', session: w.feed.sessionId, record: w.recordId }).catch(() => undefined)
     }
@@ -762,7 +814,8 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
       }
       // join: the share link's id and its verify code
       const sharingId = isUuid(msg.sharing) ? normUuid(msg.sharing) : ''
-      const sharing = sharingId ? (await sql<{ session_id: string; action_permission: string }>`select session_id, action_permission from session_sharings where id = ${sharingId}`.execute(db())).rows[0] : undefined
+      const sharing = sharingId ? (await sql<{ session_id: string; action_permission: string; date_created: Date; expired_time: number }>`
+        select session_id, action_permission, date_created, expired_time from session_sharings where id = ${sharingId}`.execute(db())).rows[0] : undefined
       if (!sharing) return fail('share_not_found', tr(lang, 'The share link does not exist.'))
       if (!(await live.holderOf(sharing.session_id))) return fail('session_not_found', tr(lang, 'The session is not online.'))
       let record: string
@@ -785,10 +838,12 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
         }
         throw e
       }
-      return attach(sharing.session_id, sharing.action_permission === 'writable' ? 'writable' : 'readonly', record)
+      const expiresAt = new Date(sharing.date_created).getTime() + sharing.expired_time * 60_000
+      return attach(sharing.session_id, sharing.action_permission === 'writable' ? 'writable' : 'readonly', { record, expiresAt })
     }
 
-    const attach = async (sessionId: string, mode: Mode, record?: string) => {
+    const attach = async (sessionId: string, mode: Mode, join?: { record: string; expiresAt: number }) => {
+      const record = join?.record
       const feed = await live.feedOf(sessionId)
       const row = await sessionRow(db(), sessionId)
       if (!feed || !row || row.is_finished) return fail('session_not_found', tr(lang, 'The session is not online.'))
@@ -803,7 +858,10 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
         w.end({ reason: 'unreachable', message: tr(lang, 'The server holding the session did not answer.') })
         return
       }
-      if (record) await live.send({ op: 'joined', session: sessionId, record })
+      if (join) {
+        live.expireAt(w, join.expiresAt)
+        await live.send({ op: 'joined', session: sessionId, record: join.record })
+      }
     }
 
     socket.on('message', (data: RawData) => {
