@@ -26,7 +26,7 @@ import { constants as zlib, createGunzip, createGzip } from 'node:zlib'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { RawData, WebSocket } from 'ws'
-import type { DB } from '../db/connection.ts'
+import type { Database, DB } from '../db/connection.ts'
 import { resourceApi } from '../engine/index.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
@@ -45,6 +45,8 @@ import { openSocket, parseFrame } from './socket-open.ts'
 export const LIVE_SOCKET_PATH = '/ws/terminal/live/'
 /** Output is sent between processes in NOTIFY payloads of at most this many bytes (base64: ~6.7 KB of the 8000). */
 const NOTIFY_BYTES = 5000
+/** At most this many notifications in one statement (~110 KB). */
+const NOTIFY_BATCH = 16
 /** A remote watcher says it is still there this often; the holder stops publishing after WATCH_EXPIRE_MS without. */
 const WATCH_REFRESH_MS = 10_000
 const WATCH_EXPIRE_MS = 30_000
@@ -124,6 +126,18 @@ interface Feed {
 }
 
 const streamChannel = (sessionId: string) => `tl_${sessionId.replace(/-/g, '')}`
+
+/**
+ * Several notifications on one channel in one statement (PostgreSQL delivers them in the order they were made:
+ * `unnest` gives the array's elements in order); PGlite's in-process notify one by one.
+ */
+async function notifyAll(database: Database, channel: string, payloads: string[]): Promise<void> {
+  if (database.kind !== 'postgres' || payloads.length === 1) {
+    for (const p of payloads) await database.notify(channel, p)
+    return
+  }
+  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) as p`.execute(database.db)
+}
 
 /** The session of this process: one listener on it, fanned out to every sink. */
 class LocalFeed implements Feed {
@@ -229,7 +243,9 @@ class Publisher implements Sink {
   private batch: Buffer[] = []
   private batchBytes = 0
   private batchTimer?: NodeJS.Timeout
-  private chain: Promise<void> = Promise.resolve()
+  /** Messages waiting for the database, in order; one statement at a time carries all of them (up to NOTIFY_BATCH). */
+  private queue: Array<{ payload: string; bytes: number }> = []
+  private sending = false
   private pending = 0
   private dropped = false
   readonly watchers = new Map<string, number>()
@@ -242,16 +258,30 @@ class Publisher implements Sink {
 
   private publish(msg: StreamMessage, bytes = 0) {
     this.pending += bytes
-    this.chain = this.chain
-      .then(() => this.live.database.notify(this.channel, JSON.stringify(msg)))
-      .catch((err) => this.live.app.log.warn({ err }, 'live session publish failed'))
-      .finally(() => {
-        this.pending -= bytes
+    this.queue.push({ payload: JSON.stringify(msg), bytes })
+    if (!this.sending) void this.send()
+  }
+
+  /**
+   * Sends what waits, in order: while one statement is on its way the next messages gather, and the next statement
+   * carries them all (a round trip per message capped a busy session's stream at the database's round-trip rate).
+   */
+  private async send() {
+    this.sending = true
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, NOTIFY_BATCH)
+        await notifyAll(this.live.database, this.channel, batch.map((m) => m.payload))
+          .catch((err) => this.live.app.log.warn({ err }, 'live session publish failed'))
+        for (const m of batch) this.pending -= m.bytes
         if (this.dropped && this.pending === 0) {
           this.dropped = false
-          this.publish({ t: 'l' })
+          this.queue.push({ payload: JSON.stringify({ t: 'l' } satisfies StreamMessage), bytes: 0 })
         }
-      })
+      }
+    } finally {
+      this.sending = false
+    }
   }
 
   private flushBatch() {
