@@ -4,7 +4,7 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import babel from '@rolldown/plugin-babel'
 import { lingui } from '@lingui/vite-plugin'
-import { earlyStart, firstScreenGroups, lightThemeAtBuild, precompress, thenBuildLogin } from './scripts/vite-plugins.ts'
+import { earlyStart, firstScreenGroups, xtermGroup, lightThemeAtBuild, precompress, thenBuildLogin } from './scripts/vite-plugins.ts'
 import { griffelExtract, inlineTokensPlugin } from './scripts/griffel-extract.ts'
 import { iconImportsByFamily } from './scripts/icon-imports.ts'
 
@@ -34,7 +34,12 @@ export default defineConfig({
     emptyOutDir: !apart,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: apart
-      ? { input: { [apart]: `${apart}.html` }, treeshake: { moduleSideEffects: pureModules }, output: { charset: 'ascii' } }
+      ? {
+          input: { [apart]: `${apart}.html` },
+          treeshake: { moduleSideEffects: pureModules },
+          // the web terminal's xterm: the same chunk file as the console's (scripts/vite-plugins.ts, xtermGroup)
+          output: { charset: 'ascii', ...(apart === 'luna' ? { codeSplitting: { groups: [xtermGroup] } } : {}) },
+        }
       : {
           input: { main: 'index.html' },
           treeshake: { moduleSideEffects: pureModules },

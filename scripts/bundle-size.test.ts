@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { forbiddenInFirstLoad, measure, missingPreloads, preloadLists } from './bundle-size.ts'
+import { forbiddenInFirstLoad, measure, missingPreloads, preloadLists, xtermFiles } from './bundle-size.ts'
 
 // The head of a chunk as Vite writes it when the chunk's dynamic imports wait for other files.
 const chunk = (files: string[]) =>
@@ -44,5 +44,20 @@ describe('code an entry must not load first', () => {
     expect(forbiddenInFirstLoad(dist, measure(dist, 'index.html'))).toEqual(['xterm'])
     expect(forbiddenInFirstLoad(dist, measure(dist, 'luna.html'))).toEqual([])
     expect(forbiddenInFirstLoad(dist, measure(dist, 'login.html'))).toEqual([])
+  })
+})
+
+describe("xterm's file", () => {
+  let dist = ''
+  afterEach(() => rmSync(dist, { recursive: true, force: true }))
+
+  it('names every chunk that carries xterm (the console and the web terminal should share one)', () => {
+    dist = mkdtempSync(join(tmpdir(), 'bundle-size-'))
+    mkdirSync(join(dist, 'assets'))
+    writeFileSync(join(dist, 'assets', 'xterm-1.js'), 'export const c="xterm-helper-textarea";')
+    writeFileSync(join(dist, 'assets', 'main-1.js'), 'export const m=()=>import("./xterm-1.js");')
+    expect(xtermFiles(dist)).toEqual(['assets/xterm-1.js'])
+    writeFileSync(join(dist, 'assets', 'xterm-2.js'), 'import{n as e}from"./rt.js";export const c="xterm-helper-textarea";')
+    expect(xtermFiles(dist)).toEqual(['assets/xterm-1.js', 'assets/xterm-2.js'])
   })
 })

@@ -136,6 +136,17 @@ export function forbiddenInFirstLoad(dist: string, size: EntrySize): string[] {
     .map(({ what }) => what)
 }
 
+/**
+ * The JavaScript files of the build that carry xterm (its marker): one file, shared by the console's lazy terminal
+ * views and the web terminal's first load (scripts/vite-plugins.ts, `xtermGroup`: both builds write the same bytes
+ * under the same name). Two files mean a visitor of /luna/ downloads xterm again for the console's monitor.
+ */
+export function xtermFiles(dist: string): string[] {
+  const assets = join(dist, 'assets')
+  if (!existsSync(assets)) return []
+  return readdirSync(assets).filter((n) => n.endsWith('.js') && readFileSync(join(assets, n), 'utf8').includes('xterm-helper-textarea')).map((n) => `assets/${n}`).sort()
+}
+
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 
 function main() {
@@ -170,6 +181,11 @@ function main() {
     console.log(`list pages' first visit: ${Object.keys(pages).length} pages, ${Math.min(...counts)}–${Math.max(...counts)} files besides the first chunk — budget ${LIST_FILES_BUDGET} (users ${LIST_FILES_BUDGETS['/console/users/users']}, asset lists ${TREE_LIST_FILES_BUDGET}) ${overPages.length ? 'EXCEEDED' : 'ok'}`)
     for (const [path, files] of overPages) console.log(`  ${path}: ${files.length} files`)
   }
+  const xterm = xtermFiles(dist)
+  const lunaFiles = existsSync(join(dist, 'luna.html')) ? measure(dist, 'luna.html').files : []
+  const xtermShared = xterm.length === 1 && lunaFiles.includes(xterm[0]!)
+  over ||= !xtermShared
+  console.log(`xterm: ${xterm.length} file(s) (${xterm.join(', ') || 'none'}) — one file, in the web terminal's first load and the console's lazy views: ${xtermShared ? 'ok' : 'NOT SO'}`)
   // No list found at all means the helper's format changed and the check would pass without checking anything.
   const { named, missing } = missingPreloads(dist)
   over ||= missing.length > 0 || named === 0

@@ -109,7 +109,19 @@ export function viewDeclarationGroup(id: string, ctx: ChunkingContext): string |
   return groupOf(id)
 }
 
+/**
+ * xterm, its fit add-on and its stylesheet (src/ui/terminal/xterm.ts, the one module that imports them): one chunk,
+ * `xterm`, in the console's build (lazy: the monitor, the job output) and in the web terminal's (its first load).
+ * Its code imports nothing, so both builds write the same bytes under the same name: one file in `dist/`, and a
+ * browser that has it from one page has it for the other (scripts/bundle-size.ts checks that they are one file).
+ */
+export const xtermGroup: CodeSplittingGroup = {
+  name: 'xterm', priority: 3,
+  test: (id) => /[\\/](node_modules[\\/]@xterm[\\/](xterm|addon-fit)[\\/]|src[\\/]ui[\\/]terminal[\\/]xterm\.ts$)/.test(id),
+}
+
 export const firstScreenGroups: CodeSplittingGroup[] = [
+  xtermGroup,
   { name: 'app', priority: 2, tags: ['$initial'], test: (id) => !isEarlyModule(id) },
   // Every list page needs the list and table blocks (and the Fluent parts under them): one chunk, not fifteen.
   // Their dialogs (`*Dialog.tsx`) and parts loaded on use (`*.lazy.tsx`) stay out of it.

@@ -139,6 +139,21 @@ describe('live sessions across two server instances', () => {
     }
   })
 
+  it('relays a burst of output to a watcher on the other instance whole and in order', async () => {
+    const g = await granted('mp-burst')
+    const { w, id } = await openSession(firstAddr, g)
+    const m = await LiveClient.open(secondAddr, admin, { type: 'monitor', session: id })
+    await m.until(() => !!m.frame('live-info'), 'monitoring from the other instance')
+    // ~110 KB in a moment: many notifications, sent several to a statement while the previous one is on its way
+    w.type('seq -f "n%06g" 1 12000; echo burst-$((6*6))-done\r')
+    await m.until(() => m.output.includes('burst-36-done'), 'the burst on the other instance', 60_000)
+    const numbers = [...m.output.matchAll(/n(\d{6})/g)].map((x) => Number(x[1]))
+    const from = numbers.indexOf(1)
+    expect(numbers.slice(from)).toEqual(Array.from({ length: 12000 }, (_, i) => i + 1))
+    w.send({ type: 'close' })
+    await m.until(() => m.closed !== null, 'closed with the session')
+  })
+
   it('finishes the sessions of an instance that died once its lease expired, keeping the recording so far', async () => {
     const g = await granted('mp-dead')
     const { w, id } = await openSession(firstAddr, g)

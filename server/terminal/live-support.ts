@@ -1,7 +1,7 @@
 /** A real websocket client of /ws/terminal/live/ for the live-session tests (monitor, join). */
 import type { TestClient } from '../testing.ts'
 import { TermClient, tokenFor, type Granted } from './test-support.ts'
-import { LIVE_SOCKET_PATH } from './live.ts'
+import { LIVE_SOCKET_PATH, type LiveTimers } from './live.ts'
 
 /** The live socket's client: the terminal socket's, on another path (monitors and joiners; a joiner types as `data`). */
 export class LiveClient extends TermClient {
@@ -30,3 +30,43 @@ export async function openSession(address: string, g: Granted): Promise<{ w: Ter
   return { w, id: info.id }
 }
 
+
+/**
+ * The live service's timers on a clock the test moves (LiveTimers): nothing waits on real time. `runDue()` runs what
+ * is due at the clock's time; `fireAll()` runs every timer whatever the clock says (a timer that fired early).
+ */
+export class ManualTimers implements LiveTimers {
+  private readonly pending = new Set<{ at: number; fn: () => void }>()
+
+  constructor(private readonly now: () => number) {}
+
+  set(fn: () => void, ms: number): unknown {
+    const t = { at: this.now() + ms, fn }
+    this.pending.add(t)
+    return t
+  }
+
+  clear(handle: unknown): void {
+    this.pending.delete(handle as { at: number; fn: () => void })
+  }
+
+  get size(): number {
+    return this.pending.size
+  }
+
+  runDue(): number {
+    const due = [...this.pending].filter((t) => t.at <= this.now())
+    for (const t of due) {
+      this.pending.delete(t)
+      t.fn()
+    }
+    return due.length
+  }
+
+  fireAll(): number {
+    const all = [...this.pending]
+    this.pending.clear()
+    for (const t of all) t.fn()
+    return all.length
+  }
+}

@@ -6,8 +6,9 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { tr } from '../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
-import { LiveClient, openSession } from './live-support.ts'
-import { LIVE_MESSAGES } from './live.ts'
+import { terminalManager } from './index.ts'
+import { LiveClient, ManualTimers, openSession } from './live-support.ts'
+import { LIVE_MESSAGES, liveService } from './live.ts'
 import { useTerminalFixture } from './test-support.ts'
 
 describe('live sessions: monitor, terminate, share', () => {
@@ -165,6 +166,87 @@ describe('live sessions: monitor, terminate, share', () => {
     expect(late.frame('error')).toMatchObject({ code: 'join_refused', message: 'Link expired' })
     w.send({ type: 'close' })
     await j.until(() => j.closed !== null, 'joiner closed with the session')
+  })
+
+  it('removes a joiner when the share expires: the socket is told and closed, the record gets its end time', async () => {
+    await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
+    const live = liveService(f.t.app)!
+    const manager = terminalManager(f.t.app)
+    const realNow = manager.now
+    const realTimers = live.timers
+    // the manager's clock, frozen and moved by the test; the live service's timers on it
+    let now = Date.now()
+    manager.now = () => now
+    const timers = new ManualTimers(manager.now)
+    live.timers = timers
+    try {
+      const g = await f.grantedUser('exp-owner')
+      const { w, id } = await openSession(f.address, g)
+      const joiner = await f.grantedUser('exp-joiner')
+      const share = (await g.c.post(`/api/v1/terminal/live/sessions/${id}/sharings/`, { users: [], expired_time: 5, action_permission: 'writable' })).json() as { id: string; verify_code: string }
+      const created = (await sql<{ date_created: Date }>`select date_created from session_sharings where id = ${share.id}`.execute(f.t.database.db)).rows[0]!.date_created
+      const expires = created.getTime() + 5 * 60_000
+      const j = await LiveClient.open(f.address, joiner.c, { type: 'join', sharing: share.id, code: share.verify_code })
+      await j.until(() => !!j.frame('live-info'), 'joined')
+      const record = (j.frame('live-info') as unknown as { record: string }).record
+      await w.until(() => w.frames.some((x) => x.type === 'share-participants' && (x.participants as unknown[]).length === 1), 'the owner hears of the joiner')
+      expect(timers.size).toBe(1)
+
+      // a minute before the end: nothing is due; a timer that fires early (the clock has not reached the end) is set again
+      now = expires - 60_000
+      expect(timers.runDue()).toBe(0)
+      expect(timers.fireAll()).toBe(1)
+      expect(timers.size).toBe(1)
+      j.send({ type: 'data', data: 'echo still-in-$((4*4))\r' })
+      await w.until(() => w.output.includes('still-in-16'), 'the joiner still types into the session')
+      expect(j.closed).toBeNull()
+
+      // the end: the joiner is told and the socket closes; the record is finished at that time; the owner hears it
+      now = expires + 1000
+      expect(timers.runDue()).toBe(1)
+      await j.until(() => j.closed !== null, 'removed at expiry')
+      expect(j.frame('close')).toMatchObject({ reason: 'expired', message: 'The share link expired: you have left the session.' })
+      const rec = (await sql<{ is_finished: boolean; date_left: Date | null }>`select is_finished, date_left from session_join_records where id = ${record}`.execute(f.t.database.db)).rows[0]!
+      expect(rec.is_finished).toBe(true)
+      expect(rec.date_left?.getTime()).toBe(now)
+      const joinedNow = () => (w.frames.filter((x) => x.type === 'share-participants').at(-1)?.participants as unknown[] | undefined)?.length
+      await w.until(() => joinedNow() === 0, 'the owner hears the joiner left')
+      expect(timers.size).toBe(0)
+      // the session goes on for its owner
+      w.type('echo owner-after-$((3*5))\r')
+      await w.until(() => w.output.includes('owner-after-15'), 'the owner\'s session goes on')
+      w.send({ type: 'close' })
+      await w.until(() => w.closed !== null, 'closed')
+    } finally {
+      manager.now = realNow
+      live.timers = realTimers
+    }
+  })
+
+  it('a joiner who leaves before the end takes their expiry timer with them', async () => {
+    await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
+    const live = liveService(f.t.app)!
+    const realTimers = live.timers
+    const timers = new ManualTimers(terminalManager(f.t.app).now)
+    live.timers = timers
+    try {
+      const g = await f.grantedUser('exp-leaver-owner')
+      const { w, id } = await openSession(f.address, g)
+      const joiner = await f.grantedUser('exp-leaver')
+      const share = (await g.c.post(`/api/v1/terminal/live/sessions/${id}/sharings/`, { users: [], expired_time: 30, action_permission: 'readonly' })).json() as { id: string; verify_code: string }
+      const j = await LiveClient.open(f.address, joiner.c, { type: 'join', sharing: share.id, code: share.verify_code })
+      await j.until(() => !!j.frame('live-info'), 'joined')
+      expect(timers.size).toBe(1)
+      j.send({ type: 'close' })
+      await j.until(() => j.closed !== null, 'left')
+      await expect.poll(() => timers.size).toBe(0)
+      const record = (j.frame('live-info') as unknown as { record: string }).record
+      await expect.poll(async () => (await sql<{ is_finished: boolean }>`select is_finished from session_join_records where id = ${record}`.execute(f.t.database.db)).rows[0]!.is_finished).toBe(true)
+      w.send({ type: 'close' })
+      await w.until(() => w.closed !== null, 'closed')
+    } finally {
+      live.timers = realTimers
+    }
   })
 
   it('refuses sharing without the share action, and while sharing is off', async () => {

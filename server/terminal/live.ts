@@ -26,7 +26,7 @@ import { constants as zlib, createGunzip, createGzip } from 'node:zlib'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { RawData, WebSocket } from 'ws'
-import type { DB } from '../db/connection.ts'
+import type { Database, DB } from '../db/connection.ts'
 import { resourceApi } from '../engine/index.ts'
 import { isUuid, normUuid } from '../engine/parse.ts'
 import { requirePerm, requireUser } from '../http/context.ts'
@@ -45,6 +45,8 @@ import { openSocket, parseFrame } from './socket-open.ts'
 export const LIVE_SOCKET_PATH = '/ws/terminal/live/'
 /** Output is sent between processes in NOTIFY payloads of at most this many bytes (base64: ~6.7 KB of the 8000). */
 const NOTIFY_BYTES = 5000
+/** At most this many notifications in one statement (~110 KB). */
+const NOTIFY_BATCH = 16
 /** A remote watcher says it is still there this often; the holder stops publishing after WATCH_EXPIRE_MS without. */
 const WATCH_REFRESH_MS = 10_000
 const WATCH_EXPIRE_MS = 30_000
@@ -71,6 +73,7 @@ export const LIVE_MESSAGES: Record<string, [zh: string, ja: string]> = {
   'The session was terminated.': ['会话已被终断。', 'セッションは終了させられました。'],
   'The session ended.': ['会话已结束。', 'セッションは終了しました。'],
   'The session owner removed you from the session.': ['会话所有者已将您移出会话。', 'セッションの所有者があなたをセッションから外しました。'],
+  'The share link expired: you have left the session.': ['分享链接已过期：您已离开会话。', '共有リンクの有効期限が切れたため、セッションから退出しました。'],
   'The server holding the session did not answer.': ['持有该会话的服务器没有响应。', 'セッションを保持しているサーバーが応答しませんでした。'],
   'Only the session\'s user can share it.': ['只有会话的用户可以分享它。', 'セッションを共有できるのはセッションのユーザーだけです。'],
   'Sharing is not permitted on this session.': ['此会话不允许分享。', 'このセッションでは共有が許可されていません。'],
@@ -86,6 +89,20 @@ export const LIVE_MESSAGES: Record<string, [zh: string, ja: string]> = {
 addMessages(LIVE_MESSAGES)
 
 type Mode = 'monitor' | 'readonly' | 'writable'
+
+/** Timers of the live service (tests inject their own with the manager's clock: nothing waits on real time). */
+export interface LiveTimers {
+  set(fn: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+const realTimers: LiveTimers = {
+  set: (fn, ms) => setTimeout(fn, ms).unref(),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
+
+/** The longest a timer is set for (setTimeout's bound); a later deadline is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** Where a watcher's screen goes. `seq` orders output relayed from another process against a snapshot. */
 interface Sink {
@@ -110,6 +127,18 @@ interface Feed {
 }
 
 const streamChannel = (sessionId: string) => `tl_${sessionId.replace(/-/g, '')}`
+
+/**
+ * Several notifications on one channel in one statement (PostgreSQL delivers them in the order they were made:
+ * `unnest` gives the array's elements in order); PGlite's in-process notify one by one.
+ */
+async function notifyAll(database: Database, channel: string, payloads: string[]): Promise<void> {
+  if (database.kind !== 'postgres' || payloads.length === 1) {
+    for (const p of payloads) await database.notify(channel, p)
+    return
+  }
+  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) as p`.execute(database.db)
+}
 
 /** The session of this process: one listener on it, fanned out to every sink. */
 class LocalFeed implements Feed {
@@ -215,7 +244,9 @@ class Publisher implements Sink {
   private batch: Buffer[] = []
   private batchBytes = 0
   private batchTimer?: NodeJS.Timeout
-  private chain: Promise<void> = Promise.resolve()
+  /** Messages waiting for the database, in order; one statement at a time carries all of them (up to NOTIFY_BATCH). */
+  private queue: Array<{ payload: string; bytes: number }> = []
+  private sending = false
   private pending = 0
   private dropped = false
   readonly watchers = new Map<string, number>()
@@ -228,16 +259,30 @@ class Publisher implements Sink {
 
   private publish(msg: StreamMessage, bytes = 0) {
     this.pending += bytes
-    this.chain = this.chain
-      .then(() => this.live.database.notify(this.channel, JSON.stringify(msg)))
-      .catch((err) => this.live.app.log.warn({ err }, 'live session publish failed'))
-      .finally(() => {
-        this.pending -= bytes
+    this.queue.push({ payload: JSON.stringify(msg), bytes })
+    if (!this.sending) void this.send()
+  }
+
+  /**
+   * Sends what waits, in order: while one statement is on its way the next messages gather, and the next statement
+   * carries them all (a round trip per message capped a busy session's stream at the database's round-trip rate).
+   */
+  private async send() {
+    this.sending = true
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, NOTIFY_BATCH)
+        await notifyAll(this.live.database, this.channel, batch.map((m) => m.payload))
+          .catch((err) => this.live.app.log.warn({ err }, 'live session publish failed'))
+        for (const m of batch) this.pending -= m.bytes
         if (this.dropped && this.pending === 0) {
           this.dropped = false
-          this.publish({ t: 'l' })
+          this.queue.push({ payload: JSON.stringify({ t: 'l' } satisfies StreamMessage), bytes: 0 })
         }
-      })
+      }
+    } finally {
+      this.sending = false
+    }
   }
 
   private flushBatch() {
@@ -418,6 +463,10 @@ class Watcher implements Sink {
   private lagging = false
   private resyncing = false
   closed = false
+  /** A joiner's record is finished (left, removed or expired): the socket's close does not finish it again. */
+  recordFinished = false
+  /** A joiner's removal when the share expires (LiveService.expireAt). */
+  expiry?: unknown
 
   constructor(readonly socket: WebSocket, readonly feed: Feed, readonly mode: Mode, readonly lang: Lang, readonly recordId?: string) {}
 
@@ -480,7 +529,7 @@ class Watcher implements Sink {
     this.closed = true
     this.feed.remove(this)
     const message = info.reason === 'terminated' ? tr(this.lang, 'The session was terminated.')
-      : info.reason === 'removed' || info.reason === 'unreachable' ? info.message : tr(this.lang, 'The session ended.')
+      : info.reason === 'removed' || info.reason === 'unreachable' || info.reason === 'expired' ? info.message : tr(this.lang, 'The session ended.')
     this.json({ type: 'close', reason: info.reason, message })
     this.socket.close(1000)
   }
@@ -495,6 +544,8 @@ export class LiveService {
   private readonly remote = new Map<string, RemoteFeed>()
   private readonly publishers = new Map<string, Publisher>()
   private readonly byRecord = new Map<string, Watcher>()
+  /** Injectable (tests): the joiners' expiry timers. The clock is the manager's `now()`. */
+  timers: LiveTimers = realTimers
   private unlisten?: () => Promise<void>
   private timer?: NodeJS.Timeout
   private dead = false
@@ -628,7 +679,11 @@ export class LiveService {
       return
     }
     if (m.op === 'kick') {
-      this.byRecord.get(m.record)?.end({ reason: 'removed', message: tr(this.byRecord.get(m.record)!.lang, 'The session owner removed you from the session.') })
+      const w = this.byRecord.get(m.record)
+      if (!w) return
+      // the owner's call finished the record and told the owner's tab
+      w.recordFinished = true
+      w.end({ reason: 'removed', message: tr(w.lang, 'The session owner removed you from the session.') })
       return
     }
     const file = this.manager.fileSessions.get(m.session)
@@ -720,6 +775,35 @@ export class LiveService {
 
   unwatch(w: Watcher) {
     if (w.recordId && this.byRecord.get(w.recordId) === w) this.byRecord.delete(w.recordId)
+    if (w.expiry !== undefined) this.timers.clear(w.expiry)
+    w.expiry = undefined
+  }
+
+  /**
+   * A joiner stays while their share link is valid: at `expiresAt` (the sharing's creation + its minutes, on the
+   * manager's clock) they are removed — the record finished with that time, the socket told (`close`, reason
+   * `expired`) and closed, the owner's tab told who is left. Checked again when the timer fires, so a clock that
+   * moved less than the timer does not remove early.
+   */
+  expireAt(w: Watcher, expiresAt: number): void {
+    if (!w.recordId || w.closed) return
+    if (w.expiry !== undefined) this.timers.clear(w.expiry)
+    const wait = expiresAt - this.manager.now()
+    if (wait > 0) {
+      w.expiry = this.timers.set(() => this.expireAt(w, expiresAt), Math.min(wait, MAX_TIMER_MS))
+      return
+    }
+    w.expiry = undefined
+    void this.expire(w).catch((err) => this.app.log.warn({ err }, 'removing an expired joiner failed'))
+  }
+
+  private async expire(w: Watcher): Promise<void> {
+    if (w.closed || !w.recordId) return
+    w.recordFinished = true
+    await sql`update session_join_records set is_finished = true, date_left = ${new Date(this.manager.now())}, date_updated = ${new Date(this.manager.now())}
+      where id = ${w.recordId} and not is_finished`.execute(this.db)
+    w.end({ reason: 'expired', message: tr(w.lang, 'The share link expired: you have left the session.') })
+    await this.send({ op: 'left', session: w.feed.sessionId, record: w.recordId })
   }
 }
 
@@ -754,11 +838,9 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
     let started = false
     let bucket = INPUT_BURST_BYTES
     let bucketAt = Date.now()
-    let left = false
-
     const leave = async (w: Watcher) => {
-      if (left || !w.recordId) return
-      left = true
+      if (w.recordFinished || !w.recordId) return
+      w.recordFinished = true
       await manager.component.call('PATCH', `/api/v1/terminal/session-join-records/${w.recordId}/finished/`).catch(() => undefined)
       await live.send({ op: 'left', session: w.feed.sessionId, record: w.recordId }).catch(() => undefined)
     }
@@ -778,7 +860,8 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
       }
       // join: the share link's id and its verify code
       const sharingId = isUuid(msg.sharing) ? normUuid(msg.sharing) : ''
-      const sharing = sharingId ? (await sql<{ session_id: string; action_permission: string }>`select session_id, action_permission from session_sharings where id = ${sharingId}`.execute(db())).rows[0] : undefined
+      const sharing = sharingId ? (await sql<{ session_id: string; action_permission: string; date_created: Date; expired_time: number }>`
+        select session_id, action_permission, date_created, expired_time from session_sharings where id = ${sharingId}`.execute(db())).rows[0] : undefined
       if (!sharing) return fail('share_not_found', tr(lang, 'The share link does not exist.'))
       if (!(await live.holderOf(sharing.session_id))) return fail('session_not_found', tr(lang, 'The session is not online.'))
       let record: string
@@ -801,10 +884,12 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
         }
         throw e
       }
-      return attach(sharing.session_id, sharing.action_permission === 'writable' ? 'writable' : 'readonly', record)
+      const expiresAt = new Date(sharing.date_created).getTime() + sharing.expired_time * 60_000
+      return attach(sharing.session_id, sharing.action_permission === 'writable' ? 'writable' : 'readonly', { record, expiresAt })
     }
 
-    const attach = async (sessionId: string, mode: Mode, record?: string) => {
+    const attach = async (sessionId: string, mode: Mode, join?: { record: string; expiresAt: number }) => {
+      const record = join?.record
       const feed = await live.feedOf(sessionId)
       const row = await sessionRow(db(), sessionId)
       if (row?.protocol === 'sftp') return fail('session_not_found', tr(lang, 'A file transfer session has no screen to watch or join.'))
@@ -820,7 +905,10 @@ export function registerLive(app: FastifyInstance, manager: TerminalManager): Li
         w.end({ reason: 'unreachable', message: tr(lang, 'The server holding the session did not answer.') })
         return
       }
-      if (record) await live.send({ op: 'joined', session: sessionId, record })
+      if (join) {
+        live.expireAt(w, join.expiresAt)
+        await live.send({ op: 'joined', session: sessionId, record: join.record })
+      }
     }
 
     socket.on('message', (data: RawData) => {

@@ -1,7 +1,7 @@
 /**
  * Live sessions (issue 31), in real Chromium against the real server and a real sshd: an auditor monitors a user's
- * web-terminal session from Audit → Sessions (the screen so far, then live) and terminates it — the user's screen
- * says so; a user shares their session with a writable link, the invitee opens it in /luna/, gives the verify code
+ * web-terminal session from Audit → Sessions, inside the console (the screen so far, then live; xterm loaded only
+ * then) and in a window of its own, and terminates it — the user's screen says so; a user shares their session with a writable link, the invitee opens it in /luna/, gives the verify code
  * and types into the session, and the owner sees them and removes them. Refusals: a user who is not an auditor has
  * no Monitor, and a wrong code is refused. axe on the new views; keyboard for the share dialog and the join form.
  */
@@ -57,35 +57,55 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
 
   const auditorCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const auditor = await auditorCtx.newPage()
+  // xterm is loaded when the monitor opens, not before (the list and the detail's other tabs do without it)
+  const xtermLoads: string[] = []
+  auditor.on('request', (r) => {
+    if (/\/assets\/xterm-[\w-]+\.js$/.test(new URL(r.url()).pathname)) xtermLoads.push(r.url())
+  })
   await login(auditor, auditorName, PASSWORD, '/ui/audit/sessions/sessions?tab=online')
   await expect(row(auditor, hostName)).toBeVisible()
-  // Monitor opens the web terminal's live view in a new tab
-  const opened = auditorCtx.waitForEvent('page')
+  expect(xtermLoads).toEqual([])
+  // Monitor opens the live view inside the console: the session detail, on its Monitor tab
   await rowAction(auditor, hostName, 'Monitor')
-  const monitor = await opened
-  await expect(monitor).toHaveURL(/\/luna\/monitor\/[0-9a-f-]{36}\/$/)
+  await expect(auditor).toHaveURL(new RegExp(`/ui/audit/sessions/sessions/${sessions[0]!.id}\\?.*activeTab=Monitor`))
+  await expect(auditor.getByRole('tab', { name: 'Monitor', selected: true })).toBeVisible()
   // the screen so far, then what comes
-  await expect(liveScreen(monitor)).toContainText(`before-42-${tag}`, { timeout: 20_000 })
-  await expect(monitor.locator('[data-live-status]')).toContainText('Monitoring the session of')
+  await expect(liveScreen(auditor)).toContainText(`before-42-${tag}`, { timeout: 20_000 })
+  await expect(auditor.locator('[data-live-status]')).toContainText('Monitoring the session of')
+  expect(xtermLoads).toHaveLength(1)
   await typeLine(user, `echo during-$((7*7))-${tag}`)
-  await expect(liveScreen(monitor)).toContainText(`during-49-${tag}`)
+  await expect(liveScreen(auditor)).toContainText(`during-49-${tag}`)
   // read-only: what the auditor types goes nowhere
-  await monitor.locator('[data-live-screen] .xterm-helper-textarea').focus()
-  await monitor.keyboard.type('echo auditor-typed\n')
-  await expectNoAxeViolations(monitor, 'session monitor')
-  if (process.env.E2E_SCREENSHOTS) await monitor.screenshot({ path: 'test-results/live-monitor-1440.png' })
+  await auditor.locator('[data-live-screen] .xterm-helper-textarea').focus()
+  await auditor.keyboard.type('echo auditor-typed\n')
+  await expectNoAxeViolations(auditor, 'session monitor in the console')
+  if (process.env.E2E_SCREENSHOTS) {
+    await auditor.screenshot({ path: 'test-results/live-monitor-1440.png' })
+    await auditor.setViewportSize({ width: 360, height: 740 })
+    await expect(liveScreen(auditor)).toContainText(`during-49-${tag}`)
+    await auditor.screenshot({ path: 'test-results/live-monitor-360.png' })
+    await auditor.setViewportSize({ width: 1440, height: 900 })
+  }
+
+  // the same view in a window of its own (the web terminal's /luna/monitor/<id>/, which lina opens)
+  const opened = auditorCtx.waitForEvent('page')
+  await auditor.getByRole('link', { name: 'Open in a window of its own' }).click()
+  const monitor = await opened
+  await expect(monitor).toHaveURL(new RegExp(`/luna/monitor/${sessions[0]!.id}/$`))
+  await expect(liveScreen(monitor)).toContainText(`during-49-${tag}`, { timeout: 20_000 })
+  await expectNoAxeViolations(monitor, 'session monitor window')
   await typeLine(user, `echo after-$((8*8))-${tag}`)
-  await expect(liveScreen(monitor)).toContainText(`after-64-${tag}`)
+  for (const p of [auditor, monitor]) await expect(liveScreen(p)).toContainText(`after-64-${tag}`)
   await expect(userScreen(user)).not.toContainText('auditor-typed')
 
-  // Terminate, from the session list
-  await rowAction(auditor, hostName, 'Terminate')
+  // Terminate, from the session's detail where the auditor watches
+  await auditor.getByRole('button', { name: 'Terminate' }).click()
   await confirmDialog(auditor, 'Terminate')
   await expect(auditor.getByText('The session is being terminated')).toBeVisible()
   await expect(user.locator('[data-terminal-phase="closed"]')).toBeVisible({ timeout: 10_000 })
   await expect(userScreen(user)).toContainText('terminated by')
   await expect(user.locator('[data-terminal-status]')).toContainText('terminated by')
-  await expect(monitor.locator('[data-live-status]')).toContainText('The session was terminated.')
+  for (const p of [auditor, monitor]) await expect(p.locator('[data-live-status]')).toContainText('The session was terminated.')
   // recorded in the session's detail and in the operate log
   await expect.poll(async () => (await a.get(`/api/v1/terminal/sessions/${sessions[0]!.id}/`) as { comment: string }).comment).toContain(`Terminated by ${auditorName}`)
   const logs = (results(await a.get('/api/v1/audits/operate-logs/?action=terminate&limit=100')) as Array<{ user: string; resource: string }>)

@@ -6,8 +6,7 @@
  */
 import { makeStyles, mergeClasses, MessageBar, MessageBarBody, Spinner, tokens } from '@fluentui/react-components'
 import { useLingui } from '@lingui/react/macro'
-import { Terminal, type ITheme } from '@xterm/xterm'
-import '@xterm/xterm/css/xterm.css'
+import { Terminal, type ITheme } from './xterm.ts'
 import { useEffect, useRef, useState } from 'react'
 import { LiveLink, type LiveEvent, type LiveStart } from '../../api/liveSocket.ts'
 

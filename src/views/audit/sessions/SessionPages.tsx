@@ -1,4 +1,4 @@
-/** The session detail (audit) with its commands and replay (Monitor opens the web terminal's live view); the list is SessionListPage.tsx. */
+/** The session detail (audit) with its commands, its live view (Monitor, while online) and replay; the list is SessionListPage.tsx. */
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
@@ -10,7 +10,7 @@ import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { ListTable } from '../../../ui/list/ListTable.tsx'
 import { manifestItem } from '../../entries.ts'
 import { lazyRetry } from '../../../ui/common/retryImport.ts'
-import { monitorCommand, rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
+import { MONITOR_PERM, monitorCommand, rowName, sessionResource, terminateCommand } from './sessionCommands.tsx'
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(360px, 100%), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
@@ -59,12 +59,25 @@ function Replay({ object }: DetailContext) {
   )
 }
 
+const MonitorView = lazyRetry(() => import('./MonitorView.tsx').then((m) => ({ default: m.MonitorView })))
+
+function Monitor({ object }: DetailContext) {
+  const { t: tt } = useLingui()
+  return (
+    <Suspense fallback={<div role="status">{tt`Loading the live view…`}</div>}>
+      <MonitorView sessionId={String(object.id)} />
+    </Suspense>
+  )
+}
+
 export const sessionDetailConfig = (): DetailConfig => ({
   resource: sessionResource(),
   rowName,
   tabs: [
     { id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> },
     { id: 'Commands', label: msg`Commands`, perms: ['terminal.view_command'], render: (ctx) => <Commands {...ctx} /> },
+    // While a built-in terminal process holds the session: its screen, live (a lazy chunk; xterm is the shared `xterm` chunk).
+    { id: 'Monitor', label: msg`Monitor`, perms: [MONITOR_PERM], visible: (row) => row.can_join === true, render: (ctx) => <Monitor {...ctx} /> },
     { id: 'Replay', label: msg`Replay`, perms: ['terminal.view_sessionreplay'], visible: (row) => row.has_replay === true, render: (ctx) => <Replay {...ctx} /> },
   ],
   commands: { overrides: { update: null, delete: null, clone: null }, extra: [monitorCommand, terminateCommand] },

@@ -3,14 +3,15 @@ import { DesktopPulseRegular, DismissCircleRegular, PlayRegular } from '@fluentu
 import { msg, t } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import type { Row } from '../../../api/resources.ts'
-import { monitorUrl, terminateSessions } from '../../../api/terminal.ts'
+import { terminateSessions } from '../../../api/terminal.ts'
 import { notify } from '../../../ui/common/notify.tsx'
+import { ACTIVE_TAB } from '../../../ui/detail/activeTab.ts'
 import type { ListCommand } from '../../../ui/list/types.ts'
 import { manifestItem } from '../../entries.ts'
 
 export const sessionResource = () => manifestItem('sessions').resource
 const TERMINATE_PERM = 'terminal.terminate_session'
-const MONITOR_PERM = 'terminal.monitor_session'
+export const MONITOR_PERM = 'terminal.monitor_session'
 
 export const rowName = (row: Row) => `${String(row.user ?? '')} → ${String(row.asset ?? '')}`
 
@@ -42,18 +43,21 @@ export const replayCommand: ListCommand = {
   run: ({ row }, h) => {
     if (!row) return
     const detail = h.resource.routes.detail
-    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { tab: 'Replay' })
+    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { [ACTIVE_TAB]: 'Replay' })
   },
 }
 
 /**
- * Monitor: the session's live view in the web terminal (`/luna/monitor/<id>/`, a new browser tab, as lina opens
- * luna's monitor): xterm stays out of the console's chunks. Offered while a built-in terminal process holds it.
+ * Monitor: the session detail on its live view (the Monitor tab: xterm, a lazy chunk loaded when the tab opens).
+ * Offered while a built-in terminal process holds the session. The web terminal's `/luna/monitor/<id>/` shows the
+ * same view (lina opens luna's monitor there).
  */
 export const monitorCommand: ListCommand = {
   id: 'monitor', scope: 'row', label: msg`Monitor`, icon: DesktopPulseRegular, order: 10, perms: [MONITOR_PERM],
   visible: (_env, { row }) => !!row && row.can_join === true,
-  run: ({ row }) => {
-    if (row) window.open(monitorUrl(String(row.id)), '_blank', 'noopener')
+  run: ({ row }, h) => {
+    if (!row) return
+    const detail = h.resource.routes.detail
+    if (detail) h.go(detail.path.replace(':id', encodeURIComponent(String(row.id))), { [ACTIVE_TAB]: 'Monitor' })
   },
 }

@@ -42,14 +42,11 @@ export const JobOutput = forwardRef<JobOutputHandle, { label: string }>(function
     let fit: { fit(): void } | undefined
     // The panel's own size (a window resize, the menu folding, a narrow screen) refits the terminal's columns.
     const observer = new ResizeObserver(() => fit?.fit())
-    void Promise.all([import('@xterm/xterm'), import('@xterm/addon-fit'), import('@xterm/xterm/css/xterm.css')]).then(([x, f]) => {
+    void import('../../../ui/terminal/fitted.ts').then(({ openFitted }) => {
       if (disposed || !host.current) return
-      const t = new x.Terminal({ convertEol: false, disableStdin: true, fontSize: 13, scrollback: 5000, cursorBlink: false, theme: { background: '#1e1e1e' } }) as unknown as Term
-      const addon = new f.FitAddon()
-      t.loadAddon(addon)
-      t.open(host.current)
-      fit = addon
-      addon.fit()
+      const opened = openFitted(host.current, { convertEol: false, disableStdin: true, fontSize: 13, scrollback: 5000, cursorBlink: false, theme: { background: '#1e1e1e' } })
+      const t = opened.terminal as unknown as Term
+      fit = opened.fit
       for (const s of pending.current) t.write(s)
       pending.current = []
       term.current = t
