@@ -128,8 +128,8 @@ export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
  * An adhoc command with `{{ name }}` replaced by the value of each defined parameter, quoted as one shell word (the
  * replacement is not read again: a value holding `{{ other }}` stays as it is). Other `{{ … }}` are left as written.
  */
-export function substituteParameters(command: string, values: Record<string, string>): string {
-  return command.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (all, name: string) => (Object.hasOwn(values, name) ? shellQuote(values[name]!) : all))
+export function substituteParameters(command: string, values: Record<string, string>, quote: (s: string) => string = shellQuote): string {
+  return command.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (all, name: string) => (Object.hasOwn(values, name) ? quote(values[name]!) : all))
 }
 
 /**

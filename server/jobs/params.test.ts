@@ -5,7 +5,7 @@
  * checked on disk), handed to a playbook as extra variables Ansible does not template; a job's nodes limited to the
  * creator's granted tree, expanded at run time to the granted assets under them only, named on the job's detail.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -169,6 +169,30 @@ describe('job parameters and nodes', () => {
     expect(bad.statusCode, bad.body).toBe(201)
     await follow(wsUrl, op, bad.json().task_id as string)
     expect((await detail(bad.json().task_id as string)).summary.error).toBe('The command "reboot" is not allowed')
+  }, 120_000)
+
+  it('command ACLs read a parameter value as if written in the command: a value does not slip past a rule by being quoted', async () => {
+    const group = await admin.post('/api/v1/acls/command-groups/', { name: 'no-rm-rf', content: 'rm -rf' })
+    expect(group.statusCode, group.body).toBe(201)
+    const acl = await admin.post('/api/v1/acls/command-filter-acls/', {
+      name: 'block rm -rf', users: { username_group: ['param-op'] }, assets: {}, accounts: {}, command_groups: [group.json().id], action: 'reject', priority: 1,
+    })
+    expect(acl.statusCode, acl.body).toBe(201)
+    const target = join(dir, 'keep-me')
+    mkdirSync(join(target, 'inside'), { recursive: true })
+    chmodSync(target, 0o777)
+    try {
+      const job = await op.post('/api/v1/ops/jobs/', { name: 'flags', assets: [ids['app-1']], args: `rm {{ flags }} ${target}`, runas_policy: 'privileged_first',
+        use_parameter_define: true, parameters_define: { flags: { default: '-i' } } })
+      expect(job.statusCode, job.body).toBe(201)
+      const r = await op.post('/api/v1/ops/job-executions/', { job: job.json().id, parameters: { flags: '-rf' } })
+      expect(r.statusCode, r.body).toBe(201)
+      const log = await follow(wsUrl, op, r.json().task_id as string)
+      expect((await detail(r.json().task_id as string)).summary.error, log).toBe('Command rejected by ACL: block rm -rf (reject)')
+      expect(existsSync(join(target, 'inside'))).toBe(true)
+    } finally {
+      await admin.delete(`/api/v1/acls/command-filter-acls/${acl.json().id}/`)
+    }
   }, 120_000)
 
   it('a scheduled run takes the defaults (recorded on its execution); a parameter without one fails the run with the reason', async () => {

@@ -101,6 +101,7 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
   const checked = Object.keys(define).length ? checkParameterValues(define, ex.parameters ?? {}, ctx.lang) : { values: {} as Record<string, string> }
   const values = 'values' in checked ? checked.values : {}
   const command = job.type === 'playbook' ? ex.material : substituteParameters(job.args, values)
+  const rawCommand = job.type === 'playbook' ? command : substituteParameters(job.args, values, (v) => v)
   const now = () => ctx.now()
   // A stop that arrived before the run began leaves the row `canceled`: nothing runs.
   const started = await db.updateTable('ops_job_executions').set({ status: 'running', date_start: now() }).where('id', '=', ex.id).where('status', '<>', 'canceled').executeTakeFirst()
@@ -176,7 +177,11 @@ async function runExecution(ctx: TaskContext, executionId = String(ctx.kwargs.ex
         continue
       }
       if (job.type === 'adhoc') {
-        const d = decideCommand(acls, { user: username, asset: a, account: account.username }, command)
+        // The ACLs read the command as it runs and, with parameters, as if the values were written in it unquoted:
+        // a rule on `rm -rf` is not passed by a value `-rf` quoted into `rm '-rf'`. The stricter answer holds.
+        const subject = { user: username, asset: a, account: account.username }
+        const decisions = [decideCommand(acls, subject, command), ...(rawCommand !== command ? [decideCommand(acls, subject, rawCommand)] : [])]
+        const d = decisions.find((x) => x.action === 'reject') ?? decisions.find((x) => x.action === 'review') ?? decisions[0]!
         if (d.action === 'reject' || (d.action === 'review' && !d.acl)) {
           const msg = ctx.t('Command rejected by ACL: {acl} ({action})', { acl: d.acl?.name ?? '', action: d.action })
           await ctx.log(msg)
