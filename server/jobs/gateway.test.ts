@@ -11,32 +11,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { openTunnel, SshError, sshLogin } from '../automation/ssh.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { runAnsiblePlaybook } from './ansible.ts'
 import { freePort, startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
+import { followTaskLog } from '../testing/task-log.ts'
 
-async function follow(url: string, c: TestClient, task: string, onText?: (sofar: string) => void): Promise<string> {
-  const ws = new WebSocket(url, { headers: { cookie: c.cookieHeader() } })
-  const done = new Promise<string>((resolve, reject) => {
-    let text = ''
-    ws.on('message', (data) => {
-      const f = JSON.parse(data.toString()) as { message: string; end?: boolean }
-      text += f.message
-      onText?.(text)
-      if (f.end) {
-        ws.close()
-        resolve(text)
-      }
-    })
-    ws.on('error', reject)
-  })
-  await new Promise<void>((resolve, reject) => { ws.on('open', () => resolve()); ws.on('error', reject) })
-  ws.send(JSON.stringify({ task }))
-  return done
-}
+const follow = async (url: string, c: TestClient, task: string, onText?: (sofar: string) => void) => (await followTaskLog(url, c, task, onText)).text
 
 /** Whether a TCP connection to 127.0.0.1:port is accepted (false when refused). */
 function accepts(port: number): Promise<boolean> {

@@ -7,34 +7,14 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { freePort, startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
-
-interface Frame { message: string; task: string; event?: string; end?: boolean; state?: string }
+import { followTaskLog } from '../testing/task-log.ts'
 
 /** Follows a task's live log until its end frame. */
-async function follow(url: string, c: TestClient, task: string, onFrame?: (f: Frame) => void): Promise<Frame[]> {
-  const ws = new WebSocket(url, { headers: { cookie: c.cookieHeader() } })
-  const frames: Frame[] = []
-  const done = new Promise<Frame[]>((resolve, reject) => {
-    ws.on('message', (data) => {
-      const f = JSON.parse(data.toString()) as Frame
-      frames.push(f)
-      onFrame?.(f)
-      if (f.end) {
-        ws.close()
-        resolve(frames)
-      }
-    })
-    ws.on('error', reject)
-  })
-  await new Promise<void>((resolve, reject) => { ws.on('open', () => resolve()); ws.on('error', reject) })
-  ws.send(JSON.stringify({ task }))
-  return done
-}
+const follow = async (url: string, c: TestClient, task: string, onText?: (sofar: string) => void) => (await followTaskLog(url, c, task, onText)).frames
 
 describe('job center', () => {
   let t: TestServer
@@ -167,8 +147,8 @@ describe('job center', () => {
     expect(r.statusCode, r.body).toBe(201)
     const taskId = r.json().task_id as string
     let stopped: Promise<unknown> | undefined
-    const frames = await follow(wsUrl, op, taskId, (f) => {
-      if (!stopped && f.message.includes('>>> Job')) stopped = op.post(`/api/v1/ops/job-executions/${taskId}/stop/`, {})
+    const frames = await follow(wsUrl, op, taskId, (sofar) => {
+      if (!stopped && sofar.includes('>>> Job')) stopped = op.post(`/api/v1/ops/job-executions/${taskId}/stop/`, {})
     })
     expect(((await stopped) as { statusCode: number }).statusCode).toBe(200)
     expect(frames.map((f) => f.message).join('')).toContain('The job was stopped')

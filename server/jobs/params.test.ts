@@ -9,30 +9,13 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
+import { followTaskLog } from '../testing/task-log.ts'
 
-async function follow(url: string, c: TestClient, task: string): Promise<string> {
-  const ws = new WebSocket(url, { headers: { cookie: c.cookieHeader() } })
-  const done = new Promise<string>((resolve, reject) => {
-    let text = ''
-    ws.on('message', (data) => {
-      const f = JSON.parse(data.toString()) as { message: string; end?: boolean }
-      text += f.message
-      if (f.end) {
-        ws.close()
-        resolve(text)
-      }
-    })
-    ws.on('error', reject)
-  })
-  await new Promise<void>((resolve, reject) => { ws.on('open', () => resolve()); ws.on('error', reject) })
-  ws.send(JSON.stringify({ task }))
-  return done
-}
+const follow = async (url: string, c: TestClient, task: string, onText?: (sofar: string) => void) => (await followTaskLog(url, c, task, onText)).text
 
 describe('job parameters and nodes', () => {
   let t: TestServer

@@ -12,37 +12,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import WebSocket from 'ws'
 import { ORG_IDS } from '../rbac/catalog.ts'
 import { multipart } from '../resources/terminal/test-support.ts'
 import { taskRunner } from '../tasks/service.ts'
 import { TASK_LOG_SOCKET_PATH } from '../tasks/socket.ts'
 import { startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, type TestClient, type TestServer } from '../testing.ts'
+import { followTaskLog } from '../testing/task-log.ts'
 import { playbookDir } from './playbooks.ts'
 import { ORPHAN_RUN_AGE_MS, removeEndedRuns, runsDir } from './ansible.ts'
 
-interface Frame { message: string; task: string; event?: string; end?: boolean }
-
-async function follow(url: string, c: TestClient, task: string, onFrame?: (f: Frame) => void): Promise<string> {
-  const ws = new WebSocket(url, { headers: { cookie: c.cookieHeader() } })
-  const frames: Frame[] = []
-  const done = new Promise<Frame[]>((resolve, reject) => {
-    ws.on('message', (data) => {
-      const f = JSON.parse(data.toString()) as Frame
-      frames.push(f)
-      onFrame?.(f)
-      if (f.end) {
-        ws.close()
-        resolve(frames)
-      }
-    })
-    ws.on('error', reject)
-  })
-  await new Promise<void>((resolve, reject) => { ws.on('open', () => resolve()); ws.on('error', reject) })
-  ws.send(JSON.stringify({ task }))
-  return (await done).map((f) => f.message).join('')
-}
+const follow = async (url: string, c: TestClient, task: string, onText?: (sofar: string) => void) => (await followTaskLog(url, c, task, onText)).text
 
 /** A zip made by Python's zipfile (names written as given, `../` included). */
 function zip(files: Record<string, string>, compress = true): Buffer {
@@ -186,9 +166,7 @@ describe('playbooks and saved jobs', () => {
     const id = await playbook('slow', `- hosts: all\n  gather_facts: no\n  tasks:\n    - name: wait a minute\n      shell: sleep 60\n    - shell: touch ${dir}/after-stop\n`)
     const taskId = await runJob({ playbook: id, assets: [ids['pb-1']] })
     let stopped: Promise<{ statusCode: number }> | undefined
-    let sofar = ''
-    const log = await follow(wsUrl, op, taskId, (f) => {
-      sofar += f.message
+    const log = await follow(wsUrl, op, taskId, (sofar) => {
       if (!stopped && sofar.includes('TASK [wait a minute]')) stopped = op.post(`/api/v1/ops/job-executions/${taskId}/stop/`, {})
     })
     // (the whole log in the message: one loaded CI run never showed the task starting)
@@ -299,8 +277,8 @@ describe('playbooks and saved jobs', () => {
         expect(r.statusCode, r.body).toBe(201)
         const taskId = r.json().task_id as string
         let decided: Promise<{ statusCode: number; body: string }> | undefined
-        const log = await follow(wsUrl, op, taskId, (f) => {
-          const m = /ticket ([0-9a-f-]{36}) opened/.exec(f.message)
+        const log = await follow(wsUrl, op, taskId, (sofar) => {
+          const m = /ticket ([0-9a-f-]{36}) opened/.exec(sofar)
           if (m && !decided) decided = admin.put(`/api/v1/tickets/apply-command-tickets/${m[1]}/${verdict}/`)
         })
         const answer = await decided!
