@@ -1,7 +1,7 @@
 /**
  * A request's identity — its session, the session's user, the user's role bindings and the organizations the
- * request and its session name — read in ONE query (server/http/context.ts builds `req.ctx` from it), and kept in memory between
- * requests where that is exact: beside PGlite, whose database lives in this process, triggers (migration 125)
+ * request and its session name — read in ONE query (server/http/context.ts builds `req.ctx` from it), and kept in
+ * memory between requests where that is exact: beside PGlite, whose database lives in this process, triggers (migration 125)
  * announce every change of a session, a user, a role binding or an organization before the statement (or COMMIT)
  * that made it returns, and the entries it touches are dropped. On PostgreSQL, several processes share the
  * database and a notification reaches the others only after the commit, so nothing is kept: the query runs for
