@@ -167,6 +167,9 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
       expect(online.map((x) => x.id)).toEqual([row.id])
       // every FTP log of the connection names the session: the upload and the refused move out of the account folder
       expect((await logs(g)).map((x) => [x.operate, x.is_success, x.session])).toEqual([['upload', true, row.id], ['rename', false, row.id]])
+      // the audit's FTP logs filter by session, as JumpServer's
+      const bySession = (await f.admin.get(`/api/v1/audits/ftp-logs/?session=${String(row.id)}`)).json() as Array<{ operate: { value: string } | string }>
+      expect(bySession).toHaveLength(2)
       const [held] = fileSessionsOf(g)
       expect(held?.id).toBe(row.id)
       const closed = new Promise((resolve) => held!.once('close', resolve))
