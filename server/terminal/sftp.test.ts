@@ -108,6 +108,15 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
     expect((await logs(ro)).map((x) => [x.operate, x.is_success])).toEqual([['upload', false], ['mkdir', false], ['download', true]])
   })
 
+  it('a write the host refuses (/dev/full: no space) fails the upload for OpenSSH\'s sftp and is logged failed: the relay answers a WRITE with the host\'s answer', async () => {
+    const g = await f.grantedUser('sftpfull', { actions: ['all'] })
+    writeFileSync(join(local, 'full-up.bin'), randomBytes(2 * 1024 * 1024))
+    const r = await sftp(port, g.username, g.password, [`put full-up.bin /DEFAULT/${g.assetName}/${g.username}-acc/dev/full`], local)
+    expect(r.code, r.out).not.toBe(0)
+    expect(r.out).toMatch(/Couldn't write|Failure|No space/i)
+    expect((await logs(g)).map((x) => [x.operate, x.filename, x.is_success])).toEqual([['upload', '/dev/full', false]])
+  })
+
   it('path traversal stays inside the tree: ../ and absolute paths outside the granted folders are not found; another user\'s asset is not visible', async () => {
     const g = await f.grantedUser('sftptrav', { actions: ['all'] })
     const other = await f.grantedUser('sftpother', { actions: ['all'] })
