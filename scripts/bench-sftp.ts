@@ -117,6 +117,8 @@ async function main() {
   console.log(`server resident memory growth during the transfers (peak): ${(peak / 1048576).toFixed(1)} MB`)
   const logs = (await admin.get('/api/v1/audits/ftp-logs/?user=bench(bench)')).json() as unknown[]
   console.log(`FTP logs written for the gateway transfers: ${Array.isArray(logs) ? logs.length : JSON.stringify(logs).slice(0, 80)} (${ROUNDS * 2} expected)`)
+  const sessions = (await admin.get(`/api/v1/terminal/sessions/?user_id=${userId}&protocol=sftp`)).json() as Array<{ is_finished: boolean }>
+  console.log(`audit sessions of the gateway transfers: ${sessions.length} (${ROUNDS * 2} expected), finished: ${sessions.filter((x) => x.is_finished).length}`)
   rmSync(local, { recursive: true, force: true })
   rmSync(remote, { recursive: true, force: true })
   await t.close()

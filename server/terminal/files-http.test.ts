@@ -98,6 +98,14 @@ describe('the web file manager\'s API (real sshd)', () => {
     expect(again[0]!.id).not.toBe(row.id)
   })
 
+  it('an upload the host refuses midway (/dev/full: no space) is never answered as a success, whatever was written behind; it is logged failed', async () => {
+    const g = await f.grantedUser('fmfull', { actions: ['all'] })
+    const r = await upload(g, `/DEFAULT/${g.assetName}/${g.username}-acc/dev`, 'full', randomBytes(3 * 1024 * 1024 + 7))
+    expect(r.statusCode, r.body).toBe(400)
+    expect(r.json()).toMatchObject({ code: 'host_error' })
+    expect(await logs(g)).toEqual([['upload', '/dev/full', false]])
+  })
+
   it('without download the file is refused (403) and the refusal logged; without upload nothing is written; bad input is a 400 with the field', async () => {
     const g = await f.grantedUser('fmnodl', { actions: ['connect', 'upload'] })
     const host = hostDir()

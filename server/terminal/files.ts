@@ -126,7 +126,7 @@ interface Chunk { done: Promise<void>; data?: Buffer; err?: unknown; served: num
  *   be answered first. The web upload answers its HTTP request only after `close()`, so a user is never told an
  *   upload succeeded that the host refused.
  * The SFTP relay uses neither: its clients pipeline their own requests (OpenSSH: 64 of 32 KiB), so each is relayed
- * as it comes and answered with the host's answer (docs/terminal.md "SFTP throughput").
+ * as it comes and answered with the host's answer (docs/terminal.md "Files", Throughput).
  */
 export class Transfer {
   failed = false

@@ -154,11 +154,28 @@ describe('live sessions across two server instances', () => {
     await m.until(() => m.closed !== null, 'closed with the session')
   })
 
-  it('finishes the sessions of an instance that died once its lease expired, keeping the recording so far', async () => {
+  it('finishes the sessions of an instance that died once its lease expired, keeping the recording so far; its SFTP sessions too', async () => {
     const g = await granted('mp-dead')
     const { w, id } = await openSession(firstAddr, g)
     w.type('echo recorded-before-$((3*11))\r')
     await w.until(() => w.output.includes('recorded-before-33'), 'echo')
+    const gateway = await startSshGateway(first.app, terminalManager(first.app), { port: 0, host: '127.0.0.1' })
+    const c = new OpenSftp(gateway.port, g.username, g.password, mkdtempSync(join(tmpdir(), 'mp-dead-')))
+    try {
+      await c.run(`ls /DEFAULT/${g.assetName}/${g.username}-acc/tmp`)
+      const sftpId = [...terminalManager(first.app).fileSessions.values()].find((s) => s.user.id === g.userId)!.id
+      await deadInstance(id, sftpId)
+      const ftp = (await admin.get(`/api/v1/terminal/sessions/${sftpId}/`)).json()
+      expect(ftp).toMatchObject({ protocol: 'sftp', is_finished: true })
+      expect(ftp.comment).toContain('lease expired')
+    } finally {
+      c.child.kill()
+      await gateway.close()
+    }
+  })
+
+  /** The first instance dies holding `id` (and `sftpId`); the second finishes them once the lease has expired. */
+  async function deadInstance(id: string, sftpId: string): Promise<void> {
     const dying = liveService(first.app)!
     const survivor = liveService(second)!
     // the holder's lease round (its timer's work: renewal and a recording checkpoint), then it dies
@@ -171,7 +188,7 @@ describe('live sessions across two server instances', () => {
     const realNow = manager.now
     manager.now = () => realNow() + survivor.leaseMs + 1000
     try {
-      expect(await survivor.sweep()).toEqual([id])
+      expect((await survivor.sweep()).sort()).toEqual([id, sftpId].sort())
     } finally {
       manager.now = realNow
     }
@@ -185,5 +202,5 @@ describe('live sessions across two server instances', () => {
     expect(JSON.parse(cast.split('\n')[0]!)).toMatchObject({ version: 2 })
     expect(cast).toContain('recorded-before-33')
     expect((await sql<{ n: number }>`select count(*)::int as n from terminal_live_sessions where session_id = ${id}`.execute(first.database.db)).rows[0]!.n).toBe(0)
-  })
+  }
 })

@@ -6,7 +6,8 @@
  * - **Join**: a user opens a share link, gives the verify code (first frame `join`) and sees — and, when the share
  *   is writable, types into — the same session. Each join is a session-join record (the component API, as koko
  *   records it); the owner's web terminal hears who joined and can remove them.
- * - **Terminate**: `POST /terminal/tasks/kill-session/` NOTIFYs `terminal_live`; the holding process ends the session.
+ * - **Terminate**: `POST /terminal/tasks/kill-session/` NOTIFYs `terminal_live`; the holding process ends the session
+ *   (a terminal's, or a file transfer's: an SFTP connection's sessions are leased here too, without a screen).
  * - **Several processes**: `terminal_live_sessions` (migration 071) names the process holding each open session,
  *   under a lease it renews. A monitor, join or kill that lands on another process reaches the holder through
  *   LISTEN/NOTIFY: requests on `terminal_live`, the session's screen and output back on its own channel

@@ -151,6 +151,9 @@ export class TerminalManager {
     await this.component.call('PATCH', `/api/v1/terminal/sessions/${id}/`, { is_finished: true, date_end: new Date(this.now()).toISOString() })
   }
 
+  /** File sessions being ended (their rows being finished). */
+  readonly ending = new Set<Promise<void>>()
+
   /** Called with every file session opened (live.ts: leases); a throw is logged, not fatal. */
   readonly fileObservers: Array<(s: FileSession) => void> = []
 
@@ -194,6 +197,7 @@ export class TerminalManager {
   async stop(): Promise<void> {
     clearInterval(this.timer)
     await Promise.all([...this.sessions.values(), ...this.fileSessions.values()].map((s) => s.end('shutdown', tr(s.lang, 'The server is shutting down.'))))
+    await Promise.all([...this.ending])
     await Promise.all(this.closers.map((c) => c().catch(() => undefined)))
     await this.component.stop()
   }
@@ -368,7 +372,12 @@ export class FileSession extends EventEmitter {
 
   /** Ends the session (once): closes its connection (unless it is what closed), finishes its row; emits `close`. */
   end(reason: string, message: string): Promise<void> {
-    this.closing ??= this.doEnd({ reason, message })
+    if (!this.closing) {
+      const closing = this.closing = this.doEnd({ reason, message })
+      // the manager's stop waits for it (a connection that closed just before the server stops is still recorded)
+      this.manager.ending.add(closing)
+      void closing.finally(() => this.manager.ending.delete(closing))
+    }
     return this.closing
   }
 

@@ -13,12 +13,12 @@ import { OpenSftp } from './sftp-support.ts'
 import { terminalManager, useTerminalFixture, type Granted } from './test-support.ts'
 
 /** Runs Debian's OpenSSH `sftp` in batch mode (password through sshpass); its exit code and output. */
-function sftp(port: number, login: string, password: string, commands: string[], cwd: string): Promise<{ code: number; out: string }> {
+function sftp(port: number, login: string, password: string, commands: string[], cwd: string, extra: string[] = []): Promise<{ code: number; out: string }> {
   const batch = join(cwd, `batch-${randomBytes(4).toString('hex')}`)
   writeFileSync(batch, `${commands.join('\n')}\n`)
   return new Promise((resolve) => {
     execFile('sshpass', ['-p', password, 'sftp', '-o', 'BatchMode=no', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
-      '-o', 'LogLevel=ERROR', '-o', 'NumberOfPasswordPrompts=1', '-P', String(port), '-b', batch, `${login}@127.0.0.1`],
+      '-o', 'LogLevel=ERROR', '-o', 'NumberOfPasswordPrompts=1', ...extra, '-P', String(port), '-b', batch, `${login}@127.0.0.1`],
     { cwd, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` })
     })
@@ -108,6 +108,28 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
     expect((await logs(ro)).map((x) => [x.operate, x.is_success])).toEqual([['upload', false], ['mkdir', false], ['download', true]])
   })
 
+  it('a write the host refuses (/dev/full: no space) fails the upload for OpenSSH\'s sftp and is logged failed: the relay answers a WRITE with the host\'s answer', async () => {
+    const g = await f.grantedUser('sftpfull', { actions: ['all'] })
+    writeFileSync(join(local, 'full-up.bin'), randomBytes(2 * 1024 * 1024))
+    const r = await sftp(port, g.username, g.password, [`put full-up.bin /DEFAULT/${g.assetName}/${g.username}-acc/dev/full`], local)
+    expect(r.code, r.out).not.toBe(0)
+    expect(r.out).toMatch(/Couldn't write|Failure|No space/i)
+    expect((await logs(g)).map((x) => [x.operate, x.filename, x.is_success])).toEqual([['upload', '/dev/full', false]])
+  })
+
+  it('a client asking far more than the relay holds (512 requests of 128 KiB: 64 MiB) gets every byte: its READs wait in line beyond 16 MiB', async () => {
+    const g = await f.grantedUser('sftpwide', { actions: ['all'] })
+    const host = hostDir()
+    const payload = randomBytes(24 * 1024 * 1024 + 333)
+    writeFileSync(join(local, 'wide.bin'), payload)
+    const base = `/DEFAULT/${g.assetName}/${g.username}-acc${host}`
+    const r = await sftp(port, g.username, g.password, [`put wide.bin ${base}/wide.bin`, `get ${base}/wide.bin wide-down.bin`], local, ['-B', '131072', '-R', '512'])
+    expect(r.code, r.out).toBe(0)
+    expect(readFileSync(join(host, 'wide.bin')).equals(payload)).toBe(true)
+    expect(readFileSync(join(local, 'wide-down.bin')).equals(payload)).toBe(true)
+    expect((await logs(g)).map((x) => [x.operate, x.is_success])).toEqual([['upload', true], ['download', true]])
+  })
+
   it('path traversal stays inside the tree: ../ and absolute paths outside the granted folders are not found; another user\'s asset is not visible', async () => {
     const g = await f.grantedUser('sftptrav', { actions: ['all'] })
     const other = await f.grantedUser('sftpother', { actions: ['all'] })
@@ -167,6 +189,9 @@ describe('SFTP through the SSH gateway (OpenSSH sftp against the built-in gatewa
       expect(online.map((x) => x.id)).toEqual([row.id])
       // every FTP log of the connection names the session: the upload and the refused move out of the account folder
       expect((await logs(g)).map((x) => [x.operate, x.is_success, x.session])).toEqual([['upload', true, row.id], ['rename', false, row.id]])
+      // the audit's FTP logs filter by session, as JumpServer's
+      const bySession = (await f.admin.get(`/api/v1/audits/ftp-logs/?session=${String(row.id)}`)).json() as Array<{ operate: { value: string } | string }>
+      expect(bySession).toHaveLength(2)
       const [held] = fileSessionsOf(g)
       expect(held?.id).toBe(row.id)
       const closed = new Promise((resolve) => held!.once('close', resolve))
