@@ -78,6 +78,9 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
   // read-only: what the auditor types goes nowhere
   await auditor.locator('[data-live-screen] .xterm-helper-textarea').focus()
   await auditor.keyboard.type('echo auditor-typed\n')
+  // the keyboard leaves the read-only screen with Tab
+  await auditor.keyboard.press('Tab')
+  await expect(auditor.getByRole('link', { name: 'Open in a window of its own' })).toBeFocused()
   await expectNoAxeViolations(auditor, 'session monitor in the console')
   if (process.env.E2E_SCREENSHOTS) {
     await auditor.screenshot({ path: 'test-results/live-monitor-1440.png' })
