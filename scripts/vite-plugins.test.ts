@@ -1,7 +1,7 @@
 import { createLightTheme, type BrandVariants, type Theme } from '@fluentui/react-theme'
 import { describe, expect, it } from 'vitest'
 import { BRAND_GREEN } from '../src/app/brand.ts'
-import { lightThemeParts, viewDeclarationGroup } from './vite-plugins.ts'
+import { lightThemeParts, viewDeclarationGroup, xtermGroup } from './vite-plugins.ts'
 
 describe('the light theme at build time', () => {
   it("writes Fluent's light theme on :root and finds the tokens made from brand stops", () => {
@@ -54,5 +54,21 @@ describe("a view folder's declarations in one chunk", () => {
     expect(viewDeclarationGroup(`${V}/UserDetailPage.tsx`, ctx)).toBeNull()
     expect(viewDeclarationGroup('/repo/src/ui/list/ListTable.tsx', ctx)).toBeNull() // so does the detail page (its own chunk)
     expect(viewDeclarationGroup('/repo/src/views/manifest.ts', ctx)).toBeNull()
+  })
+})
+
+describe("xterm's chunk", () => {
+  const test = xtermGroup.test as (id: string) => boolean
+
+  it('takes xterm, its fit add-on and the one module that imports them, and nothing else', () => {
+    expect(test('/app/node_modules/@xterm/xterm/lib/xterm.mjs')).toBe(true)
+    expect(test('/app/node_modules/@xterm/xterm/css/xterm.css')).toBe(true)
+    expect(test('/app/node_modules/@xterm/addon-fit/lib/addon-fit.mjs')).toBe(true)
+    expect(test('/app/src/ui/terminal/xterm.ts')).toBe(true)
+    // what imports it (their own chunks), the server's headless screen, other packages
+    expect(test('/app/src/ui/terminal/fitted.ts')).toBe(false)
+    expect(test('/app/src/ui/terminal/LiveScreen.tsx')).toBe(false)
+    expect(test('/app/node_modules/@xterm/headless/lib-headless/xterm-headless.mjs')).toBe(false)
+    expect(test('/app/node_modules/asciinema-player/dist/index.js')).toBe(false)
   })
 })

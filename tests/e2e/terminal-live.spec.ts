@@ -78,6 +78,9 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
   // read-only: what the auditor types goes nowhere
   await auditor.locator('[data-live-screen] .xterm-helper-textarea').focus()
   await auditor.keyboard.type('echo auditor-typed\n')
+  // the keyboard leaves the read-only screen with Tab
+  await auditor.keyboard.press('Tab')
+  await expect(auditor.getByRole('link', { name: 'Open in a window of its own' })).toBeFocused()
   await expectNoAxeViolations(auditor, 'session monitor in the console')
   if (process.env.E2E_SCREENSHOTS) {
     await auditor.screenshot({ path: 'test-results/live-monitor-1440.png' })
@@ -111,6 +114,11 @@ test('an auditor monitors a live web-terminal session, then terminates it: the u
   const logs = (results(await a.get('/api/v1/audits/operate-logs/?action=terminate&limit=100')) as Array<{ user: string; resource: string }>)
     .filter((l) => l.resource.includes(hostName))
   expect(logs).toEqual([expect.objectContaining({ user: expect.stringContaining(auditorName) })])
+  // finished: the list's Replay command opens the detail on its Replay tab (the Monitor tab is gone with the session)
+  await auditor.goto('/ui/audit/sessions/sessions?tab=offline')
+  await rowAction(auditor, hostName, 'Replay')
+  await expect(auditor.getByRole('tab', { name: 'Replay', selected: true })).toBeVisible()
+  await expect(auditor.getByRole('tab', { name: 'Monitor' })).toHaveCount(0)
   await userCtx.close()
   await auditorCtx.close()
 })

@@ -50,6 +50,8 @@ export function LiveScreen({ start, scheme = 'dark', fontSize = 14, onEvent, lab
     const terminal = new Terminal({ fontSize, scrollback: 2000, disableStdin: true, cursorBlink: false, theme: scheme === 'dark' ? DARK : LIGHT, fontFamily: 'Menlo, Consolas, "DejaVu Sans Mono", monospace' })
     terminal.open(element)
     let writable = false
+    // Read-only, xterm leaves the keys to the browser: Tab moves the focus on (a keyboard user is not caught inside).
+    terminal.attachCustomKeyEventHandler(() => writable)
     const link = new LiveLink({
       onOutput: (bytes) => terminal.write(bytes),
       onEvent: (event) => {

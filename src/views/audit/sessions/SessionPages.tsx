@@ -2,7 +2,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { useLingui } from '@lingui/react/macro'
-import { Suspense, useMemo } from 'react'
+import { Suspense, useEffect, useMemo } from 'react'
 import { COMMANDS_URL } from '../../../api/terminal.ts'
 import type { ListConfig } from '../../../ui/list/types.ts'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
@@ -61,11 +61,22 @@ function Replay({ object }: DetailContext) {
 
 const MonitorView = lazyRetry(() => import('./MonitorView.tsx').then((m) => ({ default: m.MonitorView })))
 
+/**
+ * Sessions whose live view is open on this page: their Monitor tab stays while it is open, so the view can say how
+ * the session ended (Terminate reloads the row, and an ended session is no longer `can_join`).
+ */
+const watching = new Set<string>()
+
 function Monitor({ object }: DetailContext) {
   const { t: tt } = useLingui()
+  const id = String(object.id)
+  useEffect(() => {
+    watching.add(id)
+    return () => void watching.delete(id)
+  }, [id])
   return (
     <Suspense fallback={<div role="status">{tt`Loading the live view…`}</div>}>
-      <MonitorView sessionId={String(object.id)} />
+      <MonitorView sessionId={id} />
     </Suspense>
   )
 }
@@ -77,7 +88,7 @@ export const sessionDetailConfig = (): DetailConfig => ({
     { id: 'Info', label: msg`Basic information`, render: (ctx) => <Info {...ctx} /> },
     { id: 'Commands', label: msg`Commands`, perms: ['terminal.view_command'], render: (ctx) => <Commands {...ctx} /> },
     // While a built-in terminal process holds the session: its screen, live (a lazy chunk; xterm is the shared `xterm` chunk).
-    { id: 'Monitor', label: msg`Monitor`, perms: [MONITOR_PERM], visible: (row) => row.can_join === true, render: (ctx) => <Monitor {...ctx} /> },
+    { id: 'Monitor', label: msg`Monitor`, perms: [MONITOR_PERM], visible: (row) => row.can_join === true || watching.has(String(row.id)), render: (ctx) => <Monitor {...ctx} /> },
     { id: 'Replay', label: msg`Replay`, perms: ['terminal.view_sessionreplay'], visible: (row) => row.has_replay === true, render: (ctx) => <Replay {...ctx} /> },
   ],
   commands: { overrides: { update: null, delete: null, clone: null }, extra: [monitorCommand, terminateCommand] },
