@@ -56,9 +56,7 @@ export async function prepareAssetAccounts(values: Values, ctx: Ctx, assetBody: 
   const prepared: PreparedAccount[] = []
   const usernames = new Map<string, number>()
   const names = new Set<string>()
-  // in the root organization the asset's own `org_id` would name where its accounts go; the generic create does
-  // not hand its request to validate hooks, so there the rows answer "Please save in a org" (the console creates
-  // no asset in the root organization)
+  // in the root organization the asset's own `org_id` names where its accounts go
   const orgId = (assetBody && typeof assetBody === 'object' ? (assetBody as { org_id?: unknown }).org_id : undefined)
   // a template's secret is copied only for those who may see account templates (lina disables "from template" otherwise)
   const templatesAllowed = (await ctx.perms()).has('accounts.view_accounttemplate')
