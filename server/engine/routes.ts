@@ -260,9 +260,9 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef): 
     const many = Array.isArray(body)
     const fields = await resolveFields(def, ctx, many ? 'bulk_create' : 'create')
     let prepared
-    if (many) prepared = await prepareMany(ctx.db, def, fields, body, ctx, () => ({ op: 'create', partial: false }))
+    if (many) prepared = await prepareMany(ctx.db, def, fields, body, ctx, () => ({ op: 'create', partial: false, req }))
     else {
-      const r = await prepareWrite(ctx.db, def, fields, body ?? {}, ctx, { op: 'create', partial: false })
+      const r = await prepareWrite(ctx.db, def, fields, body ?? {}, ctx, { op: 'create', partial: false, req })
       if (r.errors) throw validationError(r.errors)
       prepared = [r.prepared!]
     }

@@ -125,6 +125,15 @@ describe(`accounts given with a new asset (${dbKind()})`, () => {
     expect(await count('assets', 'no-template-perm')).toBe(0)
   })
 
+  it('puts the accounts of an asset created in the root organization where the asset goes', async () => {
+    const root = { 'x-jms-org': '00000000-0000-0000-0000-000000000000' }
+    const org = (await s.admin.get('/api/v1/orgs/orgs/current/')).json().id as string
+    const r = await s.admin.request({ method: 'POST', url: HOSTS, headers: root, json: { name: 'from-root', address: '10.9.0.9', platform: 1, org_id: org, accounts: [{ username: 'rooted', secret: 'r' }] } })
+    expect(r.statusCode).toBe(201)
+    const row = (await sql<{ org_id: string }>`select org_id from accounts where username = 'rooted'`.execute(s.t.database.db)).rows
+    expect(row).toEqual([{ org_id: org }])
+  })
+
   it('keeps names unique on the new asset and works for every kind', async () => {
     const r = await s.admin.post(HOSTS, { name: 'same-names', address: '10.9.0.4', platform: 1, accounts: [{ name: 'admin', username: 'a1' }, { name: 'admin', username: 'a2' }] })
     expect(r.statusCode).toBe(201)

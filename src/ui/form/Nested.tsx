@@ -26,7 +26,7 @@ const useStyles = makeStyles({
     paddingBottom: tokens.spacingVerticalS, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}`,
   },
   // controls shrink to their cell (inputs and comboboxes have wider intrinsic sizes than a cell may get)
-  cell: { flexGrow: 1, flexBasis: '160px', minWidth: 0, '& .fui-Input, & .fui-Combobox, & input': { minWidth: 0, maxWidth: '100%' } },
+  cell: { flexGrow: 1, flexBasis: '160px', minWidth: 0, '& .fui-Input, & .fui-Combobox, & .fui-Textarea, & input, & textarea': { minWidth: 0, maxWidth: '100%' } },
   wide: { flexBasis: '100%' },
   // a switch needs no more than its label
   snug: { flexGrow: 0, flexBasis: 'auto' },
