@@ -14,6 +14,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
+import { StorageRefusal, type ReplayBackend } from './replay-backend.ts'
 
 export interface S3Config {
   endpoint: string
@@ -95,19 +96,21 @@ export function regionOf(host: string): string | undefined {
 }
 
 /** An S3 error answer: the status and the error's code (`NoSuchKey`, `SignatureDoesNotMatch`, …). */
-export class S3Error extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message)
+export class S3Error extends StorageRefusal {
+  constructor(status: number, code: string, message: string) {
+    super(status, code, message)
     this.name = 'S3Error'
   }
 }
 
-export class S3Client {
+export class S3Client implements ReplayBackend {
   private readonly base: URL
   private readonly region: string
   private readonly virtualHosted: boolean
   /** The clock of signatures (tests). */
   now: () => Date = () => new Date()
+
+  get place(): string { return this.config.bucket }
 
   constructor(readonly config: S3Config) {
     const raw = config.endpoint.trim()
