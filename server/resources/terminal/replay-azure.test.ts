@@ -143,17 +143,4 @@ describe(`replay storages on Azure Blob storage (${dbKind()})`, () => {
     expect(gone.statusCode).toBe(404)
     expect(gone.json()).toMatchObject({ code: 'replay_unavailable', detail: expect.stringContaining('BlobNotFound') })
   })
-
-  it('keeps replays local when the default storage is swift (no backend)', async () => {
-    const reg = await s.t.app.inject({ method: 'POST', url: '/api/v1/terminal/terminal-registrations/', headers: { authorization: `BootstrapToken ${BOOTSTRAP}`, 'content-type': 'application/json' }, payload: '{"name":"koko-swift","type":"koko"}' })
-    const comp = reg.json().service_account.access_key as { id: string; secret: string }
-    const swift = await s.admin.post(url, { name: 'swift-default', type: 'swift', is_default: true, meta: { BUCKET: 'replays', ACCESS_KEY: 'a', SECRET_KEY: 'b', ENDPOINT: 'http://127.0.0.1:9', REGION: 'RegionOne' } })
-    expect(swift.statusCode, swift.body).toBe(201)
-    const id = '7d2c6f1b-2a1f-4b68-8e55-1e3f3e3b1d89'
-    await signed(s.t, comp, 'POST', '/api/v1/terminal/sessions/', { id, user: 'Administrator(admin)', asset: 'web-01', org_id: ORG_IDS.DEFAULT, date_start: '2026-11-27T11:00:00Z' })
-    const m = multipart('file', `${id}.cast.gz`, castOf(['[0.5, "o", "local only"]']))
-    expect((await signed(s.t, comp, 'POST', `/api/v1/terminal/sessions/${id}/replay/`, m.payload, { 'content-type': m.contentType })).statusCode).toBe(201)
-    expect((await sql<{ n: number }>`select count(*)::int as n from replay_uploads where session_id = ${id}`.execute(s.t.database.db)).rows[0]!.n).toBe(0)
-    expect(existsSync(join(dataDir, 'replays', '2026-11-27', `${id}.cast.gz`))).toBe(true)
-  })
 })

@@ -24,8 +24,11 @@ export interface S3Config {
   region?: string
 }
 
-/** The storage kinds spoken to as S3 (JumpServer 3.2 maps ceph to s3 too). */
-export const S3_KINDS = new Set(['s3', 'ceph', 'oss', 'obs', 'cos'])
+/**
+ * The storage kinds spoken to as S3 (JumpServer 3.2 maps ceph to s3 too, and speaks to swift through Swift's S3
+ * API — its config adds `signer: S3SignerType` — with the same BUCKET/ACCESS_KEY/SECRET_KEY/ENDPOINT/REGION).
+ */
+export const S3_KINDS = new Set(['s3', 'ceph', 'oss', 'obs', 'cos', 'swift'])
 
 /** Bounds of one request: connecting and each wait for the peer. */
 const TIMEOUT_MS = 30_000
@@ -210,7 +213,9 @@ export class S3Client implements ReplayBackend {
 /** The S3 client of a replay storage's meta (secrets opened), or undefined when the kind is not spoken to as S3. */
 export function s3ClientOf(type: string, meta: Record<string, unknown>): S3Client | undefined {
   if (!S3_KINDS.has(type)) return undefined
-  const endpoint = String(meta.ENDPOINT ?? '')
+  let endpoint = String(meta.ENDPOINT ?? '')
+  // swift's PROTOCOL: the scheme of an endpoint given without one
+  if (endpoint && !endpoint.includes('://') && (meta.PROTOCOL === 'http' || meta.PROTOCOL === 'https')) endpoint = `${meta.PROTOCOL}://${endpoint}`
   const bucket = String(meta.BUCKET ?? '')
   if (!endpoint || !bucket) return undefined
   return new S3Client({
