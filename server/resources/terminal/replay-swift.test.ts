@@ -35,13 +35,16 @@ describe(`replay storages on OpenStack Swift (${dbKind()})`, () => {
     await sw?.dispose()
   })
 
-  it('tests a storage for real: an object written, read back and removed; a wrong secret or a missing container refused', async () => {
+  it('tests a storage for real: an object written, read back and removed; a wrong secret, another region or a missing container refused', async () => {
     const ok = await s.admin.post(url, { name: 'swift-test', type: 'swift', meta: meta() })
     expect(ok.statusCode, ok.body).toBe(201)
     expect((await s.admin.get(`${url}${ok.json().id}/test-connective/`)).json())
       .toEqual({ is_valid: true, msg: `A test object was written to bucket ${sw.bucket}, read back and removed.` })
     const bad = await s.admin.post(url, { name: 'swift-bad', type: 'swift', meta: meta({ SECRET_KEY: 'not-the-key' }) })
     expect((await s.admin.get(`${url}${bad.json().id}/test-connective/`)).json()).toMatchObject({ is_valid: false, msg: expect.stringContaining('SignatureDoesNotMatch') })
+    // SigV4 signs the region: it must be s3api's location
+    const region = await s.admin.post(url, { name: 'swift-region', type: 'swift', meta: meta({ REGION: 'RegionTwo' }) })
+    expect((await s.admin.get(`${url}${region.json().id}/test-connective/`)).json()).toMatchObject({ is_valid: false, msg: expect.stringContaining('AuthorizationHeaderMalformed') })
     const missing = await s.admin.post(url, { name: 'swift-missing', type: 'swift', meta: meta({ BUCKET: 'missing' }) })
     expect((await s.admin.get(`${url}${missing.json().id}/test-connective/`)).json()).toMatchObject({ is_valid: false, msg: expect.stringContaining('NoSuchBucket') })
   })

@@ -106,7 +106,7 @@ export const REPLAY_KINDS: Record<string, FieldDef[]> = {
     secret('ACCOUNT_KEY', 'Account key', true),
     choice('ENDPOINT_SUFFIX', 'Endpoint suffix', ['core.chinacloudapi.cn', 'core.windows.net'], 'core.chinacloudapi.cn'),
     // not JumpServer's: a full blob endpoint instead of https://<account>.blob.<suffix> (Azure Stack, Azurite)
-    text('ENDPOINT', 'Blob endpoint', { validate: (v: string, ctx: Ctx) => validBlobEndpoint(v, ctx) })],
+    text('ENDPOINT', 'Blob endpoint', { help_text: 'Optional: a full blob endpoint (Azure Stack, a private endpoint) instead of https://<account>.blob.<endpoint suffix>.', validate: (v: string, ctx: Ctx) => validBlobEndpoint(v, ctx) })],
   obs: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false, false)],
   cos: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
 }
