@@ -92,6 +92,11 @@ export class AzureBlobClient implements ReplayBackend {
     return `${prefix}/${uriEncode(this.config.container)}${key === undefined ? '' : `/${uriEncode(key, true)}`}`
   }
 
+  /** The URL of a blob (or of the container). */
+  urlOf(key?: string): string {
+    return `${this.base.protocol}//${this.base.host}${this.pathOf(key)}`
+  }
+
   /** A signed request to the container (no key) or a blob. */
   request(method: string, key: string | undefined, o: { query?: Record<string, string>; headers?: Record<string, string>; body?: () => NodeJS.ReadableStream; length?: number; signal?: AbortSignal } = {}): Promise<IncomingMessage> {
     const path = this.pathOf(key)

@@ -5,16 +5,18 @@
  * default azure storage through the same queue as S3 (kept locally and retried later while the peer is down),
  * and the audit's download reads it back from the container.
  */
-import { existsSync, mkdtempSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { startAzurite, type TestAzurite } from '../../testing/azurite.ts'
 import { dbKind } from '../../testing.ts'
 import { useTestServer } from '../../use-test-server.ts'
-import { AzureBlobClient, AzureError, signSharedKey } from './azure.ts'
+import { AzureBlobClient, AzureError, azureClientOf, signSharedKey } from './azure.ts'
 import { replayUploads, retryDelay } from './replay-remote.ts'
 import { castOf, multipart, signed } from './test-support.ts'
 
@@ -32,6 +34,14 @@ describe('Shared Key', () => {
       + 'x-ms-blob-type:Block Blob\nx-ms-date:Fri, 27 Nov 2026 10:00:00 GMT\nx-ms-version:2021-12-02\n'
       + '/acct/acct/c/a%20b\ncomp:list\nrestype:container')
     expect(authorization).toMatch(/^SharedKey acct:[A-Za-z0-9+/]{43}=$/)
+  })
+
+  it('addresses https://<account>.blob.<endpoint suffix>/<container>/<blob>, or the blob endpoint given', () => {
+    expect(azureClientOf({ ACCOUNT_NAME: 'acct', ACCOUNT_KEY: 'a2V5', CONTAINER_NAME: 'replays', ENDPOINT_SUFFIX: 'core.chinacloudapi.cn' })!.urlOf('2026-11-27/s 1.cast.gz'))
+      .toBe('https://acct.blob.core.chinacloudapi.cn/replays/2026-11-27/s%201.cast.gz')
+    expect(azureClientOf({ ACCOUNT_NAME: 'acct', ACCOUNT_KEY: 'a2V5', CONTAINER_NAME: 'replays', ENDPOINT_SUFFIX: 'core.windows.net', ENDPOINT: 'http://127.0.0.1:10000/acct/' })!.urlOf('k'))
+      .toBe('http://127.0.0.1:10000/acct/replays/k')
+    expect(azureClientOf({ ACCOUNT_NAME: 'acct', CONTAINER_NAME: 'replays' })).toBeUndefined()
   })
 })
 
@@ -72,6 +82,23 @@ describe(`replay storages on Azure Blob storage (${dbKind()})`, () => {
     expect(refused).toBeInstanceOf(AzureError)
     expect(refused).toMatchObject({ status: 403, code: 'AuthorizationFailure' })
     expect(await c.head('nope')).toBeUndefined()
+  })
+
+  it('streams a file of several MiB with its Content-MD5; a body that does not match its MD5 is refused by the peer', async () => {
+    const c = client()
+    const file = join(dataDir, 'big.bin')
+    const bytes = randomBytes(3 * 1024 * 1024 + 17)
+    writeFileSync(file, bytes)
+    await c.putFile('big/one.bin', file, 'application/gzip')
+    expect(await c.head('big/one.bin')).toBe(bytes.length)
+    expect((await bytesOf((await c.get('big/one.bin')).stream)).equals(bytes)).toBe(true)
+    await c.delete('big/one.bin')
+    // the MD5 of another body: the service checks it (what protects an upload from a truncated or altered body)
+    const body = Buffer.from('the body')
+    const res = await c.request('PUT', 'md5/mismatch', { headers: { 'x-ms-blob-type': 'BlockBlob', 'content-md5': createHash('md5').update('another body').digest('base64') }, body: () => Readable.from([body]), length: body.length })
+    // (Azure answers Md5Mismatch; Azurite InvalidOperation, "Provided contentMD5 doesn't match.")
+    await expect(c.ok(res)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/md5/i) })
+    expect(await c.head('md5/mismatch')).toBeUndefined()
   })
 
   it('tests a storage for real: a blob written, read back and removed; a wrong key or a missing container refused', async () => {
