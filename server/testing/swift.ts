@@ -81,7 +81,7 @@ export async function startSwift(bucket = 'replays', region = 'RegionOne'): Prom
     const endpoint = `http://127.0.0.1:${proxy}`
     // ready: tempauth hands out a token (the proxy, memcached and the account server answer)
     let auth: Response | undefined
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 600; i++) {
       auth = await fetch(`${endpoint}/auth/v1.0`, { headers: { 'x-auth-user': 'test:tester', 'x-auth-key': 'testing' } }).catch(() => undefined)
       if (auth?.status === 200) break
       await new Promise((r) => setTimeout(r, 100))
@@ -92,7 +92,7 @@ export async function startSwift(bucket = 'replays', region = 'RegionOne'): Prom
     // the container and object servers may start later than the account server: a probe object goes through
     const until = async (what: string, call: () => Promise<Response>) => {
       let status = 0
-      for (let i = 0; i < 300; i++) {
+      for (let i = 0; i < 600; i++) {
         status = (await call().catch(() => undefined))?.status ?? 0
         if (status >= 200 && status < 300) return
         await new Promise((r) => setTimeout(r, 100))

@@ -30,7 +30,7 @@ describe(`replay storages on OpenStack Swift (${dbKind()})`, () => {
   beforeAll(async () => {
     sw = await startSwift()
     await replayUploads(s.t.app).stop()
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await sw?.dispose()
   })
