@@ -899,7 +899,7 @@ export class TerminalSession extends EventEmitter {
       await this.manager.recordClose(this.id)
       const temp = await this.recorder.finish()
       await storeReplay(this.manager.db, replayDir(cfg.dataDir), { id: this.id, date_start: new Date(this.startedAt) }, temp)
-      // to the default replay storage at once when it is S3-compatible (in the background; kept locally until then)
+      // to the default replay storage at once when it has a backend (S3 family, azure) (in the background; kept locally until then)
       void replayUploads(app).kick()
     } catch (err) {
       app.log.warn({ err }, 'finishing a terminal session failed')

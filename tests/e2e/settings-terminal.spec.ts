@@ -1,10 +1,11 @@
 /**
  * Settings → Terminal in Chromium against the real server: a component registered and reporting through the
  * API shows in the Terminals tab with its load; "Test" on the default replay storage checks the replay directory
- * for real; an S3 storage pointing at a closed port fails its test with the server's reason; an endpoint rule
- * shows its endpoint. The create/edit/delete walk of each list is the console conformance spec's.
+ * for real; an S3 storage pointing at a closed port fails its test with the server's reason; an Azure storage on a
+ * real Azurite passes its test (a blob written, read back and removed); an endpoint rule shows its endpoint. The create/edit/delete walk of each list is the console conformance spec's.
  */
 import { signRequest } from '../../server/auth/signature.ts'
+import { startAzurite } from '../../server/testing/azurite.ts'
 import { startSshd } from '../../server/testing/sshd.ts'
 import { adminToken, expect, expectNoAxeViolations, test } from './fixtures.ts'
 import { api, login, row, rowAction, unique } from './generic-support.ts'
@@ -22,33 +23,43 @@ test('Settings → Terminal: terminals with their load, storage tests, endpoint 
   expect(res.status()).toBe(201)
   const s3 = unique('s3')
   await a.post('/api/v1/terminal/replay-storages/', { name: s3, type: 's3', meta: { BUCKET: 'replays', ENDPOINT: 'http://127.0.0.1:9', SECRET_KEY: 'never-shown' } })
-  const endpoint = await a.post('/api/v1/terminal/endpoints/', { name: unique('dmz'), host: 'jump.dmz.example' })
-  await a.post('/api/v1/terminal/endpoint-rules/', { name: unique('rule'), ip_group: ['10.1.0.0/16'], priority: 42, endpoint: endpoint.id })
+  const azurite = await startAzurite()
+  try {
+    const azure = unique('azure')
+    await a.post('/api/v1/terminal/replay-storages/', { name: azure, type: 'azure', meta: { CONTAINER_NAME: azurite.container, ACCOUNT_NAME: azurite.account, ACCOUNT_KEY: azurite.key, ENDPOINT_SUFFIX: 'core.windows.net', ENDPOINT: azurite.endpoint } })
+    const endpoint = await a.post('/api/v1/terminal/endpoints/', { name: unique('dmz'), host: 'jump.dmz.example' })
+    await a.post('/api/v1/terminal/endpoint-rules/', { name: unique('rule'), ip_group: ['10.1.0.0/16'], priority: 42, endpoint: endpoint.id })
 
-  await login(page, '/settings/terminal')
-  await expect(page.getByRole('tab', { name: 'Basic settings' })).toHaveAttribute('aria-selected', 'true')
-  await expect(page.locator('form')).toBeVisible()
-  await expectNoAxeViolations(page, 'terminal settings form')
+    await login(page, '/settings/terminal')
+    await expect(page.getByRole('tab', { name: 'Basic settings' })).toHaveAttribute('aria-selected', 'true')
+    await expect(page.locator('form')).toBeVisible()
+    await expectNoAxeViolations(page, 'terminal settings form')
 
-  await page.getByRole('tab', { name: 'Terminals' }).click()
-  await expect(page).toHaveURL(/tab=terminals/)
-  await expect(row(page, name)).toContainText('Critical')
-  await expectNoAxeViolations(page, 'terminals tab')
+    await page.getByRole('tab', { name: 'Terminals' }).click()
+    await expect(page).toHaveURL(/tab=terminals/)
+    await expect(row(page, name)).toContainText('Critical')
+    await expectNoAxeViolations(page, 'terminals tab')
 
-  await page.getByRole('tab', { name: 'Replay storage' }).click()
-  await rowAction(page, 'default', 'Test')
-  await expect(page.getByText('The replay directory is writable.')).toBeVisible()
-  await rowAction(page, s3, 'Test')
-  await expect(page.getByText(/The storage endpoint cannot be reached/)).toBeVisible()
-  await expect(page.getByText('never-shown')).toHaveCount(0)
-  await expectNoAxeViolations(page, 'replay storage tab')
+    await page.getByRole('tab', { name: 'Replay storage' }).click()
+    await rowAction(page, 'default', 'Test')
+    await expect(page.getByText('The replay directory is writable.')).toBeVisible()
+    await rowAction(page, s3, 'Test')
+    await expect(page.getByText(/The storage endpoint cannot be reached/)).toBeVisible()
+    await expect(page.getByText('never-shown')).toHaveCount(0)
+    await rowAction(page, azure, 'Test')
+    await expect(page.getByText(`A test blob was written to container ${azurite.container}, read back and removed.`)).toBeVisible()
+    await expect(page.getByText(azurite.key)).toHaveCount(0)
+    await expectNoAxeViolations(page, 'replay storage tab')
 
-  await page.getByRole('tab', { name: 'Endpoint rules' }).click()
-  await expect(row(page, '10.1.0.0/16')).toContainText(endpoint.name)
-  await expectNoAxeViolations(page, 'endpoint rules tab')
-  // After a reload the tab is still the one in the URL.
-  await page.reload()
-  await expect(page.getByRole('tab', { name: 'Endpoint rules' })).toHaveAttribute('aria-selected', 'true')
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click()
+    await expect(row(page, '10.1.0.0/16')).toContainText(endpoint.name)
+    await expectNoAxeViolations(page, 'endpoint rules tab')
+    // After a reload the tab is still the one in the URL.
+    await page.reload()
+    await expect(page.getByRole('tab', { name: 'Endpoint rules' })).toHaveAttribute('aria-selected', 'true')
+  } finally {
+    await azurite.dispose()
+  }
 })
 
 test('Settings → Applets: an applet host deployed over SSH from its detail, the live log, the publication listed', async ({ page, request }) => {

@@ -26,8 +26,7 @@ import { tr } from '../../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../../rbac/catalog.ts'
 import { getSetting } from '../../settings/store.ts'
 import { ALIVE_SECONDS, loadOf, sessions, terminals } from './resources.ts'
-import { readRemoteReplay } from './replay-remote.ts'
-import { S3_KINDS } from './s3.ts'
+import { readRemoteReplay, REMOTE_KINDS } from './replay-remote.ts'
 
 /** Tasks older than this are no longer handed out (JumpServer: 10 minutes). */
 const TASK_WINDOW_MINUTES = 10
@@ -134,7 +133,7 @@ export async function replayTemp(root: string, row: Record<string, unknown>): Pr
 /**
  * Stores a complete replay file (written in the replay store's day folder of the session's start, as
  * `replayTemp` names it) as the session's replay: checked (gzip asciicast), renamed into place, the session row
- * updated, and queued for the default replay storage when that one is S3-compatible (replay-remote.ts). The one way
+ * updated, and queued for the default replay storage when that one has a backend (S3 family, azure: replay-remote.ts). The one way
  * a replay is kept — the upload of a component and the built-in terminal's recorder.
  * Answers false (and keeps nothing) when the file is not a gzip asciicast.
  */
@@ -147,9 +146,9 @@ export async function storeReplay(db: DB, root: string, row: Record<string, unkn
     await rename(temp, final)
     await sql`update terminal_sessions set has_replay = true, replay_path = ${join(day, `${String(row.id)}.cast.gz`)}, replay_size = ${size}
       where id = ${String(row.id)}`.execute(db)
-    // the default replay storage, when spoken to as S3, gets it (replay-remote.ts; the local copy stays until then)
+    // the default replay storage, when it has a backend, gets it (replay-remote.ts; the local copy stays until then)
     await sql`insert into replay_uploads (session_id, storage_id)
-      select ${String(row.id)}, s.id from replay_storages s where s.is_default and s.type in (${sql.join([...S3_KINDS])})
+      select ${String(row.id)}, s.id from replay_storages s where s.is_default and s.type in (${sql.join([...REMOTE_KINDS])})
       on conflict (session_id) do update set storage_id = excluded.storage_id, attempts = 0, next_attempt = now(), last_error = ''`.execute(db)
     return true
   } finally {

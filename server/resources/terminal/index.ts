@@ -55,7 +55,7 @@ export async function registerTerminal(app: FastifyInstance): Promise<void> {
   const root = replayDir(app.services.config.dataDir)
   replayRoots.set(app.services.database, root)
   replayRoots.set(app.services.database.db, root)
-  // replays queued for an S3-compatible replay storage are uploaded in the background (replay-remote.ts)
+  // replays queued for a replay storage with a backend (S3 family, azure) are uploaded in the background (replay-remote.ts)
   const uploads = replayUploads(app)
   app.addHook('onReady', async () => uploads.start())
   app.addHook('onClose', async () => { await uploads.stop() })

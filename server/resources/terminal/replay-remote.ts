@@ -1,8 +1,9 @@
 /**
  * Replays in a replay storage of Settings → Terminal (docs/terminal.md "Replay storages"): JumpServer keeps a
  * replay in its local store, then its task uploads it to the external storage and removes the local copy; the
- * replay API reads it back from there. Here the same, for the storages spoken to as S3 (s3.ts):
- * - `storeReplay` (components.ts) queues a stored replay (`replay_uploads`) when the default replay storage is one;
+ * replay API reads it back from there. Here the same, for the storages with a backend (replay-backend.ts: the S3
+ * family in s3.ts, Azure Blob storage in azure.ts; swift stays local, docs/decisions/replay-storages-s3-sigv4-of-our-own.md):
+ * - `storeReplay` (components.ts) queues a stored replay (`replay_uploads`) when the default replay storage has one;
  * - `ReplayUploads.runDue` uploads what is due, under the replay's relative path (`<day>/<session>.cast.gz`, as
  *   JumpServer names the object), marks the session's `replay_storage_id`, then removes the local copy; a failure
  *   keeps the local copy and the row, with the next attempt backing off (1 min, doubling, at most 1 h);
@@ -19,21 +20,36 @@ import type { ServerConfig } from '../../config.ts'
 import type { DB, RowOf } from '../../db/connection.ts'
 import { sealerFor } from '../../auth/otp-store.ts'
 import { jsonObject } from '../../http/body.ts'
-import { s3ClientOf, S3_KINDS, type S3Client } from './s3.ts'
+import { azureClientOf } from './azure.ts'
+import type { ReplayBackend } from './replay-backend.ts'
+import { s3ClientOf, S3_KINDS } from './s3.ts'
 
 /** The sealing context of a storage's secret (storages.ts seals with it). */
 export const storageSealContext = (table: string, id: string, key: string) => `terminal.${table}:${id}:${key}`
 
 type StorageRow = RowOf<'replay_storages'>
 
-/** The S3 client of a replay storage row (its secret opened), or undefined when the kind is not spoken to as S3. */
-export function replayStorageClient(config: ServerConfig, row: Pick<StorageRow, 'id' | 'type' | 'meta'>): S3Client | undefined {
-  if (!S3_KINDS.has(row.type)) return undefined
+/** The replay storage kinds with a backend: replays stored with the default one go there. */
+export const REMOTE_KINDS: ReadonlySet<string> = new Set([...S3_KINDS, 'azure'])
+
+/** The secrets of the kinds with a backend (sealed in the row's meta). */
+const SECRETS = ['SECRET_KEY', 'ACCOUNT_KEY']
+
+/** The backend of a kind from its meta (secrets opened), or undefined when the kind has none or a value is missing. */
+export function backendOf(type: string, meta: Record<string, unknown>): ReplayBackend | undefined {
+  if (type === 'azure') return azureClientOf(meta)
+  return s3ClientOf(type, meta)
+}
+
+/** The backend of a replay storage row (its secrets opened), or undefined when its kind has none. */
+export function replayStorageClient(config: ServerConfig, row: Pick<StorageRow, 'id' | 'type' | 'meta'>): ReplayBackend | undefined {
+  if (!REMOTE_KINDS.has(row.type)) return undefined
   const meta = { ...jsonObject(row.meta) }
-  if (typeof meta.SECRET_KEY === 'string' && meta.SECRET_KEY !== '') {
-    meta.SECRET_KEY = sealerFor(config).open(meta.SECRET_KEY, storageSealContext('replay_storages', row.id, 'SECRET_KEY'))
+  for (const k of SECRETS) {
+    const v = meta[k]
+    if (typeof v === 'string' && v !== '') meta[k] = sealerFor(config).open(v, storageSealContext('replay_storages', row.id, k))
   }
-  return s3ClientOf(row.type, meta)
+  return backendOf(row.type, meta)
 }
 
 const CLAIM_MS = 10 * 60_000
@@ -102,7 +118,7 @@ export class ReplayUploads {
     try {
       if (!existsSync(file)) throw new Error('the local replay file is missing')
       const client = replayStorageClient(this.config, storage)
-      if (!client) throw new Error(`the storage "${storage.name}" is not S3-compatible or has no endpoint or bucket`)
+      if (!client) throw new Error(`the storage "${storage.name}" has no replay backend or misses a value (endpoint, bucket, container, key)`)
       await client.putFile(path, file, 'application/gzip')
       // the row names the storage first: a reader then finds the replay there even while the local copy goes
       await sql`update terminal_sessions set replay_storage_id = ${storage.id} where id = ${job.session_id}`.execute(db)
@@ -137,7 +153,7 @@ export async function readRemoteReplay(config: ServerConfig, db: DB, storageId: 
   const storage = (await sql<StorageRow>`select * from replay_storages where id = ${storageId}`.execute(db)).rows[0]
   if (!storage) throw new Error('the replay storage was deleted')
   const client = replayStorageClient(config, storage)
-  if (!client) throw new Error(`the storage "${storage.name}" is not S3-compatible`)
+  if (!client) throw new Error(`the storage "${storage.name}" has no replay backend`)
   const { stream, length } = await client.get(path)
   return { stream, length, storage: storage.name }
 }

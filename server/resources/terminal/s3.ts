@@ -14,6 +14,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
+import { StorageRefusal, type ReplayBackend } from './replay-backend.ts'
 
 export interface S3Config {
   endpoint: string
@@ -23,8 +24,11 @@ export interface S3Config {
   region?: string
 }
 
-/** The storage kinds spoken to as S3 (JumpServer 3.2 maps ceph to s3 too). */
-export const S3_KINDS = new Set(['s3', 'ceph', 'oss', 'obs', 'cos'])
+/**
+ * The storage kinds spoken to as S3 (JumpServer 3.2 maps ceph to s3 too, and speaks to swift through Swift's S3
+ * API — its config adds `signer: S3SignerType` — with the same BUCKET/ACCESS_KEY/SECRET_KEY/ENDPOINT/REGION).
+ */
+export const S3_KINDS = new Set(['s3', 'ceph', 'oss', 'obs', 'cos', 'swift'])
 
 /** Bounds of one request: connecting and each wait for the peer. */
 const TIMEOUT_MS = 30_000
@@ -95,19 +99,21 @@ export function regionOf(host: string): string | undefined {
 }
 
 /** An S3 error answer: the status and the error's code (`NoSuchKey`, `SignatureDoesNotMatch`, …). */
-export class S3Error extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message)
+export class S3Error extends StorageRefusal {
+  constructor(status: number, code: string, message: string) {
+    super(status, code, message)
     this.name = 'S3Error'
   }
 }
 
-export class S3Client {
+export class S3Client implements ReplayBackend {
   private readonly base: URL
   private readonly region: string
   private readonly virtualHosted: boolean
   /** The clock of signatures (tests). */
   now: () => Date = () => new Date()
+
+  get place(): string { return this.config.bucket }
 
   constructor(readonly config: S3Config) {
     const raw = config.endpoint.trim()
@@ -207,7 +213,9 @@ export class S3Client {
 /** The S3 client of a replay storage's meta (secrets opened), or undefined when the kind is not spoken to as S3. */
 export function s3ClientOf(type: string, meta: Record<string, unknown>): S3Client | undefined {
   if (!S3_KINDS.has(type)) return undefined
-  const endpoint = String(meta.ENDPOINT ?? '')
+  let endpoint = String(meta.ENDPOINT ?? '')
+  // swift's PROTOCOL: the scheme of an endpoint given without one
+  if (endpoint && !endpoint.includes('://') && (meta.PROTOCOL === 'http' || meta.PROTOCOL === 'https')) endpoint = `${meta.PROTOCOL}://${endpoint}`
   const bucket = String(meta.BUCKET ?? '')
   if (!endpoint || !bucket) return undefined
   return new S3Client({

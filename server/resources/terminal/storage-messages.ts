@@ -7,6 +7,11 @@ addMessages(Object.fromEntries(['S3', 'Ceph', 'Swift', 'OSS', 'Azure', 'OBS', 'C
 addMessages({
   'A test object was written to bucket {bucket}, read back and removed.': ['已向桶 {bucket} 写入测试对象，读回并删除。', 'バケット {bucket} にテストオブジェクトを書き込み、読み戻して削除しました。'],
   'The replay storage refused the test ({step}): {error}': ['录像存储测试失败（{step}）：{error}', '録画ストレージのテストが失敗しました（{step}）：{error}'],
+  'A test blob was written to container {container}, read back and removed.': ['已向容器 {container} 写入测试 Blob，读回并删除。', 'コンテナ {container} にテスト BLOB を書き込み、読み戻して削除しました。'],
+  'Blob endpoint': ['Blob 端点', 'BLOB エンドポイント'],
+  'Optional: a full blob endpoint (Azure Stack, a private endpoint) instead of https://<account>.blob.<endpoint suffix>.': [
+    '可选：完整的 Blob 端点（Azure Stack、专用终结点），代替 https://<account>.blob.<endpoint suffix>。',
+    '任意：https://<account>.blob.<endpoint suffix> の代わりに使う完全な BLOB エンドポイント（Azure Stack、プライベートエンドポイント）。'],
   'writing': ['写入', '書き込み'],
   'reading': ['读取', '読み取り'],
   'removing': ['删除', '削除'],

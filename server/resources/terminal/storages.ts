@@ -21,8 +21,8 @@ import { tr } from '../../i18n.ts'
 import { validIpGroup } from '../acls/rules.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, idField, updatedBy } from '../common.ts'
 import { replayDir } from './components.ts'
-import { storageSealContext } from './replay-remote.ts'
-import { S3Error, s3ClientOf } from './s3.ts'
+import { StorageRefusal } from './replay-backend.ts'
+import { backendOf, storageSealContext } from './replay-remote.ts'
 import './storage-messages.ts'
 
 // ------------------------------------------------------------------------------------------------ storages
@@ -48,6 +48,16 @@ function validEndpointUrl(v: string, ctx: Ctx): string | undefined {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return tr(ctx.lang, 'Enter a valid URL.')
     if (u.pathname && u.pathname !== '/') return tr(ctx.lang, 'Endpoint invalid: remove path `{path}`', { path: safePath(v) })
     return undefined
+  } catch {
+    return tr(ctx.lang, 'Enter a valid URL.')
+  }
+}
+
+/** A blob endpoint: an http(s) URL, a path allowed (Azurite names the account there), no query. */
+function validBlobEndpoint(v: string, ctx: Ctx): string | undefined {
+  try {
+    const u = new URL(v)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash && !u.username ? undefined : tr(ctx.lang, 'Enter a valid URL.')
   } catch {
     return tr(ctx.lang, 'Enter a valid URL.')
   }
@@ -94,7 +104,9 @@ export const REPLAY_KINDS: Record<string, FieldDef[]> = {
   oss: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false)],
   azure: [text('CONTAINER_NAME', 'Container name', { required: true }), text('ACCOUNT_NAME', 'Account name', { required: true }),
     secret('ACCOUNT_KEY', 'Account key', true),
-    choice('ENDPOINT_SUFFIX', 'Endpoint suffix', ['core.chinacloudapi.cn', 'core.windows.net'], 'core.chinacloudapi.cn')],
+    choice('ENDPOINT_SUFFIX', 'Endpoint suffix', ['core.chinacloudapi.cn', 'core.windows.net'], 'core.chinacloudapi.cn'),
+    // not JumpServer's: a full blob endpoint instead of https://<account>.blob.<suffix> (Azure Stack, Azurite)
+    text('ENDPOINT', 'Blob endpoint', { help_text: 'Optional: a full blob endpoint (Azure Stack, a private endpoint) instead of https://<account>.blob.<endpoint suffix>.', validate: (v: string, ctx: Ctx) => validBlobEndpoint(v, ctx) })],
   obs: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(false, false)],
   cos: [BUCKET, ACCESS_KEY, SECRET_KEY, endpoint(true)],
 }
@@ -217,29 +229,30 @@ async function testReplay(req: FastifyRequest, row: StorageRow): Promise<TestRes
     }
   }
   const meta = openMeta(req, REPLAY_KINDS, 'replay_storages', row)
-  // S3 and the kinds that speak it: a test object is written, read back and removed, signed with the storage's
-  // keys (as JumpServer's is_valid uploads a file) — what uploading a replay needs, not only a reachable host
-  const s3 = s3ClientOf(type, meta)
-  if (s3) {
+  // the kinds with a backend (S3 family, azure): a test object is written, read back and removed, signed with the
+  // storage's keys (as JumpServer's is_valid uploads a file) — what uploading a replay needs, not only a reachable host
+  const backend = backendOf(type, meta)
+  if (backend) {
     const key = `.connectivity-test-${randomUUID()}`
     const body = Buffer.from(`replay storage test ${new Date().toISOString()}\n`)
     let step = tr(lang, 'writing')
     try {
-      await s3.putBytes(key, body, 'text/plain')
+      await backend.putBytes(key, body, 'text/plain')
       step = tr(lang, 'reading')
-      const size = await s3.head(key)
-      if (size !== body.length) throw new Error(`the test object reads back as ${size ?? 'missing'}`)
+      const size = await backend.head(key)
+      if (size !== body.length) throw new StorageRefusal(200, 'ReadBack', `the test object reads back as ${size ?? 'missing'}`)
       step = tr(lang, 'removing')
-      await s3.delete(key)
-      return { is_valid: true, msg: tr(lang, 'A test object was written to bucket {bucket}, read back and removed.', { bucket: s3.config.bucket }) }
+      await backend.delete(key)
+      return type === 'azure'
+        ? { is_valid: true, msg: tr(lang, 'A test blob was written to container {container}, read back and removed.', { container: backend.place }) }
+        : { is_valid: true, msg: tr(lang, 'A test object was written to bucket {bucket}, read back and removed.', { bucket: backend.place }) }
     } catch (e) {
-      if (!(e instanceof S3Error)) return { is_valid: false, msg: tr(lang, 'The storage endpoint cannot be reached: {error}', { error: errorText(e) }) }
+      if (!(e instanceof StorageRefusal)) return { is_valid: false, msg: tr(lang, 'The storage endpoint cannot be reached: {error}', { error: errorText(e) }) }
       return { is_valid: false, msg: tr(lang, 'The replay storage refused the test ({step}): {error}', { step, error: e.message }) }
     }
   }
   let url: string
-  if (type === 'azure') url = `https://${String(meta.ACCOUNT_NAME)}.blob.${String(meta.ENDPOINT_SUFFIX)}/${String(meta.CONTAINER_NAME)}?restype=container`
-  else if (meta.ENDPOINT) {
+  if (meta.ENDPOINT) {
     const base = String(meta.ENDPOINT).includes('://') ? String(meta.ENDPOINT) : `https://${String(meta.ENDPOINT)}`
     url = `${base.replace(/\/+$/, '')}/${encodeURIComponent(String(meta.BUCKET ?? ''))}`
   } else return { is_valid: false, msg: tr(lang, 'No endpoint is set.') }
