@@ -87,6 +87,26 @@ test.describe('typed sub-forms (issue 35)', () => {
     expect(answers.join('\n')).not.toMatch(/Tpl-Secret-35|PRIVATE KEY/)
   })
 
+  test('the account and template forms keep an SSH key\'s lines, and ask a passphrase only for keys', async ({ page }) => {
+    const host = await a.post('/api/v1/assets/hosts/', { name: unique('key-host'), address: '10.35.1.2', platform: 1 })
+    const key = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey
+    for (const [path, list] of [[`/console/accounts/accounts/create?asset=${host.id}`, '/api/v1/accounts/accounts/'], ['/console/accounts/account-template/create', '/api/v1/accounts/account-templates/']] as const) {
+      const username = unique('keyed').slice(0, 24)
+      await login(page, path, undefined, { reuse: true })
+      await page.getByRole('textbox', { name: 'Name', exact: true }).fill(username)
+      await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username)
+      await expect(page.getByLabel('Passphrase')).toHaveCount(0)
+      await page.locator('[data-field="secret_type"]').getByRole('combobox').click()
+      await page.getByRole('option', { name: 'SSH key' }).click()
+      await expect(page.getByLabel('Passphrase')).toBeVisible()
+      // a text area: a password input would drop the key's line breaks and the server would refuse it
+      await page.locator('[data-field="secret"] textarea').fill(key)
+      await expectNoAxeViolations(page, `${list} form with a key`)
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(async () => results(await a.get(`${list}?username=${username}`)).map((x) => [x.secret_type.value, x.has_secret ?? true])).toEqual([['ssh_key', true]])
+    }
+  })
+
   test('the sub-forms speak the console’s language (zh)', async ({ page, baseURL }) => {
     const platform = await a.post('/api/v1/assets/platforms/', { name: unique('zh-linux'), category: 'host', type: 'linux' })
     await page.context().addCookies([{ name: 'django_language', value: 'zh-hans', url: baseURL! }])

@@ -8,11 +8,12 @@ import { useMemo } from 'react'
 import { GenericDetailPage, type DetailConfig, type DetailContext } from '../../../ui/detail/DetailPage.tsx'
 import { detailItems, InfoCard } from '../../../ui/detail/InfoCard.tsx'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
-import type { FieldLayout } from '../../../ui/form/types.ts'
+import type { FieldLayout, FieldOverrides } from '../../../ui/form/types.ts'
 import { manifestItem } from '../../entries.ts'
 import type { SecretKind } from '../../../api/accounts.ts'
 import { commandsOf, KINDS, nameOf } from './accountCommands.tsx'
 import { SecretHistory } from './SecretHistory.tsx'
+import { SecretInput } from './SecretInput.tsx'
 import { useSecretViewer } from './SecretViewer.tsx'
 
 function Info({ object, fields }: DetailContext) {
@@ -56,6 +57,12 @@ const FORM_LAYOUT: Record<SecretKind, FieldLayout> = {
   ],
 }
 
+/** The secret keeps an SSH key's lines; a key's passphrase only for keys. */
+const SECRET_FIELDS: FieldOverrides = {
+  secret: { render: (props) => <SecretInput {...props} /> },
+  passphrase: { hidden: (values) => values.secret_type !== 'ssh_key' },
+}
+
 function formPage(kind: SecretKind) {
   return function AccountFormPage() {
     const item = manifestItem(KINDS[kind].key)
@@ -64,6 +71,7 @@ function formPage(kind: SecretKind) {
       resource: item.resource,
       title: { create: titles.create ?? titles.list, update: titles.update ?? titles.list },
       layout: FORM_LAYOUT[kind],
+      overrides: SECRET_FIELDS,
       // an asset chosen beforehand (the asset's accounts tab links here with ?asset=<id>)
       initial: (search) => (kind === 'account' && typeof search.asset === 'string' ? { asset: search.asset } : {}),
     }), [item.resource, titles])

@@ -3,24 +3,16 @@
  * `?node_id=`). On create its Accounts section (the server's write-only `accounts` rows) takes accounts typed in
  * ("Add") or copied from an account template ("Add from template": the row shows the template picker only).
  */
-import { Input, Textarea } from '@fluentui/react-components'
 import { msg } from '@lingui/core/macro'
 import { GenericFormPage, type FormPageConfig } from '../../../ui/form/FormPage.tsx'
-import type { FieldOverrides, WidgetProps } from '../../../ui/form/types.ts'
+import type { FieldOverrides } from '../../../ui/form/types.ts'
 import { required, type FormValues } from '../../../ui/form/validators.ts'
 import { manifestItem, type ResourceKey } from '../../entries.ts'
+import { SecretInput } from '../accounts/SecretInput.tsx'
 
 /** Marks an account row added from a template (not a field: never sent). */
 const FROM_TEMPLATE = '$fromTemplate'
 const fromTemplate = (row: FormValues) => row[FROM_TEMPLATE] === true
-
-/** An SSH key is several lines (a password input drops line breaks): a text area for keys, a password input else. */
-function SecretInput({ value, onChange, onBlur, disabled, values }: WidgetProps) {
-  const text = typeof value === 'string' ? value : ''
-  return values.secret_type === 'ssh_key'
-    ? <Textarea rows={4} resize="vertical" spellCheck={false} value={text} disabled={disabled} onChange={(_, d) => onChange(d.value)} onBlur={onBlur} style={{ width: '100%', fontFamily: 'monospace' }} />
-    : <Input type="password" autoComplete="new-password" value={text} disabled={disabled} onChange={(_, d) => onChange(d.value)} onBlur={onBlur} style={{ width: '100%' }} />
-}
 
 const ACCOUNT_ROWS: FieldOverrides = {
   accounts: {
