@@ -89,13 +89,18 @@ export async function rowAction(page: Page, text: string, action: string): Promi
   const item = page.getByRole('menuitem', { name: action, exact: true })
   // A row can be on screen a moment before its commands are (a list re-rendering after a search): the action is
   // looked for again, in the row and in its More menu, until it is found; only the final click acts.
+  // A click that went through while Playwright reported it failed (the page left under it) leaves no row: done.
+  let tried = false
   await expect(async () => {
+    if (tried && !(await r.count())) return
     if (await button.count()) {
+      tried = true
       await button.first().click({ timeout: 2_000 })
       return
     }
     await r.locator('[data-command="more"]').click({ timeout: 2_000 })
     try {
+      tried = true
       await item.click({ timeout: 2_000 })
     } catch (error) {
       await page.keyboard.press('Escape')

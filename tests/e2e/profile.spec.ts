@@ -109,7 +109,7 @@ test.describe('profile pages', () => {
 
     // Preferences: a change is saved at once and kept
     await page.goto('/ui/profile/setting')
-    await expect(page.getByRole('heading', { name: 'Preferences' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Preferences', exact: true })).toBeVisible()
     const size = page.getByLabel('Character terminal font size')
     await size.fill('18')
     await size.blur()
