@@ -31,6 +31,9 @@ async function axeViolations(page: Page, context?: string): Promise<string[]> {
       await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 1000))])
     }
   })
+  // A modal that just closed gives the page back when its exit ends (Fluent's modalizer lifts `aria-hidden` from the
+  // rest of the page then): with no dialog left, wait (bounded) for that; a page still hidden after it is reported.
+  await page.waitForFunction(() => !!document.querySelector('[role="dialog"],[role="alertdialog"]') || !document.querySelector('#root[aria-hidden="true"]'), null, { timeout: 5_000 }).catch(() => undefined)
   // Evaluated through the devtools protocol, not as an inline <script>: the pages' Content-Security-Policy
   // (script-src 'self') rightly refuses inline scripts.
   // Injected once per document (a page checked twice without navigating keeps it).

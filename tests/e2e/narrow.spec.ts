@@ -108,6 +108,19 @@ test.describe('at 360 px', () => {
     expect(wide, 'pages wider than a 360 px screen').toEqual([])
   })
 
+  test('a long name chosen in a picker is cut inside its field, not pushed past the screen', async ({ page, request }) => {
+    const a = await api(request)
+    const longName = `${unique('a-very-very-long-user-name')}-of-a-directory`
+    const user = await a.post('/api/v1/users/users/', { name: longName, username: longName.slice(0, 60), email: `${unique('long')}@example.com`, password_strategy: 'custom', password: 'Passw0rd!Passw0rd', need_update_password: false })
+    const me = await a.get('/api/v1/users/profile/')
+    const perm = await a.post('/api/v1/perms/asset-permissions/', { name: unique('narrow-long'), users: [me.id, user.id], accounts: ['@ALL'], actions: ['connect'] })
+    await login(page, `/console/perms/asset-permissions/${perm.id}/update`)
+    await settle(page)
+    const chip = page.locator('[data-field="users"]').getByText(longName.slice(0, 30))
+    await expect(chip).toBeVisible()
+    expect(await overflow(page)).toEqual({ document: 0, main: 0 })
+  })
+
   test('the header is condensed, the brand leaves room for the switchers, the asset tree folds above the table', async ({ page, request }) => {
     await api(request)
     await login(page, '/console/assets/assets')

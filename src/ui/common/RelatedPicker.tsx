@@ -18,6 +18,10 @@ const NEW = '__new__:'
 
 const useStyles = makeStyles({
   full: { width: '100%', minWidth: '240px' },
+  // a long name is cut with an ellipsis inside the field (on a phone a chip would push the page sideways)
+  group: { minWidth: 0, maxWidth: '100%' },
+  tag: { minWidth: 0, maxWidth: '100%' },
+  tagText: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   hint: { color: tokens.colorNeutralForeground3, padding: tokens.spacingHorizontalS },
 })
 
@@ -126,10 +130,11 @@ function MultiPicker({ source, value, onChange, onBlur, knownLabels, disabled, p
       }}
     >
       <TagPickerControl className={styles.full}>
-        <TagPickerGroup aria-label={t`Selected`}>
-          {values.map((v) => (
-            <Tag key={String(v)} value={String(v)} shape="rounded" dismissIcon={{ 'aria-label': t`Remove` }}>{o.labelOf(v) ?? t`Loading…`}</Tag>
-          ))}
+        <TagPickerGroup aria-label={t`Selected`} className={styles.group}>
+          {values.map((v) => {
+            const label = o.labelOf(v) ?? t`Loading…`
+            return <Tag key={String(v)} value={String(v)} shape="rounded" className={styles.tag} title={label} primaryText={{ className: styles.tagText }} dismissIcon={{ 'aria-label': t`Remove` }}>{label}</Tag>
+          })}
         </TagPickerGroup>
         <TagPickerInput
           value={o.query}
