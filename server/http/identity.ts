@@ -10,25 +10,19 @@
 import { sql } from 'kysely'
 import type { Database, DB } from '../db/connection.ts'
 import type { BindingRow } from '../rbac/perms.ts'
-import type { SessionData } from './request-context.ts'
+import type { AuthUser, SessionData } from './request-context.ts'
 
 /** An organization named by the request that is not a keyword: looked up by id or by name. */
 export type OrgLookup = { lookupId: string } | { lookupName: string }
 
-export interface IdentityRow {
+/** The session's columns, then its user's (as `AuthUser`, the id as `user_id`), bindings and organizations. */
+export interface IdentityRow extends Omit<AuthUser, 'id'> {
   session_id: string | null
   session_data: SessionData | null
   session_expires: Date | null
   /** The organization the session's `oid` names, when it is an existing organization's id (else null). */
   session_org: string | null
   user_id: string | null
-  username: string
-  name: string
-  email: string
-  is_active: boolean
-  source: string
-  is_first_login: boolean
-  date_expired: Date | null
   bindings: BindingRow[] | null
   orgs: { id: string; name: string }[] | null
 }

@@ -102,6 +102,33 @@ describe('job center', () => {
     expect((await op.get('/api/v1/ops/jobs/')).json()).toEqual([])
   })
 
+  it('chooses the account by runas and runas_policy, as JumpServer: skip, privileged first, privileged only', async () => {
+    // one asset, two accounts: hostA privileged, hostB not; and an asset with only hostB
+    const both = await asset('two-accounts', sshd.port, hostA, true)
+    const acc = await admin.post('/api/v1/accounts/accounts/', { asset: both, name: 'two-accounts-b', username: hostB.username, secret_type: 'password', secret: hostB.password, privileged: false })
+    expect(acc.statusCode, acc.body).toBe(201)
+    const plain = await asset('plain-only', sshd.port, hostB, false)
+    const perm = await admin.post('/api/v1/perms/asset-permissions/', { name: 'op-runas', users: [(await op.get('/api/v1/users/profile/')).json().id], assets: [both, plain], accounts: ['@ALL'] })
+    expect(perm.statusCode, perm.body).toBe(201)
+    const run = async (runas: string, policy: string) => {
+      const r = await quick({ assets: [both, plain], args: 'whoami', runas, runas_policy: policy })
+      expect(r.statusCode, r.body).toBe(201)
+      const taskId = r.json().task_id as string
+      const log = (await follow(wsUrl, op, taskId)).map((f) => f.message).join('')
+      const d = (await op.get(`/api/v1/ops/job-execution/task-detail/${taskId}/`)).json() as { summary: { ok: string[]; skipped: string[] } }
+      const ran = (name: string) => (new RegExp(`${name} \\| CHANGED \\| rc=0 >>\\r\\n(\\S+)`).exec(log)?.[1])
+      return { twoAccounts: ran('two-accounts'), plainOnly: ran('plain-only'), skipped: [...d.summary.skipped].sort() }
+    }
+    // skip: the account named runas, privileged or not; none named so: skipped
+    expect(await run(hostB.username, 'skip')).toEqual({ twoAccounts: hostB.username, plainOnly: hostB.username, skipped: [] })
+    expect(await run('nobody-here', 'skip')).toEqual({ twoAccounts: undefined, plainOnly: undefined, skipped: ['plain-only', 'two-accounts'] })
+    // privileged first: a privileged account named runas, else the first privileged, else the one named runas
+    expect(await run(hostB.username, 'privileged_first')).toEqual({ twoAccounts: hostA.username, plainOnly: hostB.username, skipped: [] })
+    // privileged only: never a plain account
+    expect(await run(hostB.username, 'privileged_only')).toEqual({ twoAccounts: hostA.username, plainOnly: undefined, skipped: ['plain-only'] })
+    await admin.delete(`/api/v1/perms/asset-permissions/${perm.json().id}/`)
+  })
+
   it('never touches an asset outside the creator\'s grants', async () => {
     const marker = join(dir, 'ungranted')
     const named = await quick({ assets: [ids['web-1'], ids['secret-db']], args: `touch ${marker}-$(whoami)` })

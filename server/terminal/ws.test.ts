@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { BUILTIN_NAME } from './builtin.ts'
+import { terminalManager } from './index.ts'
 import { TermClient, tokenFor, useTerminalFixture } from './test-support.ts'
 
 describe('web terminal websocket (/ws/terminal/)', () => {
@@ -19,6 +21,12 @@ describe('web terminal websocket (/ws/terminal/)', () => {
     await w.until(() => w.output.includes('$ '), 'the first prompt')
     w.type('echo hello-$((6*7))\r')
     await w.until(() => w.output.includes('hello-42'), 'echo output')
+    // the built-in component is a registered terminal (Settings → Terminal → Terminals) whose heartbeat carries its
+    // load and this open session
+    await terminalManager(f.t.app).component.heartbeat()
+    const [terminal] = (await f.admin.get(`/api/v1/terminal/terminals/?name=${encodeURIComponent(BUILTIN_NAME)}`)).json() as Array<Record<string, unknown>>
+    expect(terminal).toMatchObject({ name: BUILTIN_NAME, type: 'koko', is_alive: true, is_active: true, stat: { session_online: 1 } })
+    expect(typeof (terminal!.stat as { cpu_load: unknown }).cpu_load).toBe('number')
     w.send({ type: 'resize', cols: 91, rows: 27 })
     w.type('stty size\r')
     await w.until(() => w.output.includes('27 91'), 'stty size after resize')

@@ -9,6 +9,7 @@ import { isUuid } from '../../engine/parse.ts'
 import type { FieldDef, ResourceDef } from '../../engine/types.ts'
 import { ApiError } from '../../http/errors.ts'
 import { addMessages, tr } from '../../i18n.ts'
+import './messages.ts'
 import { ORG_IDS } from '../../rbac/catalog.ts'
 import { commentField, createdBy, dateCreated, dateUpdated, updatedBy } from '../common.ts'
 import { automationDefaults, automationMethods, CATEGORIES, CATEGORY_LABELS, PROTOCOLS, TYPES, typeSpec } from './catalog.ts'
@@ -125,13 +126,7 @@ addMessages({
   'Auth source': ['认证数据库', '認証データベース'],
   'Auth with username': ['使用用户名认证', 'ユーザー名で認証'],
   'Safe mode': ['安全模式', 'セーフモード'],
-  'Autofill': ['自动代填', '自動入力'],
-  'Disabled': ['禁用', '無効'],
-  'Basic': ['基本', '基本'],
-  'Script': ['脚本', 'スクリプト'],
-  'Username selector': ['用户名选择器', 'ユーザー名セレクター'],
-  'Password selector': ['密码选择器', 'パスワードセレクター'],
-  'Submit selector': ['确认按钮选择器', '送信ボタンセレクター'],
+  // (Autofill, Basic, Script and the selectors: the assets app's messages, ./messages.ts)
   'Ansible enabled': ['启用 Ansible', 'Ansible 有効'],
   'Ansible config': ['Ansible 配置', 'Ansible 設定'],
   'Ping enabled': ['启用资产探活', '資産の疎通確認を有効化'],
