@@ -156,6 +156,17 @@ export function results(body: any): any[] {
   return Array.isArray(body) ? body : body.results
 }
 
+/** With E2E_SHOTS_DIR set, full-page screenshots of the page at 1440 and 360 px (`<name>-1440.png`, `<name>-360.png`). */
+export async function shots(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SHOTS_DIR
+  if (!dir) return
+  for (const [width, height] of [[1440, 900], [360, 800]] as const) {
+    await page.setViewportSize({ width, height })
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true })
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+}
+
 /** Id of one permission by codename. */
 export async function permissionId(a: Api, codename: string): Promise<number> {
   const [app, code] = codename.split('.')

@@ -5,22 +5,9 @@
  * the 404 page, an operate log showing what changed, and structured values instead of raw JSON. Axe on each page;
  * with E2E_SHOTS_DIR set, screenshots at 1440 and 360 px.
  */
-import type { Page } from '@playwright/test'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts'
-import { api, login, unique, type Api } from './generic-support.ts'
+import { api, login, results, shots, unique, type Api } from './generic-support.ts'
 
-const SHOTS = process.env.E2E_SHOTS_DIR
-
-async function shots(page: Page, name: string) {
-  if (!SHOTS) return
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true })
-  await page.setViewportSize({ width: 360, height: 800 })
-  await page.screenshot({ path: `${SHOTS}/${name}-360.png`, fullPage: true })
-  await page.setViewportSize({ width: 1440, height: 900 })
-}
-
-const results = (r: unknown) => (Array.isArray(r) ? r : (r as { results: unknown[] }).results) as Array<Record<string, any>>
 
 test.describe('states and defaults (issue 35)', () => {
   let a: Api
