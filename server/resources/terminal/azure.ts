@@ -11,10 +11,9 @@
 import { createHash, createHmac } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import http, { type IncomingMessage } from 'node:http'
-import https from 'node:https'
+import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
-import { StorageRefusal, type ReplayBackend } from './replay-backend.ts'
+import { HttpReplayBackend, refusalText, sendRequest, StorageRefusal } from './replay-backend.ts'
 import { uriEncode } from './s3.ts'
 
 export interface AzureConfig {
@@ -30,8 +29,6 @@ export interface AzureConfig {
 
 /** The REST API version of every request (Put Blob up to 5000 MiB in one request since 2019-12-12). */
 export const AZURE_API_VERSION = '2021-12-02'
-const TIMEOUT_MS = 30_000
-const ERROR_BODY_MAX = 16 * 1024
 
 /** The Azure error answer: status and `x-ms-error-code` (`AuthenticationFailed`, `ContainerNotFound`, …). */
 export class AzureError extends StorageRefusal {
@@ -74,12 +71,13 @@ export function signSharedKey(i: SharedKeyInput): { authorization: string; strin
   return { authorization: `SharedKey ${i.account}:${signature}`, stringToSign }
 }
 
-export class AzureBlobClient implements ReplayBackend {
+export class AzureBlobClient extends HttpReplayBackend {
   private readonly base: URL
   /** The clock of x-ms-date (tests). */
   now: () => Date = () => new Date()
 
   constructor(readonly config: AzureConfig) {
+    super()
     const raw = config.endpoint?.trim() || `https://${config.account}.blob.${config.endpointSuffix || 'core.windows.net'}`
     this.base = new URL(raw.includes('://') ? raw : `https://${raw}`)
   }
@@ -106,30 +104,14 @@ export class AzureBlobClient implements ReplayBackend {
     }
     headers.authorization = signSharedKey({ method, account: this.config.account, key: this.config.key, path, query: o.query, headers }).authorization
     const query = new URLSearchParams(o.query ?? {}).toString()
-    const lib = this.base.protocol === 'http:' ? http : https
-    return new Promise((resolve, reject) => {
-      const req = lib.request({
-        protocol: this.base.protocol, hostname: this.base.hostname, port: this.base.port || undefined, method,
-        path: query ? `${path}?${query}` : path, headers, timeout: TIMEOUT_MS, signal: o.signal, agent: false,
-      }, resolve)
-      req.on('timeout', () => req.destroy(new Error('timed out')))
-      req.on('error', reject)
-      if (o.body) {
-        const body = o.body()
-        body.on('error', (e) => req.destroy(e))
-        body.pipe(req)
-      } else req.end()
-    })
+    return sendRequest(this.base, { method, path: query ? `${path}?${query}` : path, headers, body: o.body, signal: o.signal })
   }
 
   /** Throws the answer as an AzureError unless it is 2xx; answers it. */
   async ok(res: IncomingMessage): Promise<IncomingMessage> {
     const status = res.statusCode ?? 0
     if (status >= 200 && status < 300) return res
-    let text = ''
-    for await (const chunk of res) {
-      if (text.length < ERROR_BODY_MAX) text += String(chunk)
-    }
+    const text = await refusalText(res)
     const header = res.headers['x-ms-error-code']
     const code = (typeof header === 'string' ? header : undefined) ?? /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? `HTTP${status}`
     const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1]?.split('\n')[0]?.trim() ?? ''
@@ -154,26 +136,12 @@ export class AzureBlobClient implements ReplayBackend {
     await this.put(key, () => Readable.from([body]), body.length, createHash('md5').update(body).digest('base64'), contentType)
   }
 
-  async get(key: string, signal?: AbortSignal): Promise<{ stream: IncomingMessage; length?: number }> {
-    const res = await this.ok(await this.request('GET', key, { signal }))
-    const length = Number(res.headers['content-length'])
-    return { stream: res, length: Number.isFinite(length) ? length : undefined }
+  protected send(method: string, key: string, signal?: AbortSignal): Promise<IncomingMessage> {
+    return this.request(method, key, { signal })
   }
 
-  async head(key: string): Promise<number | undefined> {
-    const res = await this.request('HEAD', key)
-    if (res.statusCode === 404 && res.headers['x-ms-error-code'] === 'BlobNotFound') {
-      res.resume()
-      return undefined
-    }
-    await this.ok(res)
-    res.resume()
-    return Number(res.headers['content-length'] ?? 0)
-  }
-
-  async delete(key: string): Promise<void> {
-    const res = await this.ok(await this.request('DELETE', key))
-    res.resume()
+  protected missing(res: IncomingMessage): boolean {
+    return res.statusCode === 404 && res.headers['x-ms-error-code'] === 'BlobNotFound'
   }
 }
 

@@ -12,9 +12,8 @@
 import { createHash, createHmac } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import http, { type IncomingMessage } from 'node:http'
-import https from 'node:https'
-import { StorageRefusal, type ReplayBackend } from './replay-backend.ts'
+import type { IncomingMessage } from 'node:http'
+import { HttpReplayBackend, refusalText, sendRequest, StorageRefusal } from './replay-backend.ts'
 
 export interface S3Config {
   endpoint: string
@@ -29,11 +28,6 @@ export interface S3Config {
  * API — its config adds `signer: S3SignerType` — with the same BUCKET/ACCESS_KEY/SECRET_KEY/ENDPOINT/REGION).
  */
 export const S3_KINDS = new Set(['s3', 'ceph', 'oss', 'obs', 'cos', 'swift'])
-
-/** Bounds of one request: connecting and each wait for the peer. */
-const TIMEOUT_MS = 30_000
-/** An error answer's body read at most (its code and message). */
-const ERROR_BODY_MAX = 16 * 1024
 
 const EMPTY_SHA256 = createHash('sha256').update('').digest('hex')
 
@@ -106,7 +100,7 @@ export class S3Error extends StorageRefusal {
   }
 }
 
-export class S3Client implements ReplayBackend {
+export class S3Client extends HttpReplayBackend {
   private readonly base: URL
   private readonly region: string
   private readonly virtualHosted: boolean
@@ -116,6 +110,7 @@ export class S3Client implements ReplayBackend {
   get place(): string { return this.config.bucket }
 
   constructor(readonly config: S3Config) {
+    super()
     const raw = config.endpoint.trim()
     this.base = new URL(raw.includes('://') ? raw : `https://${raw}`)
     this.virtualHosted = VIRTUAL_HOSTED.test(this.base.hostname)
@@ -137,32 +132,17 @@ export class S3Client implements ReplayBackend {
     })
     const headers: Record<string, string> = { ...signed.headers }
     if (o.length !== undefined) headers['content-length'] = String(o.length)
-    const lib = this.base.protocol === 'http:' ? http : https
-    return new Promise((resolve, reject) => {
-      const req = lib.request({
-        protocol: this.base.protocol, hostname: this.virtualHosted ? `${this.config.bucket}.${this.base.hostname}` : this.base.hostname,
-        port: this.base.port || undefined, method, path: uriEncode(path, true), headers, timeout: TIMEOUT_MS, signal: o.signal,
-        // a connection per request: few requests (one per replay), and no kept-alive socket the peer closed meanwhile
-        agent: false,
-      }, resolve)
-      req.on('timeout', () => req.destroy(new Error('timed out')))
-      req.on('error', reject)
-      if (o.body) {
-        const body = o.body()
-        body.on('error', (e) => req.destroy(e))
-        body.pipe(req)
-      } else req.end()
+    return sendRequest(this.base, {
+      hostname: this.virtualHosted ? `${this.config.bucket}.${this.base.hostname}` : this.base.hostname,
+      method, path: uriEncode(path, true), headers, body: o.body, signal: o.signal,
     })
   }
 
   /** Throws the answer as an S3Error unless it is 2xx; answers it. */
-  private async ok(res: IncomingMessage): Promise<IncomingMessage> {
+  async ok(res: IncomingMessage): Promise<IncomingMessage> {
     const status = res.statusCode ?? 0
     if (status >= 200 && status < 300) return res
-    let text = ''
-    for await (const chunk of res) {
-      if (text.length < ERROR_BODY_MAX) text += String(chunk)
-    }
+    const text = await refusalText(res)
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? (status === 404 ? 'NotFound' : `HTTP${status}`)
     const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? ''
     throw new S3Error(status, code, message ? `${code}: ${message}` : code)
@@ -185,28 +165,12 @@ export class S3Client implements ReplayBackend {
     res.resume()
   }
 
-  /** The object as a stream, with its length when the peer says it. */
-  async get(key: string, signal?: AbortSignal): Promise<{ stream: IncomingMessage; length?: number }> {
-    const res = await this.ok(await this.request('GET', key, { signal }))
-    const length = Number(res.headers['content-length'])
-    return { stream: res, length: Number.isFinite(length) ? length : undefined }
+  protected send(method: string, key: string, signal?: AbortSignal): Promise<IncomingMessage> {
+    return this.request(method, key, { signal })
   }
 
-  /** The object's size, or undefined when there is none. */
-  async head(key: string): Promise<number | undefined> {
-    const res = await this.request('HEAD', key)
-    if (res.statusCode === 404) {
-      res.resume()
-      return undefined
-    }
-    await this.ok(res)
-    res.resume()
-    return Number(res.headers['content-length'] ?? 0)
-  }
-
-  async delete(key: string): Promise<void> {
-    const res = await this.ok(await this.request('DELETE', key))
-    res.resume()
+  protected missing(res: IncomingMessage): boolean {
+    return res.statusCode === 404
   }
 }
 
