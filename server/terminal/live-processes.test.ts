@@ -17,7 +17,7 @@ import { startSshd, type Sshd, type SshdUser } from '../testing/sshd.ts'
 import { createTestServer, TestClient, type TestServer } from '../testing.ts'
 import { startSshGateway } from './gateway.ts'
 import { terminalManager } from './index.ts'
-import { LiveClient, ManualTimers, openSession } from './live-support.ts'
+import { FrozenClock, LiveClient, openSession } from './live-support.ts'
 import { liveService } from './live.ts'
 import { OpenSftp } from './sftp-support.ts'
 import type { Granted } from './test-support.ts'
@@ -159,15 +159,8 @@ describe('live sessions across two server instances', () => {
     const { w, id } = await openSession(firstAddr, g)
     const joiner = await granted('mp-expiry-joiner')
     const share = (await g.c.post(`/api/v1/terminal/live/sessions/${id}/sharings/`, { users: [], expired_time: 2, action_permission: 'readonly' })).json() as { id: string; verify_code: string }
-    // the joiner's instance: its clock frozen and moved by the test, its timers on that clock
-    const live = liveService(second)!
-    const manager = terminalManager(second)
-    const realNow = manager.now
-    const realTimers = live.timers
-    let now = Date.now()
-    manager.now = () => now
-    const timers = new ManualTimers(manager.now)
-    live.timers = timers
+    const clock = new FrozenClock(second)
+    const timers = clock.timers
     try {
       const j = await LiveClient.open(secondAddr, joiner.c, { type: 'join', sharing: share.id, code: share.verify_code })
       await j.until(() => !!j.frame('live-info'), 'joined on the other instance')
@@ -175,16 +168,15 @@ describe('live sessions across two server instances', () => {
       const joinedNow = () => (w.frames.filter((x) => x.type === 'share-participants').at(-1)?.participants as unknown[] | undefined)?.length
       await w.until(() => joinedNow() === 1, 'the owner hears of the joiner')
       const created = (await sql<{ date_created: Date }>`select date_created from session_sharings where id = ${share.id}`.execute(first.database.db)).rows[0]!.date_created
-      now = created.getTime() + 2 * 60_000 + 500
+      clock.time = created.getTime() + 2 * 60_000 + 500
       expect(timers.runDue()).toBe(1)
       await j.until(() => j.closed !== null, 'removed at expiry')
       expect(j.frame('close')).toMatchObject({ reason: 'expired' })
       await w.until(() => joinedNow() === 0, 'the owner hears the joiner left')
       const rec = (await sql<{ is_finished: boolean; date_left: Date | null }>`select is_finished, date_left from session_join_records where id = ${record}`.execute(first.database.db)).rows[0]!
-      expect(rec).toEqual({ is_finished: true, date_left: new Date(now) })
+      expect(rec).toEqual({ is_finished: true, date_left: new Date(clock.time) })
     } finally {
-      manager.now = realNow
-      live.timers = realTimers
+      clock.release()
     }
     w.send({ type: 'close' })
     await w.until(() => w.closed !== null, 'closed')

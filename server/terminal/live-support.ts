@@ -1,7 +1,9 @@
 /** A real websocket client of /ws/terminal/live/ for the live-session tests (monitor, join). */
 import type { TestClient } from '../testing.ts'
 import { TermClient, tokenFor, type Granted } from './test-support.ts'
-import { LIVE_SOCKET_PATH, type LiveTimers } from './live.ts'
+import type { FastifyInstance } from 'fastify'
+import { terminalManager } from './index.ts'
+import { LIVE_SOCKET_PATH, liveService, type LiveTimers } from './live.ts'
 
 /** The live socket's client: the terminal socket's, on another path (monitors and joiners; a joiner types as `data`). */
 export class LiveClient extends TermClient {
@@ -68,5 +70,29 @@ export class ManualTimers implements LiveTimers {
     this.pending.clear()
     for (const t of all) t.fn()
     return all.length
+  }
+}
+
+/**
+ * A server's terminal clock frozen at `time` (moved by the test) and its live service's timers on it (ManualTimers);
+ * `release()` gives both back.
+ */
+export class FrozenClock {
+  time = Date.now()
+  readonly timers: ManualTimers
+  readonly release: () => void
+
+  constructor(app: FastifyInstance) {
+    const live = liveService(app)!
+    const manager = terminalManager(app)
+    const realNow = manager.now
+    const realTimers = live.timers
+    manager.now = () => this.time
+    this.timers = new ManualTimers(manager.now)
+    live.timers = this.timers
+    this.release = () => {
+      manager.now = realNow
+      live.timers = realTimers
+    }
   }
 }

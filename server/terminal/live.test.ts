@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { tr } from '../i18n.ts'
 import { ORG_IDS, ROLE_IDS } from '../rbac/catalog.ts'
 import { terminalManager } from './index.ts'
-import { LiveClient, ManualTimers, openSession } from './live-support.ts'
+import { FrozenClock, LiveClient, ManualTimers, openSession } from './live-support.ts'
 import { LIVE_MESSAGES, liveService } from './live.ts'
 import { useTerminalFixture } from './test-support.ts'
 
@@ -170,15 +170,8 @@ describe('live sessions: monitor, terminate, share', () => {
 
   it('removes a joiner when the share expires: the socket is told and closed, the record gets its end time', async () => {
     await f.admin.patch('/api/v1/settings/setting/?category=security', { SECURITY_SESSION_SHARE: true })
-    const live = liveService(f.t.app)!
-    const manager = terminalManager(f.t.app)
-    const realNow = manager.now
-    const realTimers = live.timers
-    // the manager's clock, frozen and moved by the test; the live service's timers on it
-    let now = Date.now()
-    manager.now = () => now
-    const timers = new ManualTimers(manager.now)
-    live.timers = timers
+    const clock = new FrozenClock(f.t.app)
+    const timers = clock.timers
     try {
       const g = await f.grantedUser('exp-owner')
       const { w, id } = await openSession(f.address, g)
@@ -193,7 +186,7 @@ describe('live sessions: monitor, terminate, share', () => {
       expect(timers.size).toBe(1)
 
       // a minute before the end: nothing is due; a timer that fires early (the clock has not reached the end) is set again
-      now = expires - 60_000
+      clock.time = expires - 60_000
       expect(timers.runDue()).toBe(0)
       expect(timers.fireAll()).toBe(1)
       expect(timers.size).toBe(1)
@@ -202,13 +195,13 @@ describe('live sessions: monitor, terminate, share', () => {
       expect(j.closed).toBeNull()
 
       // the end: the joiner is told and the socket closes; the record is finished at that time; the owner hears it
-      now = expires + 1000
+      clock.time = expires + 1000
       expect(timers.runDue()).toBe(1)
       await j.until(() => j.closed !== null, 'removed at expiry')
       expect(j.frame('close')).toMatchObject({ reason: 'expired', message: 'The share link expired: you have left the session.' })
       const rec = (await sql<{ is_finished: boolean; date_left: Date | null }>`select is_finished, date_left from session_join_records where id = ${record}`.execute(f.t.database.db)).rows[0]!
       expect(rec.is_finished).toBe(true)
-      expect(rec.date_left?.getTime()).toBe(now)
+      expect(rec.date_left?.getTime()).toBe(clock.time)
       const joinedNow = () => (w.frames.filter((x) => x.type === 'share-participants').at(-1)?.participants as unknown[] | undefined)?.length
       await w.until(() => joinedNow() === 0, 'the owner hears the joiner left')
       expect(timers.size).toBe(0)
@@ -218,8 +211,7 @@ describe('live sessions: monitor, terminate, share', () => {
       w.send({ type: 'close' })
       await w.until(() => w.closed !== null, 'closed')
     } finally {
-      manager.now = realNow
-      live.timers = realTimers
+      clock.release()
     }
   })
 
