@@ -12,13 +12,12 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ORG_IDS } from '../../rbac/catalog.ts'
 import { startAzurite, type TestAzurite } from '../../testing/azurite.ts'
 import { dbKind } from '../../testing.ts'
 import { useTestServer } from '../../use-test-server.ts'
 import { AzureBlobClient, AzureError, azureClientOf, signSharedKey } from './azure.ts'
 import { replayUploads, retryDelay } from './replay-remote.ts'
-import { castOf, multipart, signed } from './test-support.ts'
+import { storeComponentReplay } from './test-support.ts'
 
 const BOOTSTRAP = 'bootstrap-token-for-azure-replay-tests'
 const dataDir = mkdtempSync(join(tmpdir(), 'bastion-replay-azure-'))
@@ -120,17 +119,10 @@ describe(`replay storages on Azure Blob storage (${dbKind()})`, () => {
   })
 
   it('uploads a stored replay to the default azure storage, keeps it locally and retries while the peer is down, and plays it back from there', async () => {
-    const reg = await s.t.app.inject({ method: 'POST', url: '/api/v1/terminal/terminal-registrations/', headers: { authorization: `BootstrapToken ${BOOTSTRAP}`, 'content-type': 'application/json' }, payload: '{"name":"koko-azure","type":"koko"}' })
-    const comp = reg.json().service_account.access_key as { id: string; secret: string }
     const storage = await s.admin.post(url, { name: 'azure-default', type: 'azure', is_default: true, meta: meta() })
     expect(storage.statusCode, storage.body).toBe(201)
     const id = '7d2c6f1b-2a1f-4b68-8e55-1e3f3e3b1d88'
-    const opened = await signed(s.t, comp, 'POST', '/api/v1/terminal/sessions/', { id, user: 'Administrator(admin)', asset: 'web-01(10.0.0.5)', account: 'root(root)', protocol: 'ssh', org_id: ORG_IDS.DEFAULT, date_start: '2026-11-27T10:00:00Z' })
-    expect(opened.statusCode, opened.body).toBe(201)
-    const cast = castOf(['[0.5, "o", "hello from azure\\r\\n"]', '[1.0, "r", "100x30"]'])
-    const m = multipart('file', `${id}.cast.gz`, cast)
-    expect((await signed(s.t, comp, 'POST', `/api/v1/terminal/sessions/${id}/replay/`, m.payload, { 'content-type': m.contentType })).statusCode).toBe(201)
-    const local = join(dataDir, 'replays', '2026-11-27', `${id}.cast.gz`)
+    const { cast, local } = await storeComponentReplay(s.t, { bootstrap: BOOTSTRAP, component: 'koko-azure', id, text: 'hello from azure', dataDir })
     expect(existsSync(local)).toBe(true)
 
     // the peer is down: the upload fails, the local copy stays, the next attempt is later

@@ -16,7 +16,7 @@ import { dbKind } from '../../testing.ts'
 import { useTestServer } from '../../use-test-server.ts'
 import { replayUploads, retryDelay } from './replay-remote.ts'
 import { S3Client, signV4 } from './s3.ts'
-import { castOf, multipart, signed } from './test-support.ts'
+import { castOf, multipart, signed, storeComponentReplay } from './test-support.ts'
 
 const BOOTSTRAP = 'bootstrap-token-for-replay-tests'
 const dataDir = mkdtempSync(join(tmpdir(), 'bastion-replay-s3-'))
@@ -70,17 +70,12 @@ describe(`replay storages over S3 (${dbKind()})`, () => {
   })
 
   it('uploads a stored replay to the default storage, keeps it locally until then and retries later, and plays it back from there', async () => {
-    const reg = await s.t.app.inject({ method: 'POST', url: '/api/v1/terminal/terminal-registrations/', headers: { authorization: `BootstrapToken ${BOOTSTRAP}`, 'content-type': 'application/json' }, payload: '{"name":"koko-s3","type":"koko"}' })
-    comp = reg.json().service_account.access_key
     const storage = await s.admin.post(url, { name: 's3-default', type: 's3', is_default: true, meta: { BUCKET: s3.bucket, ENDPOINT: s3.endpoint, ACCESS_KEY: s3.accessKey, SECRET_KEY: s3.secretKey } })
     expect(storage.statusCode, storage.body).toBe(201)
     const id = '6c1b5e0a-1f0e-4a57-9d44-0d2f2d2a0c77'
-    const opened = await signed(s.t, comp, 'POST', '/api/v1/terminal/sessions/', { id, user: 'Administrator(admin)', asset: 'web-01(10.0.0.5)', account: 'root(root)', protocol: 'ssh', org_id: ORG_IDS.DEFAULT, date_start: '2026-11-27T10:00:00Z' })
-    expect(opened.statusCode, opened.body).toBe(201)
-    const cast = castOf(['[0.5, "o", "hello from s3\\r\\n"]', '[1.0, "r", "100x30"]'])
-    const m = multipart('file', `${id}.cast.gz`, cast)
-    expect((await signed(s.t, comp, 'POST', `/api/v1/terminal/sessions/${id}/replay/`, m.payload, { 'content-type': m.contentType })).statusCode).toBe(201)
-    const local = join(dataDir, 'replays', '2026-11-27', `${id}.cast.gz`)
+    const stored = await storeComponentReplay(s.t, { bootstrap: BOOTSTRAP, component: 'koko-s3', id, text: 'hello from s3', dataDir })
+    comp = stored.comp
+    const { cast, local } = stored
     expect(existsSync(local)).toBe(true)
 
     // the peer is down: the upload fails, the local copy stays, the next attempt is later
